@@ -1,0 +1,11 @@
+/** Jest runs the TypeScript sources as ESM on Node 24 (middy 7 is ESM-only). */
+export default {
+  testEnvironment: "node",
+  extensionsToTreatAsEsm: [".ts"],
+  moduleNameMapper: { "^(\\.{1,2}/.*)\\.js$": "$1" },
+  transform: {
+    "^.+\\.ts$": ["ts-jest", { useESM: true }],
+  },
+  roots: ["<rootDir>/test"],
+  testMatch: ["**/*.test.ts"],
+};
