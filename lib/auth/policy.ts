@@ -1,0 +1,29 @@
+/** The IAM policy a TOKEN authorizer returns to API Gateway. */
+import type { APIGatewayAuthorizerResult } from "aws-lambda";
+import type { AuthorizerContext } from "./principal.js";
+
+/**
+ * `arn:…:apiId/stage/METHOD/path` → `arn:…:apiId/stage/*`. API Gateway caches the policy per key,
+ * so it must allow every route of the API; handlers make the per-route decisions.
+ */
+export function wildcardResource(methodArn: string): string {
+  const [apiArn, stage] = methodArn.split("/");
+  if (!apiArn || !stage) throw new Error("methodArn is not an execute-api ARN");
+  return `${apiArn}/${stage}/*`;
+}
+
+export function allowPolicy(
+  methodArn: string,
+  context: AuthorizerContext,
+  usageIdentifierKey: string,
+): APIGatewayAuthorizerResult {
+  return {
+    principalId: context.keyId,
+    policyDocument: {
+      Version: "2012-10-17",
+      Statement: [{ Action: "execute-api:Invoke", Effect: "Allow", Resource: wildcardResource(methodArn) }],
+    },
+    context,
+    usageIdentifierKey,
+  };
+}

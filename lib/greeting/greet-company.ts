@@ -1,0 +1,17 @@
+/** The greeting route's use case: a fixed greeting for a company the key may read. */
+import { type Principal, requireCompany } from "../auth/principal.js";
+import { isCompanyId } from "../directory/company-id.js";
+import { InvalidCompanyIdError } from "../http/errors.js";
+
+export const GREETING_MESSAGE = "Hello from the Partner Directory Search Service";
+
+export interface Greeting {
+  message: string;
+}
+
+/** A malformed id is refused before the permission check: it names no company at all. */
+export function greetCompany(principal: Principal, companyId: string | undefined): Greeting {
+  if (companyId === undefined || !isCompanyId(companyId)) throw new InvalidCompanyIdError();
+  requireCompany(principal, companyId);
+  return { message: GREETING_MESSAGE };
+}

@@ -1,0 +1,107 @@
+/**
+ * One error type per contract error, and the one place they become HTTP responses. Only
+ * `invalid_input` carries a message; everything unexpected becomes a bare 500 `internal_error`.
+ */
+
+export type ErrorCode =
+  | "invalid_input"
+  | "invalid_company_id"
+  | "invalid_api_key"
+  | "forbidden"
+  | "not_found"
+  | "method_not_allowed"
+  | "rate_limited"
+  | "internal_error";
+
+/** Status of every contract error; the CDK gateway responses are built from this table too. */
+export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
+  invalid_input: 400,
+  invalid_company_id: 400,
+  invalid_api_key: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  rate_limited: 429,
+  internal_error: 500,
+};
+
+export abstract class ApiError extends Error {
+  abstract readonly code: ErrorCode;
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+}
+
+export class InvalidInputError extends ApiError {
+  readonly code = "invalid_input";
+}
+
+export class InvalidCompanyIdError extends ApiError {
+  readonly code = "invalid_company_id";
+  constructor() {
+    super("invalid company id");
+  }
+}
+
+export class InvalidApiKeyError extends ApiError {
+  readonly code = "invalid_api_key";
+  constructor() {
+    super("invalid api key");
+  }
+}
+
+export class ForbiddenError extends ApiError {
+  readonly code = "forbidden";
+  /** `reason` is for logs only; the response says `forbidden` and nothing more. */
+  constructor(readonly reason: string) {
+    super(reason);
+  }
+}
+
+export class NotFoundError extends ApiError {
+  readonly code = "not_found";
+  constructor() {
+    super("not found");
+  }
+}
+
+export class MethodNotAllowedError extends ApiError {
+  readonly code = "method_not_allowed";
+  constructor() {
+    super("method not allowed");
+  }
+}
+
+export class RateLimitedError extends ApiError {
+  readonly code = "rate_limited";
+  constructor(readonly retryAfterSeconds: number) {
+    super("rate limited");
+  }
+}
+
+export class InternalError extends ApiError {
+  readonly code = "internal_error";
+}
+
+export interface ErrorBody {
+  error: ErrorCode;
+  message?: string;
+}
+
+/** The body and extra headers for any thrown value; unknown errors become `internal_error`. */
+export function errorResponseParts(error: unknown): {
+  status: number;
+  body: ErrorBody;
+  headers: Record<string, string>;
+} {
+  if (!(error instanceof ApiError) || error instanceof InternalError) {
+    return { status: 500, body: { error: "internal_error" }, headers: {} };
+  }
+  const body: ErrorBody =
+    error instanceof InvalidInputError
+      ? { error: error.code, message: error.message }
+      : { error: error.code };
+  const headers: Record<string, string> =
+    error instanceof RateLimitedError ? { "retry-after": String(error.retryAfterSeconds) } : {};
+  return { status: error.status, body, headers };
+}

@@ -1,0 +1,20 @@
+/** Refuses request bodies over the contract's 1 MiB before anything parses them. */
+import type { MiddlewareObj } from "@middy/core";
+import type { APIGatewayProxyEvent } from "aws-lambda";
+import { InvalidInputError } from "../errors.js";
+
+export const MAX_BODY_BYTES = 1_048_576;
+
+export function bodyByteLength(body: string, isBase64Encoded: boolean): number {
+  return isBase64Encoded ? Buffer.byteLength(body, "base64") : Buffer.byteLength(body, "utf8");
+}
+
+export function bodyLimit(maxBytes = MAX_BODY_BYTES): MiddlewareObj<APIGatewayProxyEvent> {
+  return {
+    before: ({ event }) => {
+      if (event.body != null && bodyByteLength(event.body, event.isBase64Encoded) > maxBytes) {
+        throw new InvalidInputError(`request body is larger than ${maxBytes} bytes`);
+      }
+    },
+  };
+}

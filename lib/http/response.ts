@@ -1,0 +1,28 @@
+import type { APIGatewayProxyResult } from "aws-lambda";
+
+export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
+
+export function jsonResponse(
+  statusCode: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): APIGatewayProxyResult {
+  return {
+    statusCode,
+    headers: { "content-type": JSON_CONTENT_TYPE, ...headers },
+    body: JSON.stringify(body),
+  };
+}
+
+/** Case-insensitive header lookup: API Gateway passes header names as the client sent them. */
+export function headerValue(
+  headers: Record<string, string | undefined> | null,
+  name: string,
+): string | undefined {
+  if (!headers) return undefined;
+  const wanted = name.toLowerCase();
+  for (const [key, value] of Object.entries(headers)) {
+    if (key.toLowerCase() === wanted) return value;
+  }
+  return undefined;
+}

@@ -1,0 +1,59 @@
+/**
+ * Turns Zod issues into one `invalid_input` message that names each field and the rule it broke,
+ * e.g. `limit: must be at most 100` or `unknown field "compnyId"`.
+ */
+import type { z } from "zod";
+
+const MAX_SHOWN_VALUE = 80;
+
+export function fieldPath(path: readonly PropertyKey[]): string {
+  let out = "";
+  for (const part of path) {
+    if (typeof part === "number") out += `[${part}]`;
+    else out += out === "" ? String(part) : `.${String(part)}`;
+  }
+  return out;
+}
+
+export function describeValue(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > MAX_SHOWN_VALUE ? `${text.slice(0, MAX_SHOWN_VALUE)}…` : text;
+}
+
+function typeName(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  if (typeof value === "number" && !Number.isInteger(value)) return "number";
+  return typeof value;
+}
+
+function bound(issue: { origin?: string }, limit: number | bigint): string {
+  return issue.origin === "string" ? `${limit} character${limit === 1 ? "" : "s"}` : String(limit);
+}
+
+export function describeIssue(issue: z.core.$ZodIssue): string {
+  const where = fieldPath(issue.path);
+  const prefix = where === "" ? "request body" : where;
+  switch (issue.code) {
+    case "unrecognized_keys":
+      return issue.keys.map((key) => `unknown field "${where === "" ? key : `${where}.${key}`}"`).join("; ");
+    case "invalid_type":
+      return issue.input === undefined
+        ? `${prefix}: required`
+        : `${prefix}: expected ${issue.expected === "int" ? "integer" : issue.expected}, received ${typeName(issue.input)}`;
+    case "too_small":
+      return `${prefix}: must be at least ${bound(issue, issue.minimum)}`;
+    case "too_big":
+      return `${prefix}: must be at most ${bound(issue, issue.maximum)}`;
+    case "invalid_value":
+      return `${prefix}: unsupported value ${describeValue(issue.input)} (allowed: ${issue.values.map(String).join(", ")})`;
+    case "invalid_format":
+      return `${prefix}: must be a valid ${issue.format === "datetime" ? "date-time with a time zone (RFC 3339)" : issue.format}`;
+    default:
+      return `${prefix}: ${issue.message}`;
+  }
+}
+
+export function describeZodError(error: z.ZodError): string {
+  return error.issues.map(describeIssue).join("; ");
+}

@@ -1,0 +1,74 @@
+/**
+ * Partner API keys: `pd_<env>_<body><check>`. `<body>` is 32 random base62 characters (over 190
+ * bits); `<check>` is the CRC32 of `pd_<env>_<body>` in base62, left-padded with `0` to 6
+ * characters. The checksum lets a mistyped key be refused before any lookup and lets secret
+ * scanners recognise a leaked one. Only a SHA-256 hash of a key is ever stored.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { crc32 } from "node:zlib";
+
+export const BASE62_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+export const KEY_ENVIRONMENTS = ["live", "test"] as const;
+export type KeyEnvironment = (typeof KEY_ENVIRONMENTS)[number];
+
+const BODY_LENGTH = 32;
+const CHECK_LENGTH = 6;
+const KEY_PATTERN = /^pd_(live|test)_([0-9A-Za-z]{32})([0-9A-Za-z]{6})$/;
+
+export function toBase62(value: number): string {
+  let rest = value;
+  let out = "";
+  do {
+    out = BASE62_ALPHABET.charAt(rest % 62) + out;
+    rest = Math.floor(rest / 62);
+  } while (rest > 0);
+  return out;
+}
+
+/** The 6-character check of the key prefix `pd_<env>_<body>`. */
+export function keyChecksum(prefix: string): string {
+  return toBase62(crc32(Buffer.from(prefix, "ascii"))).padStart(CHECK_LENGTH, "0");
+}
+
+/** Uniform base62 characters: bytes of 248 or more are rejected so `% 62` has no bias. */
+function randomBase62(length: number): string {
+  let out = "";
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248 && out.length < length) out += BASE62_ALPHABET.charAt(byte % 62);
+    }
+  }
+  return out;
+}
+
+export function generateApiKey(environment: KeyEnvironment): string {
+  const prefix = `pd_${environment}_${randomBase62(BODY_LENGTH)}`;
+  return prefix + keyChecksum(prefix);
+}
+
+/** True when the text has the key format and its checksum holds. Makes no lookup. */
+export function isWellFormedApiKey(text: string): boolean {
+  const match = KEY_PATTERN.exec(text);
+  if (!match) return false;
+  const [, environment, body, check] = match;
+  return keyChecksum(`pd_${environment}_${body}`) === check;
+}
+
+/** What the keys table stores instead of the key: its SHA-256, hex. */
+export function hashApiKey(key: string): string {
+  return createHash("sha256").update(key, "utf8").digest("hex");
+}
+
+/** The key in an `Authorization: Bearer <key>` header value, or undefined when the header is not that. */
+export function bearerToken(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const match = /^Bearer +(\S+) *$/i.exec(header);
+  return match?.[1];
+}
+
+/** A key id: safe to log and to show, names the key without revealing it. */
+export function generateKeyId(): string {
+  return `key_${randomBase62(16)}`;
+}
+
+export { BODY_LENGTH as API_KEY_BODY_LENGTH };

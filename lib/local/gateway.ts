@@ -1,0 +1,255 @@
+/**
+ * A local stand-in for API Gateway REST: resolves the route, runs the real TOKEN authorizer,
+ * throttles per usage key, builds the v1 proxy event and runs the real route handler. What the
+ * gateway itself answers keeps the contract, as the deployed gateway responses do.
+ */
+import { randomUUID } from "node:crypto";
+import type {
+  APIGatewayAuthorizerResult,
+  APIGatewayProxyEvent,
+  APIGatewayProxyResult,
+  APIGatewayTokenAuthorizerEvent,
+} from "aws-lambda";
+import {
+  type ApiError,
+  errorResponseParts,
+  ForbiddenError,
+  InvalidApiKeyError,
+  InvalidInputError,
+  MethodNotAllowedError,
+  NotFoundError,
+  RateLimitedError,
+} from "../http/errors.js";
+import type { HttpHandler } from "../http/pipeline.js";
+import { jsonResponse } from "../http/response.js";
+import type { RouteDefinition, RouteId } from "../routes.js";
+import type { Throttle } from "../stages.js";
+import { localLambdaContext } from "./lambda-context.js";
+import { routeMatcher } from "./route-match.js";
+import { UsagePlanThrottler } from "./token-bucket.js";
+
+/** API Gateway REST's own payload limit; larger requests never reach a function. */
+export const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+export interface GatewayRequest {
+  method: string;
+  path: string;
+  /** Raw query string without `?`, or empty. */
+  query: string;
+  headers: Record<string, string[]>;
+  body: Buffer;
+  /** True when the client sent more than GATEWAY_MAX_BODY_BYTES (the body was not kept). */
+  bodyTooLarge?: boolean;
+  sourceIp: string;
+}
+
+export interface GatewayResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+type Authorizer = (event: APIGatewayTokenAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
+
+export interface GatewayOptions {
+  stage: string;
+  /** The routes this stage serves (draft routes already left out where not allowed). */
+  routes: readonly RouteDefinition[];
+  handlers: ReadonlyMap<RouteId, HttpHandler>;
+  authorizer: Authorizer;
+  /** The usage plan throttle of a usage key, or undefined when no plan holds it. */
+  throttleFor: (usageKey: string) => Throttle | undefined;
+  functionTimeoutMs?: number;
+  now?: () => number;
+  /** Receives one access-log entry per request, like API Gateway's JSON access logs. */
+  accessLog?: (entry: GatewayAccessLogEntry) => void;
+}
+
+export interface GatewayAccessLogEntry {
+  requestId: string;
+  httpMethod: string;
+  path: string;
+  status: number;
+  latencyMs: number;
+  keyId?: string;
+}
+
+function gatewayError(error: ApiError | unknown, requestId: string): GatewayResponse {
+  const { status, body, headers } = errorResponseParts(error);
+  const response = jsonResponse(status, body, { ...headers, "x-request-id": requestId });
+  return {
+    status: response.statusCode,
+    headers: response.headers as Record<string, string>,
+    body: response.body,
+  };
+}
+
+function single(headers: Record<string, string[]>, name: string): string | undefined {
+  const values = headers[name.toLowerCase()];
+  return values?.[values.length - 1];
+}
+
+function globMatches(pattern: string, value: string): boolean {
+  const source = pattern.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"));
+  return new RegExp(`^${source.join(".*")}$`).test(value);
+}
+
+function policyAllows(result: APIGatewayAuthorizerResult, methodArn: string): boolean {
+  const statements = result.policyDocument?.Statement ?? [];
+  const matches = (statement: (typeof statements)[number]) => {
+    const resource = "Resource" in statement ? statement.Resource : undefined;
+    const resources = Array.isArray(resource) ? resource : resource ? [resource] : [];
+    return resources.some((pattern) => globMatches(pattern, methodArn));
+  };
+  const denied = statements.some((s) => s.Effect === "Deny" && matches(s));
+  return !denied && statements.some((s) => s.Effect === "Allow" && matches(s));
+}
+
+function parseQuery(query: string): {
+  single: Record<string, string> | null;
+  multi: Record<string, string[]> | null;
+} {
+  if (!query) return { single: null, multi: null };
+  const multi: Record<string, string[]> = {};
+  for (const [name, value] of new URLSearchParams(query)) multi[name] = [...(multi[name] ?? []), value];
+  const singleValues = Object.fromEntries(
+    Object.entries(multi).map(([name, values]) => [name, values.at(-1) ?? ""]),
+  );
+  return { single: singleValues, multi };
+}
+
+async function withTimeout<T>(promise: Promise<T>, timeoutMs: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error("function timed out")), timeoutMs);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export function createGateway(
+  options: GatewayOptions,
+): (request: GatewayRequest) => Promise<GatewayResponse> {
+  const match = routeMatcher(options.routes);
+  const throttler = new UsagePlanThrottler(options.now);
+  const timeoutMs = options.functionTimeoutMs ?? 10_000;
+
+  const serve = async (request: GatewayRequest, requestId: string, caller: { keyId?: string }) => {
+    const matched = match(request.method, request.path);
+    if (matched.kind === "not_found") return gatewayError(new NotFoundError(), requestId);
+    if (matched.kind === "method_not_allowed") return gatewayError(new MethodNotAllowedError(), requestId);
+    const { route, pathParameters } = matched;
+    if (request.bodyTooLarge) {
+      return gatewayError(
+        new InvalidInputError(`request body is larger than ${GATEWAY_MAX_BODY_BYTES} bytes`),
+        requestId,
+      );
+    }
+
+    const authorization = single(request.headers, "authorization");
+    if (!authorization) return gatewayError(new InvalidApiKeyError(), requestId);
+    const apiId = `local-${route.api}`;
+    const methodArn = `arn:aws:execute-api:local:000000000000:${apiId}/${options.stage}/${route.method}${request.path}`;
+    let authorized: APIGatewayAuthorizerResult;
+    try {
+      authorized = await options.authorizer({ type: "TOKEN", authorizationToken: authorization, methodArn });
+    } catch (error) {
+      const unauthorized = error instanceof Error && error.message === "Unauthorized";
+      return gatewayError(unauthorized ? new InvalidApiKeyError() : error, requestId);
+    }
+    const keyId = authorized.context?.keyId;
+    if (typeof keyId === "string") caller.keyId = keyId;
+    if (!policyAllows(authorized, methodArn))
+      return gatewayError(new ForbiddenError("policy denies"), requestId);
+
+    // As with usage plans: a usage key in no plan (or disabled) is refused like an invalid key.
+    const throttle = authorized.usageIdentifierKey
+      ? options.throttleFor(authorized.usageIdentifierKey)
+      : undefined;
+    if (!throttle || !authorized.usageIdentifierKey) return gatewayError(new InvalidApiKeyError(), requestId);
+    const decision = throttler.take(authorized.usageIdentifierKey, throttle);
+    if (!decision.allowed) return gatewayError(new RateLimitedError(decision.retryAfterSeconds), requestId);
+
+    const handler = options.handlers.get(route.id);
+    if (!handler) return gatewayError(new Error(`no handler loaded for ${route.id}`), requestId);
+    const query = parseQuery(request.query);
+    const headers = Object.fromEntries(
+      Object.entries(request.headers).map(([name, values]) => [name, values.at(-1) ?? ""]),
+    );
+    const event: APIGatewayProxyEvent = {
+      resource: route.path,
+      path: request.path,
+      httpMethod: route.method,
+      headers,
+      multiValueHeaders: request.headers,
+      queryStringParameters: query.single,
+      multiValueQueryStringParameters: query.multi,
+      pathParameters: Object.keys(pathParameters).length > 0 ? pathParameters : null,
+      stageVariables: null,
+      body: request.body.length > 0 ? request.body.toString("utf8") : null,
+      isBase64Encoded: false,
+      requestContext: {
+        accountId: "000000000000",
+        apiId,
+        resourceId: route.id,
+        resourcePath: route.path,
+        httpMethod: route.method,
+        path: `/${options.stage}${request.path}`,
+        stage: options.stage,
+        protocol: "HTTP/1.1",
+        requestId,
+        requestTimeEpoch: Date.now(),
+        authorizer: { ...authorized.context, principalId: authorized.principalId },
+        identity: {
+          sourceIp: request.sourceIp,
+          userAgent: single(request.headers, "user-agent") ?? null,
+          accessKey: null,
+          accountId: null,
+          apiKey: null,
+          apiKeyId: null,
+          caller: null,
+          clientCert: null,
+          cognitoAuthenticationProvider: null,
+          cognitoAuthenticationType: null,
+          cognitoIdentityId: null,
+          cognitoIdentityPoolId: null,
+          principalOrgId: null,
+          user: null,
+          userArn: null,
+        },
+      },
+    };
+
+    let result: APIGatewayProxyResult;
+    try {
+      result = await withTimeout(handler(event, localLambdaContext(route.id, timeoutMs)), timeoutMs);
+    } catch (error) {
+      return gatewayError(error, requestId);
+    }
+    if (typeof result?.statusCode !== "number" || typeof result.body !== "string") {
+      return gatewayError(new Error("malformed Lambda proxy response"), requestId);
+    }
+    const responseHeaders: Record<string, string> = { "x-request-id": requestId };
+    for (const [name, value] of Object.entries(result.headers ?? {}))
+      responseHeaders[name.toLowerCase()] = String(value);
+    return { status: result.statusCode, headers: responseHeaders, body: result.body };
+  };
+  return async (request) => {
+    const requestId = randomUUID();
+    const started = performance.now();
+    const caller: { keyId?: string } = {};
+    const response = await serve(request, requestId, caller);
+    options.accessLog?.({
+      requestId,
+      httpMethod: request.method,
+      path: request.path,
+      status: response.status,
+      latencyMs: Math.round(performance.now() - started),
+      ...caller,
+    });
+    return response;
+  };
+}

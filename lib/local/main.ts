@@ -1,0 +1,52 @@
+/**
+ * `npm start`: the service on this machine with an embedded DynamoDB engine. Settings come from
+ * PORT, STAGE, KEYS_FILE and DATA_FILE (see README). Stops cleanly on SIGINT/SIGTERM.
+ */
+import { readFileSync } from "node:fs";
+import { startupBanner } from "./banner.js";
+import { ConfigError, localConfigFromEnv } from "./config.js";
+import { KeysFileError, parseKeysFile } from "./keys-file.js";
+import { startLocalService } from "./service.js";
+
+function readText(path: string, what: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (error) {
+    throw new ConfigError(
+      `cannot read ${what} ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+    );
+  }
+}
+
+async function main(): Promise<void> {
+  const config = localConfigFromEnv(process.env);
+  const keys = parseKeysFile(readText(config.keysFile, "keys file"), config.keysFile);
+  const service = await startLocalService({ port: config.port, stage: config.stage, keys: keys.records });
+
+  console.log(
+    startupBanner({
+      url: service.url,
+      stage: config.stage,
+      records: keys.records,
+      ...(config.usingDemoKeys ? { demoKeys: keys.plainKeys } : {}),
+    }),
+  );
+  keys.plainKeys.clear();
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal} received, stopping`);
+    await service.stop();
+    process.exit(0);
+  };
+  process.once("SIGINT", () => void stop("SIGINT"));
+  process.once("SIGTERM", () => void stop("SIGTERM"));
+}
+
+main().catch((error: unknown) => {
+  const known = error instanceof ConfigError || error instanceof KeysFileError;
+  console.error(known ? `start-up failed: ${error.message}` : error);
+  process.exit(1);
+});

@@ -1,0 +1,105 @@
+/**
+ * The whole service on this machine: an embedded DynamoDB engine with the tables of
+ * lib/store/tables.ts, the keys loaded into the keys table, and the real authorizer and route
+ * handlers behind a local gateway. `npm start` and the HTTP tests both start it through here.
+ */
+import { fileURLToPath } from "node:url";
+import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from "aws-lambda";
+import type { HttpHandler } from "../http/pipeline.js";
+import type { KeyRecord } from "../keys/key-record.js";
+import { logger } from "../observability/logger.js";
+import { AUTHORIZER, type RouteId, routesForStage } from "../routes.js";
+import type { Stage, Throttle } from "../stages.js";
+import { createTables } from "../store/create-tables.js";
+import { documentClientFor } from "../store/dynamo-client.js";
+import { keysRepository } from "../store/keys-repository.js";
+import { TABLES, type TableId } from "../store/tables.js";
+import { type Engine, startDynalite } from "./engines.js";
+import { createGateway } from "./gateway.js";
+import { serveGateway } from "./http-server.js";
+
+const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+export const LOCAL_TABLE_NAMES: Readonly<Record<TableId, string>> = { directory: "directory", keys: "keys" };
+
+export interface LocalServiceOptions {
+  port: number;
+  stage: Stage;
+  keys: readonly KeyRecord[];
+  /** Defaults to a fresh in-process dynalite, stopped with the service. */
+  engine?: Engine;
+  functionTimeoutMs?: number;
+  now?: () => number;
+}
+
+export interface LocalService {
+  url: string;
+  engine: Engine;
+  stop(): Promise<void>;
+}
+
+/**
+ * Handlers read their configuration from the environment at import, as on Lambda; a process
+ * therefore serves one engine at a time.
+ */
+function configureHandlerEnvironment(stage: Stage, engine: Engine): void {
+  process.env.STAGE = stage;
+  process.env.AWS_ENDPOINT_URL_DYNAMODB = engine.endpoint;
+  process.env.AWS_REGION ??= "local";
+  process.env.AWS_ACCESS_KEY_ID ??= "local";
+  process.env.AWS_SECRET_ACCESS_KEY ??= "local";
+  for (const table of Object.values(TABLES)) process.env[table.envVar] = LOCAL_TABLE_NAMES[table.id];
+}
+
+async function importHandler<T>(entry: string): Promise<T> {
+  const module = (await import(`${REPO_ROOT}${entry}`)) as { handler: T };
+  return module.handler;
+}
+
+export async function startLocalService(options: LocalServiceOptions): Promise<LocalService> {
+  const engine = options.engine ?? (await startDynalite());
+  const ownsEngine = options.engine === undefined;
+  try {
+    const client = engine.client();
+    await createTables(client, LOCAL_TABLE_NAMES);
+    const keys = keysRepository(documentClientFor(client), LOCAL_TABLE_NAMES.keys);
+    await Promise.all(options.keys.map((record) => keys.put(record)));
+
+    configureHandlerEnvironment(options.stage, engine);
+    const routes = routesForStage(options.stage);
+    const handlers = new Map<RouteId, HttpHandler>();
+    for (const route of routes) handlers.set(route.id, await importHandler<HttpHandler>(route.entry));
+    const authorizer = await importHandler<
+      (event: APIGatewayTokenAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>
+    >(AUTHORIZER.entry);
+
+    // The local usage plans: each key's usage key with its throttle, as `npm run keys` sets them up in AWS.
+    const plans = new Map<string, Throttle>(
+      options.keys
+        .filter((record) => record.status === "active")
+        .map((record) => [record.usageKey, record.throttle]),
+    );
+    const gateway = createGateway({
+      stage: options.stage,
+      routes,
+      handlers,
+      authorizer,
+      throttleFor: (usageKey) => plans.get(usageKey),
+      accessLog: (entry) => logger.info("api access", { ...entry }),
+      ...(options.functionTimeoutMs ? { functionTimeoutMs: options.functionTimeoutMs } : {}),
+      ...(options.now ? { now: options.now } : {}),
+    });
+    const server = await serveGateway(gateway, options.port);
+    return {
+      url: server.url,
+      engine,
+      async stop() {
+        await server.close();
+        if (ownsEngine) await engine.stop();
+      },
+    };
+  } catch (error) {
+    if (ownsEngine) await engine.stop();
+    throw error;
+  }
+}

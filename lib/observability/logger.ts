@@ -1,0 +1,16 @@
+/**
+ * Structured JSON logs through Powertools for AWS Lambda. Each request logs through a child
+ * logger that carries its request ID and route: the local server runs many requests in one
+ * process, so per-request keys must not live on the shared instance.
+ */
+import { Logger } from "@aws-lambda-powertools/logger";
+
+export const SERVICE_NAME = "partner-directory";
+
+export const logger = new Logger({ serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? SERVICE_NAME });
+
+export type { Logger };
+
+export function requestLogger(fields: { requestId: string; route: string }): Logger {
+  return logger.createChild({ persistentKeys: fields });
+}

@@ -1,0 +1,95 @@
+/** Reads and writes key records in the keys table, keyed by the key's hash. */
+
+import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, PutCommand, QueryCommand, ScanCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { type KeyRecord, keyRecordSchema } from "../keys/key-record.js";
+import { KEYS_ATTR, KEYS_TABLE } from "./tables.js";
+
+export interface KeysRepository {
+  findByHash(keyHash: string): Promise<KeyRecord | undefined>;
+  findById(keyId: string): Promise<KeyRecord | undefined>;
+  list(): Promise<KeyRecord[]>;
+  put(record: KeyRecord): Promise<void>;
+  /** Marks a key revoked; returns the updated record, or undefined when no key has that id. */
+  revoke(keyId: string, at: Date): Promise<KeyRecord | undefined>;
+}
+
+type KeyItem = Record<string, unknown>;
+
+function toItem(record: KeyRecord): KeyItem {
+  const { keyHash, keyId, ...rest } = record;
+  return { [KEYS_ATTR.hash]: keyHash, [KEYS_ATTR.keyId]: keyId, ...rest };
+}
+
+function fromItem(item: KeyItem): KeyRecord {
+  const { [KEYS_ATTR.hash]: keyHash, [KEYS_ATTR.keyId]: keyId, ...rest } = item;
+  return keyRecordSchema.parse({ keyHash, keyId, ...rest });
+}
+
+export function keysRepository(client: DynamoDBDocumentClient, tableName: string): KeysRepository {
+  const findByHash = async (keyHash: string) => {
+    const { Item } = await client.send(
+      // Strongly consistent, so a revoke takes effect as soon as the authorizer cache expires.
+      new GetCommand({ TableName: tableName, Key: { [KEYS_ATTR.hash]: keyHash }, ConsistentRead: true }),
+    );
+    return Item ? fromItem(Item) : undefined;
+  };
+
+  const hashOfKeyId = async (keyId: string) => {
+    const index = KEYS_TABLE.indexes[0];
+    const { Items } = await client.send(
+      new QueryCommand({
+        TableName: tableName,
+        IndexName: index?.name,
+        KeyConditionExpression: "#id = :id",
+        ExpressionAttributeNames: { "#id": KEYS_ATTR.keyId },
+        ExpressionAttributeValues: { ":id": keyId },
+      }),
+    );
+    const hash = Items?.[0]?.[KEYS_ATTR.hash];
+    return typeof hash === "string" ? hash : undefined;
+  };
+
+  return {
+    findByHash,
+    async findById(keyId) {
+      const hash = await hashOfKeyId(keyId);
+      return hash ? findByHash(hash) : undefined;
+    },
+    async list() {
+      const records: KeyRecord[] = [];
+      let start: Record<string, unknown> | undefined;
+      do {
+        const page = await client.send(new ScanCommand({ TableName: tableName, ExclusiveStartKey: start }));
+        for (const item of page.Items ?? []) records.push(fromItem(item));
+        start = page.LastEvaluatedKey;
+      } while (start);
+      return records.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.keyId.localeCompare(b.keyId));
+    },
+    async put(record) {
+      await client.send(
+        new PutCommand({ TableName: tableName, Item: toItem(keyRecordSchema.parse(record)) }),
+      );
+    },
+    async revoke(keyId, at) {
+      const hash = await hashOfKeyId(keyId);
+      if (!hash) return undefined;
+      const { Attributes } = await client.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: { [KEYS_ATTR.hash]: hash },
+          UpdateExpression: "SET #status = :revoked, #revokedAt = if_not_exists(#revokedAt, :at)",
+          ConditionExpression: "attribute_exists(#hash)",
+          ExpressionAttributeNames: {
+            "#status": "status",
+            "#revokedAt": "revokedAt",
+            "#hash": KEYS_ATTR.hash,
+          },
+          ExpressionAttributeValues: { ":revoked": "revoked", ":at": at.toISOString() },
+          ReturnValues: "ALL_NEW",
+        }),
+      );
+      return Attributes ? fromItem(Attributes) : undefined;
+    },
+  };
+}
