@@ -7,6 +7,7 @@ export function startupBanner(options: {
   url: string;
   stage: Stage;
   records: readonly KeyRecord[];
+  directory: { persons: number; employees: number; file: string };
   /** Present only for the demo keys file: key id → plain key. */
   demoKeys?: ReadonlyMap<string, string>;
 }): string {

@@ -3,6 +3,7 @@
  * PORT, STAGE, KEYS_FILE and DATA_FILE (see README). Stops cleanly on SIGINT/SIGTERM.
  */
 import { readFileSync } from "node:fs";
+import { type DataFile, DataFileError, parseDataFile } from "../directory/source.js";
 import { startupBanner } from "./banner.js";
 import { ConfigError, localConfigFromEnv } from "./config.js";
 import { KeysFileError, parseKeysFile } from "./keys-file.js";
@@ -18,16 +19,32 @@ function readText(path: string, what: string): string {
   }
 }
 
+function parseDataFileAt(path: string): DataFile {
+  try {
+    return parseDataFile(readText(path, "data file"));
+  } catch (error) {
+    if (error instanceof DataFileError) throw new ConfigError(`data file ${path}: ${error.message}`);
+    throw error;
+  }
+}
+
 async function main(): Promise<void> {
   const config = localConfigFromEnv(process.env);
   const keys = parseKeysFile(readText(config.keysFile, "keys file"), config.keysFile);
-  const service = await startLocalService({ port: config.port, stage: config.stage, keys: keys.records });
+  const data = parseDataFileAt(config.dataFile);
+  const service = await startLocalService({
+    port: config.port,
+    stage: config.stage,
+    keys: keys.records,
+    data,
+  });
 
   console.log(
     startupBanner({
       url: service.url,
       stage: config.stage,
       records: keys.records,
+      directory: { persons: data.persons.length, employees: data.employees.length, file: config.dataFile },
       ...(config.usingDemoKeys ? { demoKeys: keys.plainKeys } : {}),
     }),
   );

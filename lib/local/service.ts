@@ -5,12 +5,14 @@
  */
 import { fileURLToPath } from "node:url";
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from "aws-lambda";
+import type { DataFile } from "../directory/source.js";
 import type { HttpHandler } from "../http/pipeline.js";
 import type { KeyRecord } from "../keys/key-record.js";
 import { logger } from "../observability/logger.js";
 import { AUTHORIZER, type RouteId, routesForStage } from "../routes.js";
 import type { Stage, Throttle } from "../stages.js";
 import { createTables } from "../store/create-tables.js";
+import { loadDirectory } from "../store/directory-loader.js";
 import { documentClientFor } from "../store/dynamo-client.js";
 import { keysRepository } from "../store/keys-repository.js";
 import { TABLES, type TableId } from "../store/tables.js";
@@ -26,6 +28,8 @@ export interface LocalServiceOptions {
   port: number;
   stage: Stage;
   keys: readonly KeyRecord[];
+  /** Directory records to seed the tables with, through the same loader as `npm run load`. */
+  data?: DataFile;
   /** Defaults to a fresh in-process dynalite, stopped with the service. */
   engine?: Engine;
   functionTimeoutMs?: number;
@@ -64,6 +68,8 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     await createTables(client, LOCAL_TABLE_NAMES);
     const keys = keysRepository(documentClientFor(client), LOCAL_TABLE_NAMES.keys);
     await Promise.all(options.keys.map((record) => keys.put(record)));
+    if (options.data)
+      await loadDirectory(documentClientFor(client), LOCAL_TABLE_NAMES.directory, options.data);
 
     configureHandlerEnvironment(options.stage, engine);
     const routes = routesForStage(options.stage);
