@@ -1,0 +1,262 @@
+/**
+ * The two local DynamoDB engines the local server, the tests and the benchmark run against:
+ * dynalite (pure JS, in-process, starts in milliseconds) and AWS's DynamoDB Local (Java, the closer
+ * match to the real service: validation, limits, ConsumedCapacity).
+ */
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import type { AddressInfo } from "node:net";
+import { createServer, Socket } from "node:net";
+import { DynamoDBClient, ListTablesCommand } from "@aws-sdk/client-dynamodb";
+import dynalite from "dynalite";
+import { type DdbLocalJar, ensureDynamoDbLocalJar } from "./ddblocal-jar.js";
+
+export type EngineName = "dynalite" | "ddblocal";
+
+export interface Engine {
+  readonly name: EngineName;
+  /** http://127.0.0.1:<port> */
+  readonly endpoint: string;
+  /** A new client for this engine; stop() destroys every client handed out. */
+  client(): DynamoDBClient;
+  stop(): Promise<void>;
+}
+
+export interface DynamoDbLocalEngine extends Engine {
+  readonly name: "ddblocal";
+  /** Whether this start had to fetch the jar (first run on this machine) and how long that took. */
+  readonly fetched: boolean;
+  readonly fetchMs: number;
+  /** From spawning java until the engine answered a request. */
+  readonly startMs: number;
+}
+
+/** Client settings for a local engine: fixed dummy credentials and tight timeouts. */
+export function localClient(endpoint: string, maxAttempts = 2): DynamoDBClient {
+  return new DynamoDBClient({
+    endpoint,
+    region: "local",
+    // Letters only: DynamoDB Local rejects access key ids with other characters.
+    credentials: { accessKeyId: "local", secretAccessKey: "local" },
+    // A local engine never throttles; one retry covers a dropped keep-alive socket, more would hide bugs.
+    maxAttempts,
+    // DynamoDB Local's first requests are slow while the JVM warms up, hence the generous request timeout.
+    requestHandler: { connectionTimeout: 1_000, requestTimeout: 10_000 },
+  });
+}
+
+/** An Engine for an engine started elsewhere (e.g. by jest globalSetup); stop() only destroys clients. */
+export function attachEngine(name: EngineName, endpoint: string, shutdown?: () => Promise<void>): Engine {
+  const clients: DynamoDBClient[] = [];
+  return {
+    name,
+    endpoint,
+    client() {
+      const client = localClient(endpoint);
+      clients.push(client);
+      return client;
+    },
+    async stop() {
+      for (const client of clients.splice(0)) client.destroy();
+      await shutdown?.();
+    },
+  };
+}
+
+/** dynalite in this process on a free 127.0.0.1 port, tables ACTIVE as soon as they are created. */
+export async function startDynalite(): Promise<Engine> {
+  const server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  return attachEngine(
+    "dynalite",
+    `http://127.0.0.1:${port}`,
+    () =>
+      new Promise<void>((resolve, reject) => {
+        // Idle keep-alive sockets of destroyed clients would otherwise hold close() open.
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  );
+}
+
+let javaFound: boolean | undefined;
+
+/** Whether `java` runs from PATH (checked once per process). */
+export function javaAvailable(): boolean {
+  javaFound ??= spawnSync("java", ["-version"], { stdio: "ignore" }).status === 0;
+  return javaFound;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/**
+ * Runs java under sh with a lifeline: the script's stdin is a pipe from this process, and when it
+ * closes (stop(), or this process dying in any way, even SIGKILL) the script kills java. Without it
+ * an interrupted jest run would leave a JVM behind. Job-less sh gives background jobs /dev/null as
+ * stdin, hence the copy of the pipe on fd 3.
+ */
+const LIFELINE = [
+  "exec 3<&0",
+  '"$@" 3<&- </dev/null &',
+  "pid=$!",
+  '(cat <&3 >/dev/null 2>&1; kill "$pid" 2>/dev/null) >/dev/null 2>&1 &',
+  "exec 3<&-",
+  'wait "$pid"',
+].join("\n");
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+interface Spawned {
+  readonly process: ChildProcess;
+  readonly output: () => string;
+  readonly exited: Promise<number | null>;
+}
+
+function spawnJava(jar: DdbLocalJar, port: number): Spawned {
+  const args = [
+    `-Djava.library.path=${jar.libDir}`,
+    "-jar",
+    jar.jar,
+    "-inMemory",
+    // One database whatever the credentials/region, so any client (CLI, other SDK) sees the same tables.
+    "-sharedDb",
+    "-disableTelemetry",
+    "-port",
+    String(port),
+  ];
+  const child = spawn("sh", ["-c", LIFELINE, "sh", "java", ...args], {
+    cwd: jar.dir,
+    // Own process group, so stop() can kill sh, java and the lifeline together as a last resort.
+    detached: true,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let output = "";
+  const collect = (chunk: Buffer) => {
+    // Keep only the tail: enough to explain a failed start.
+    output = (output + chunk.toString("utf8")).slice(-8_000);
+  };
+  child.stdout?.on("data", collect);
+  child.stderr?.on("data", collect);
+  const exited = new Promise<number | null>((resolve) => {
+    child.once("exit", (code) => {
+      child.stdin?.destroy();
+      resolve(code);
+    });
+    child.once("error", (error) => {
+      collect(Buffer.from(String(error)));
+      resolve(null);
+    });
+  });
+  return { process: child, output: () => output, exited };
+}
+
+async function waitUntilAnswering(spawned: Spawned, endpoint: string, timeoutMs: number): Promise<boolean> {
+  const probe = localClient(endpoint, 1);
+  let exited = false;
+  void spawned.exited.then(() => {
+    exited = true;
+  });
+  const deadline = Date.now() + timeoutMs;
+  try {
+    while (!exited && Date.now() < deadline) {
+      try {
+        await probe.send(new ListTablesCommand({ Limit: 1 }));
+        return true;
+      } catch {
+        await sleep(50);
+      }
+    }
+    return false;
+  } finally {
+    probe.destroy();
+  }
+}
+
+function killGroup(child: ChildProcess): void {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  try {
+    process.kill(-child.pid, "SIGKILL");
+  } catch {
+    // Already gone.
+  }
+}
+
+export interface StartDynamoDbLocalOptions {
+  /** Where the jar is cached (default `.cache/ddblocal/` at the repository root). */
+  readonly cacheDir?: string;
+  /** How long java may take to answer its first request (default 60 s). */
+  readonly startTimeoutMs?: number;
+}
+
+/**
+ * DynamoDB Local (in memory) in a java child process on a free 127.0.0.1 port, fetching the jar on
+ * first use. Throws when java is missing, the jar cannot be fetched or the engine does not start.
+ */
+export async function startDynamoDbLocal(
+  options: StartDynamoDbLocalOptions = {},
+): Promise<DynamoDbLocalEngine> {
+  if (!javaAvailable()) throw new Error("DynamoDB Local needs java, and java was not found on PATH");
+  const fetchStart = performance.now();
+  const jar = await ensureDynamoDbLocalJar(options.cacheDir);
+  const fetchMs = Math.round(performance.now() - fetchStart);
+
+  const startTimeoutMs = options.startTimeoutMs ?? 60_000;
+  let failure = "";
+  // Another process can take the free port before java binds it; retry with a new one then.
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    const port = await freePort();
+    const endpoint = `http://127.0.0.1:${port}`;
+    const startedAt = performance.now();
+    const spawned = spawnJava(jar, port);
+    const child = spawned.process;
+    const killOnExit = () => killGroup(child);
+    process.once("exit", killOnExit);
+
+    if (await waitUntilAnswering(spawned, endpoint, startTimeoutMs)) {
+      const startMs = Math.round(performance.now() - startedAt);
+      // A forgotten stop() must not keep this process alive; the lifeline still ends java at exit.
+      child.unref();
+      for (const stream of [child.stdin, child.stdout, child.stderr]) {
+        if (stream instanceof Socket) stream.unref();
+      }
+      const shutdown = async () => {
+        process.off("exit", killOnExit);
+        child.stdin?.end();
+        const timer = setTimeout(() => killGroup(child), 5_000);
+        await spawned.exited;
+        clearTimeout(timer);
+      };
+      return {
+        ...attachEngine("ddblocal", endpoint, shutdown),
+        name: "ddblocal",
+        fetched: jar.fetched,
+        fetchMs,
+        startMs,
+      };
+    }
+
+    killGroup(child);
+    await spawned.exited;
+    process.off("exit", killOnExit);
+    failure = spawned.output().trim();
+    if (!/BindException|Address already in use/.test(failure)) break;
+  }
+  throw new Error(
+    `DynamoDB Local did not start (java in ${jar.dir}):\n${failure || `no answer within ${startTimeoutMs} ms`}`,
+  );
+}
