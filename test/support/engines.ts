@@ -1,0 +1,110 @@
+/**
+ * Runs an integration suite against both local engines:
+ *
+ *   describeEachEngine("keys repository", (getEngine) => {
+ *     it("…", async () => { const { client, tables } = getEngine(); … });
+ *   });
+ *
+ * Each suite gets fresh, uniquely named tables created from lib/store/tables.ts. dynalite runs in
+ * this test file's process (one per file); DynamoDB Local is the one jest globalSetup started.
+ */
+import { DeleteTableCommand, type DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { attachEngine, type Engine, type EngineName, startDynalite } from "../../lib/local/engines.js";
+import { createTables } from "../../lib/store/create-tables.js";
+import { TABLES, type TableId } from "../../lib/store/tables.js";
+import { DDB_LOCAL_ENV } from "./ddblocal-lifecycle.js";
+
+export interface EngineContext {
+  readonly engine: Engine;
+  /** engine.client(), destroyed (like every client of engine) after the suite. */
+  readonly client: DynamoDBClient;
+  /** Physical table names of this suite. */
+  readonly tables: Readonly<Record<TableId, string>>;
+}
+
+export const ENGINE_NAMES: readonly EngineName[] = ["dynalite", "ddblocal"];
+
+/** Setup can be slow: DynamoDB Local's first CreateTable runs on a cold JVM. */
+const HOOK_TIMEOUT_MS = 60_000;
+
+let dynalite: Promise<Engine> | undefined;
+
+// Registered when a test file imports this module, so at its top level: stops that file's dynalite
+// after all of its suites.
+afterAll(async () => {
+  const started = dynalite;
+  dynalite = undefined;
+  await (await started)?.stop();
+}, HOOK_TIMEOUT_MS);
+
+async function endpoint(name: EngineName): Promise<string> {
+  if (name === "dynalite") {
+    dynalite ??= startDynalite();
+    return (await dynalite).endpoint;
+  }
+  const error = process.env[DDB_LOCAL_ENV.error];
+  if (error) throw new Error(`DynamoDB Local could not be started by jest globalSetup: ${error}`);
+  const started = process.env[DDB_LOCAL_ENV.endpoint];
+  if (!started) {
+    throw new Error(
+      `${DDB_LOCAL_ENV.endpoint} is not set: run jest with test/support/global-setup.ts as globalSetup`,
+    );
+  }
+  return started;
+}
+
+let suites = 0;
+
+/** Table names unique across suites, test files and concurrent jest workers sharing DynamoDB Local. */
+function tableNames(title: string): Record<TableId, string> {
+  suites += 1;
+  const slug = title.replace(/[^A-Za-z0-9_.-]+/g, "-").slice(0, 40);
+  const unique = `${process.pid.toString(36)}${suites}${Math.random().toString(36).slice(2, 6)}`;
+  const names: Partial<Record<TableId, string>> = {};
+  for (const id of Object.keys(TABLES) as TableId[]) names[id] = `${slug}-${unique}-${id}`;
+  return names as Record<TableId, string>;
+}
+
+/** Declares `title [dynalite]` and `title [ddblocal]`, each running `suite` on fresh tables. */
+export function describeEachEngine(title: string, suite: (getEngine: () => EngineContext) => void): void {
+  for (const name of ENGINE_NAMES) {
+    // Only a missing java skips DynamoDB Local; global-setup.ts prints the one line saying so.
+    const skipped = name === "ddblocal" && Boolean(process.env[DDB_LOCAL_ENV.skipped]);
+    (skipped ? describe.skip : describe)(`${title} [${name}]`, () => {
+      let context: EngineContext | undefined;
+
+      beforeAll(async () => {
+        // A per-suite handle on the shared engine: its stop() destroys this suite's clients only.
+        const engine = attachEngine(name, await endpoint(name));
+        const client = engine.client();
+        const tables = tableNames(title);
+        context = { engine, client, tables };
+        await createTables(client, tables);
+      }, HOOK_TIMEOUT_MS);
+
+      afterAll(async () => {
+        if (!context) return;
+        const { engine, client, tables } = context;
+        context = undefined;
+        try {
+          // DynamoDB Local lives for the whole run, so drop this suite's tables there. Best effort: a
+          // table that was never created (failed setup) is not a second failure.
+          await Promise.allSettled(
+            Object.values(tables).map((TableName) => client.send(new DeleteTableCommand({ TableName }))),
+          );
+        } finally {
+          await engine.stop();
+        }
+      }, HOOK_TIMEOUT_MS);
+
+      suite(() => {
+        if (!context) {
+          throw new Error(
+            "no engine: the suite's setup failed (see its error) or getEngine() ran in a describe body",
+          );
+        }
+        return context;
+      });
+    });
+  }
+}
