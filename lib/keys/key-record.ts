@@ -19,6 +19,8 @@ export const keyRecordSchema = z.strictObject({
   tier: z.string().optional(),
   /** The API Gateway usage-key value the authorizer returns as `usageIdentifierKey`: internal, never the partner's key. */
   usageKey: z.string().min(1),
+  /** Id of the API Gateway API key holding `usageKey`, on deployed stages (to disable it on revoke). */
+  usageKeyId: z.string().min(1).optional(),
   status: z.enum(["active", "revoked"]),
   createdAt: z.iso.datetime(),
   revokedAt: z.iso.datetime().optional(),

@@ -33,7 +33,7 @@ const keysFileSchema = z.strictObject({ keys: z.array(keyEntrySchema) });
 export class KeysFileError extends Error {}
 
 /** A stable id for a key loaded from a file, derived one-way from its hash so logs stay comparable. */
-function keyIdFromHash(keyHash: string): string {
+export function keyIdFromHash(keyHash: string): string {
   const digest = createHash("sha256").update(`key-id:${keyHash}`).digest();
   const chars = [...digest.subarray(0, 16)].map((byte) => BASE62_ALPHABET.charAt(byte % 62));
   return `key_${chars.join("")}`;

@@ -74,7 +74,14 @@ export const DIRECTORY_TABLE: TableDefinition = {
       name: "byPhone",
       partitionKey: S(DIRECTORY_ATTR.phone),
       sortKey: S(DIRECTORY_ATTR.sort),
-      projection: { type: "INCLUDE", attributes: [DIRECTORY_ATTR.company, ...NARROW_ATTRIBUTES] },
+      // The index's own key (`ph`) is projected anyway; DynamoDB refuses it among NonKeyAttributes.
+      projection: {
+        type: "INCLUDE",
+        attributes: [
+          DIRECTORY_ATTR.company,
+          ...NARROW_ATTRIBUTES.filter((name) => name !== DIRECTORY_ATTR.phone),
+        ],
+      },
     },
   ],
 };

@@ -1,0 +1,63 @@
+/**
+ * Issuing and revoking partner keys, wherever they live: a local keys file, a keys table on a local
+ * engine, or a deployed stage (keys table plus an API Gateway usage key in the tier's usage plan).
+ */
+
+import type { Operation } from "../routes.js";
+import type { Throttle } from "../stages.js";
+import { generateApiKey, generateKeyId, hashApiKey, type KeyEnvironment } from "./api-key.js";
+import type { KeyRecord } from "./key-record.js";
+
+export interface NewKeyRequest {
+  partner: string;
+  operations: Operation[];
+  companies: string[];
+  throttle: Throttle;
+  tier?: string;
+  environment: KeyEnvironment;
+}
+
+/**
+ * Where keys are kept. `create` receives the plain key only to hand it to a local keys file, and
+ * returns the record as stored (a target may assign its own key id or usage key).
+ */
+export interface KeyTarget {
+  create(record: KeyRecord, plainKey: string): Promise<KeyRecord>;
+  list(): Promise<KeyRecord[]>;
+  revoke(keyId: string, at: Date): Promise<KeyRecord | undefined>;
+}
+
+export interface IssuedKey {
+  /** Shown once to the operator; stored nowhere but where the partner keeps it. */
+  plainKey: string;
+  record: KeyRecord;
+}
+
+export async function issueKey(
+  request: NewKeyRequest,
+  target: KeyTarget,
+  now: Date = new Date(),
+): Promise<IssuedKey> {
+  const plainKey = generateApiKey(request.environment);
+  const keyHash = hashApiKey(plainKey);
+  const keyId = generateKeyId();
+  const record: KeyRecord = {
+    keyId,
+    keyHash,
+    partner: request.partner,
+    operations: request.operations,
+    companies: request.companies,
+    throttle: request.throttle,
+    ...(request.tier ? { tier: request.tier } : {}),
+    usageKey: keyId,
+    status: "active",
+    createdAt: now.toISOString(),
+  };
+  return { plainKey, record: await target.create(record, plainKey) };
+}
+
+/** The fields of a key record an operator may see: everything but the hash. */
+export function describeKey(record: KeyRecord): Record<string, unknown> {
+  const { keyHash: _hash, usageKey: _usageKey, ...visible } = record;
+  return visible;
+}
