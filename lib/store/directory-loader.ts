@@ -19,6 +19,8 @@ export interface LoadOptions {
   /** Batches in flight at once. */
   concurrency?: number;
   onProgress?: (progress: LoadProgress) => void;
+  /** First retry delay of UnprocessedItems; each further retry doubles it (capped at 5 s). */
+  retryBaseMs?: number;
 }
 
 export function directoryItems(data: DataFile): DirectoryItem[] {
@@ -37,11 +39,12 @@ async function writeBatch(
   client: DynamoDBDocumentClient,
   tableName: string,
   items: DirectoryItem[],
+  retryBaseMs: number,
 ): Promise<void> {
   let pending: Record<string, unknown>[] = items.map((item) => ({ PutRequest: { Item: item } }));
   for (let attempt = 0; pending.length > 0; attempt += 1) {
     if (attempt >= MAX_ATTEMPTS) throw new Error(`BatchWriteItem left ${pending.length} items unprocessed`);
-    if (attempt > 0) await sleep(Math.min(5_000, 50 * 2 ** attempt) * (0.5 + Math.random() / 2));
+    if (attempt > 0) await sleep(Math.min(5_000, retryBaseMs * 2 ** attempt) * (0.5 + Math.random() / 2));
     const result = await client.send(new BatchWriteCommand({ RequestItems: { [tableName]: pending } }));
     pending = (result.UnprocessedItems?.[tableName] ?? []) as Record<string, unknown>[];
   }
@@ -62,7 +65,7 @@ export async function loadDirectory(
   let written = 0;
   const worker = async () => {
     for (let batch = batches[next++]; batch; batch = batches[next++]) {
-      await writeBatch(client, tableName, batch);
+      await writeBatch(client, tableName, batch, options.retryBaseMs ?? 50);
       written += batch.length;
       options.onProgress?.({ written, total: items.length });
     }

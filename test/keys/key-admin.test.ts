@@ -1,0 +1,133 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { hashApiKey, isWellFormedApiKey } from "../../lib/keys/api-key.js";
+import { issueKey, type NewKeyRequest } from "../../lib/keys/key-admin.js";
+import type { KeyRecord } from "../../lib/keys/key-record.js";
+import { tableKeyTarget, type UsageKeyRegistrar } from "../../lib/keys/table-target.js";
+import { parseKeysFile } from "../../lib/local/keys-file.js";
+import { keysFileTarget } from "../../lib/local/keys-file-target.js";
+import { documentClientFor } from "../../lib/store/dynamo-client.js";
+import { keysRepository } from "../../lib/store/keys-repository.js";
+import { describeEachEngine } from "../support/engines.js";
+
+const REQUEST: NewKeyRequest = {
+  partner: "Acme",
+  operations: ["companies.hello", "persons.search"],
+  companies: ["acme-home-care"],
+  throttle: { rateLimit: 10, burstLimit: 20 },
+  tier: "standard",
+  environment: "test",
+};
+
+const tempFile = () => join(mkdtempSync(join(tmpdir(), "keys-")), "keys.json");
+
+describe("keys file target", () => {
+  it("adds a new key the local server accepts, lists it without the key, and revokes it", async () => {
+    const file = tempFile();
+    const target = keysFileTarget(file);
+    const { plainKey, record } = await issueKey(REQUEST, target);
+    expect(isWellFormedApiKey(plainKey)).toBe(true);
+
+    const loaded = parseKeysFile(readFileSync(file, "utf8"), file);
+    expect(loaded.records).toHaveLength(1);
+    expect(loaded.records[0]).toMatchObject({
+      keyId: record.keyId,
+      keyHash: hashApiKey(plainKey),
+      status: "active",
+    });
+
+    const listed = await target.list();
+    expect(listed.map((r) => r.keyId)).toEqual([record.keyId]);
+    expect(JSON.stringify(listed)).not.toContain(plainKey);
+
+    const revoked = await target.revoke(record.keyId, new Date("2026-01-01T00:00:00Z"));
+    expect(revoked).toMatchObject({ keyId: record.keyId, status: "revoked" });
+    expect(parseKeysFile(readFileSync(file, "utf8"), file).records[0]?.status).toBe("revoked");
+    expect(await target.revoke("key_doesNotExist0000", new Date())).toBeUndefined();
+  });
+
+  it("keeps a custom throttle and leaves the default one implicit", async () => {
+    const file = tempFile();
+    const target = keysFileTarget(file);
+    await issueKey(REQUEST, target);
+    await issueKey({ ...REQUEST, throttle: { rateLimit: 1, burstLimit: 2 } }, target);
+    const entries = JSON.parse(readFileSync(file, "utf8")).keys as Record<string, unknown>[];
+    expect(entries[0]).not.toHaveProperty("throttle");
+    expect(entries[1]?.throttle).toEqual({ rateLimit: 1, burstLimit: 2 });
+  });
+});
+
+function fakeRegistrar(): UsageKeyRegistrar & { disabled: string[]; registered: KeyRecord[] } {
+  const disabled: string[] = [];
+  const registered: KeyRecord[] = [];
+  return {
+    disabled,
+    registered,
+    async register(record) {
+      registered.push(record);
+      return { usageKeyId: `apikey-${registered.length}`, usageKey: `usage-value-${registered.length}` };
+    },
+    async disable(usageKeyId) {
+      disabled.push(usageKeyId);
+    },
+  };
+}
+
+describeEachEngine("keys table target", (getEngine) => {
+  it("stores only the hash, registers a usage key, and revoking disables it", async () => {
+    const { client, tables } = getEngine();
+    const repository = keysRepository(documentClientFor(client), tables.keys);
+    const registrar = fakeRegistrar();
+    const target = tableKeyTarget(repository, registrar);
+
+    const { plainKey, record } = await issueKey(REQUEST, target);
+    expect(record).toMatchObject({ usageKeyId: "apikey-1", usageKey: "usage-value-1" });
+    const stored = await repository.findByHash(hashApiKey(plainKey));
+    expect(stored).toEqual(record);
+    expect(JSON.stringify(await repository.list())).not.toContain(plainKey);
+
+    const revoked = await target.revoke(record.keyId, new Date("2026-01-01T00:00:00Z"));
+    expect(revoked).toMatchObject({ status: "revoked", revokedAt: "2026-01-01T00:00:00.000Z" });
+    expect(registrar.disabled).toEqual(["apikey-1"]);
+    expect((await repository.findById(record.keyId))?.status).toBe("revoked");
+    expect(await target.revoke("key_doesNotExist0000", new Date())).toBeUndefined();
+  });
+});
+
+describe("npm run keys", () => {
+  const run = promisify(execFile);
+  const cli = (args: string[]) => run("node_modules/.bin/tsx", ["lib/cli/keys.ts", ...args]);
+
+  it("prints the new key alone on stdout once, and list never shows it", async () => {
+    const file = tempFile();
+    const created = await cli([
+      "create",
+      "--partner",
+      "Acme",
+      "--operations",
+      "companies.hello",
+      "--companies",
+      "acme-home-care",
+      "--keys-file",
+      file,
+    ]);
+    const key = created.stdout.trim();
+    expect(isWellFormedApiKey(key)).toBe(true);
+    expect(created.stderr).not.toContain(key);
+    const listed = await cli(["list", "--keys-file", file]);
+    expect(listed.stdout).toContain('"partner":"Acme"');
+    expect(listed.stdout + listed.stderr).not.toContain(key);
+  }, 30_000);
+
+  it("refuses bad arguments with a usage message and exit code 2", async () => {
+    await expect(
+      cli(["create", "--partner", "X", "--operations", "nope", "--keys-file", tempFile()]),
+    ).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("--operations must list some of"),
+    });
+  }, 30_000);
+});
