@@ -1,54 +1,66 @@
 /** What `npm start` prints once it listens: where it is, and the demo keys when they are in use. */
 import type { KeyRecord } from "../keys/key-record.js";
-import { routesForStage } from "../routes.js";
+import { type RouteDefinition, routesForStage } from "../routes.js";
 import type { Stage } from "../stages.js";
 
-export function startupBanner(options: {
+export interface BannerOptions {
   url: string;
   stage: Stage;
   records: readonly KeyRecord[];
   directory: { persons: number; employees: number; file: string };
   /** Present only for the demo keys file: key id → plain key. */
   demoKeys?: ReadonlyMap<string, string>;
-}): string {
-  const { url, stage, records, demoKeys } = options;
-  const lines = [
-    `listening on ${url}`,
-    `stage: ${stage}`,
-    "",
-    "routes ({base_url} and {hello_base_url} are both this server locally):",
-  ];
-  for (const route of routesForStage(stage)) {
-    lines.push(`  ${route.method.padEnd(4)} ${url}${route.path}${route.draft ? "   (draft)" : ""}`);
-  }
-  lines.push("");
-  if (!demoKeys) {
-    lines.push(`${records.length} key(s) loaded from KEYS_FILE (hashed; plain keys are not kept).`);
-    return lines.join("\n");
-  }
-  lines.push("demo keys (LOCAL ONLY, never use them anywhere else):");
+}
+
+/** A ready-to-run request for a route with a key that may call it. */
+function exampleCurl(route: RouteDefinition, url: string, key: string, companyId: string): string {
+  const auth = `-H "Authorization: Bearer ${key}"`;
+  if (route.method === "GET") return `curl -i ${auth} ${url}${route.path.replace("{companyId}", companyId)}`;
+  const body =
+    route.id === "employees-search" ? `{"companyId":"${companyId}","limit":2}` : `{"lastName":"a","limit":2}`;
+  return `curl -i ${auth} -H "content-type: application/json" -d '${body}' ${url}${route.path}`;
+}
+
+function demoKeyLines(records: readonly KeyRecord[], demoKeys: ReadonlyMap<string, string>): string[] {
+  const lines = ["demo keys (LOCAL ONLY, never use them anywhere else):"];
   for (const record of records) {
     const key = demoKeys.get(record.keyId);
     if (!key) continue;
     lines.push(
-      `  ${record.partner}${record.status === "revoked" ? " [revoked]" : ""}`,
+      `  ${record.partner}${record.status === "revoked" ? " [revoked: answers 401]" : ""}`,
       `    key:        ${key}`,
       `    operations: ${record.operations.join(", ") || "(none)"}`,
       `    companies:  ${record.companies.join(", ") || "(none)"}`,
       `    throttle:   ${record.throttle.rateLimit}/s, burst ${record.throttle.burstLimit}`,
     );
   }
-  const first = records.find(
-    (record) => record.status === "active" && record.operations.includes("companies.hello"),
-  );
-  const company = first?.companies[0];
-  const key = first ? demoKeys.get(first.keyId) : undefined;
-  if (company && key) {
-    lines.push(
-      "",
-      "try:",
-      `  curl -i -H "Authorization: Bearer ${key}" ${url}/v1/companies/${company}/hello`,
-    );
+  return lines;
+}
+
+export function startupBanner(options: BannerOptions): string {
+  const { url, stage, records, demoKeys, directory } = options;
+  const routes = routesForStage(stage);
+  const lines = [
+    `listening on ${url}`,
+    `stage: ${stage}`,
+    `directory: ${directory.persons} persons, ${directory.employees} employee records from ${directory.file}`,
+    "",
+    "routes ({base_url} and {hello_base_url} are both this server locally):",
+    ...routes.map(
+      (route) => `  ${route.method.padEnd(4)} ${url}${route.path}${route.draft ? "   (draft)" : ""}`,
+    ),
+    "",
+  ];
+  if (!demoKeys) {
+    lines.push(`${records.length} key(s) loaded from KEYS_FILE (hashed; plain keys are not kept).`);
+    return `${lines.join("\n")}\n`;
   }
-  return lines.join("\n");
+  lines.push(...demoKeyLines(records, demoKeys), "", "try:");
+  for (const route of routes) {
+    const record = records.find((r) => r.status === "active" && r.operations.includes(route.operation));
+    const key = record ? demoKeys.get(record.keyId) : undefined;
+    const companyId = record?.companies[0];
+    if (key && companyId) lines.push(`  ${exampleCurl(route, url, key, companyId)}`);
+  }
+  return `${lines.join("\n")}\n`;
 }
