@@ -1,0 +1,18 @@
+/**
+ * The CDK app of cdk.json: one stage per run, chosen with `-c stage=dev|sandbox|prod` (default
+ * dev). `-c alarmTopicArn=arn:…` sends the alarms to an existing SNS topic.
+ */
+import { App } from "aws-cdk-lib";
+import { addStage } from "./stage-stacks.js";
+
+const app = new App();
+const stage = contextString(app, "stage") ?? "dev";
+addStage(app, stage, { alarmTopicArn: contextString(app, "alarmTopicArn") });
+app.synth();
+
+function contextString(scope: App, key: string): string | undefined {
+  const value: unknown = scope.node.tryGetContext(key);
+  if (value === undefined || value === "") return undefined;
+  if (typeof value !== "string") throw new Error(`context ${key} must be a string`);
+  return value;
+}

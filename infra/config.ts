@@ -1,0 +1,152 @@
+/**
+ * The one per-stage configuration of the deployed service. Everything that differs between dev,
+ * sandbox and prod lives here, typed, so a stack never branches on a stage name itself.
+ * Throttle tiers and draft routes come from lib/ (shared with the local server), not copied.
+ */
+import { RemovalPolicy } from "aws-cdk-lib";
+import { RetentionDays } from "aws-cdk-lib/aws-logs";
+import { draftRoutesEnabled } from "../lib/routes.js";
+import {
+  DEPLOYED_STAGES,
+  type DeployedStage,
+  THROTTLE_TIERS,
+  type Throttle,
+  type ThrottleTier,
+} from "../lib/stages.js";
+
+export interface FunctionSizing {
+  readonly memoryMb: number;
+  /** Must stay below API Gateway's 29 s integration timeout (checked by the function construct). */
+  readonly timeoutSeconds: number;
+}
+
+export interface AlarmThresholds {
+  /** Alarm period; every threshold below is per period. */
+  readonly periodMinutes: number;
+  readonly evaluationPeriods: number;
+  readonly datapointsToAlarm: number;
+  /** 5xx responses as a percentage of requests, per API. */
+  readonly serverErrorRatePercent: number;
+  /** Below this many requests in a period the 5xx rate is not judged (1 error in 3 requests is noise). */
+  readonly minRequestsForErrorRate: number;
+  /** p99 of API Gateway's Latency (the whole request, authorizer included), per API. */
+  readonly p99LatencyMs: number;
+  /** Unhandled function errors (crashes, timeouts), per route function. */
+  readonly lambdaErrors: number;
+  readonly lambdaThrottles: number;
+  /** Read throttle events of a table and its indexes together. */
+  readonly dynamoReadThrottles: number;
+}
+
+export interface StageConfig {
+  readonly stage: DeployedStage;
+  /** Whether the draft search routes (functions and methods) are deployed in this stage. */
+  readonly draftRoutes: boolean;
+  /** One usage plan per tier; the keys CLI puts each key's API Gateway key in its tier's plan. */
+  readonly throttleTiers: Readonly<Record<ThrottleTier, Throttle>>;
+  /** How long API Gateway caches the authorizer's answer per Authorization header (max 3600). */
+  readonly authorizerCacheTtlSeconds: number;
+  /** Retention of Lambda logs, API access logs and API execution logs. */
+  readonly logRetention: RetentionDays;
+  /** What happens to log groups when the stack is deleted. */
+  readonly logRemovalPolicy: RemovalPolicy;
+  readonly logLevel: "DEBUG" | "INFO" | "WARN" | "ERROR";
+  readonly routeFunction: FunctionSizing;
+  readonly authorizerFunction: FunctionSizing;
+  readonly tables: { readonly removalPolicy: RemovalPolicy; readonly deletionProtection: boolean };
+  /** CloudFormation refuses to delete the stacks while this is on. */
+  readonly terminationProtection: boolean;
+  /** `Retry-After` seconds API Gateway sends with its own 429s (it cannot compute them). */
+  readonly retryAfterSeconds: { readonly throttled: number; readonly quotaExceeded: number };
+  /** A WAF rule that answers 400 to bodies over 1 MiB before they reach a Lambda (see docs/operations.md). */
+  readonly bodySizeGuard: boolean;
+  readonly alarms: AlarmThresholds;
+  /** Create an SNS topic for the alarms (`-c alarmTopicArn=…` uses an existing topic instead). */
+  readonly createAlarmTopic: boolean;
+}
+
+const FUNCTIONS = {
+  routeFunction: { memoryMb: 1024, timeoutSeconds: 10 },
+  authorizerFunction: { memoryMb: 512, timeoutSeconds: 5 },
+} as const;
+
+const PROD_ALARMS: AlarmThresholds = {
+  periodMinutes: 1,
+  evaluationPeriods: 5,
+  datapointsToAlarm: 3,
+  serverErrorRatePercent: 1,
+  minRequestsForErrorRate: 20,
+  p99LatencyMs: 3000,
+  lambdaErrors: 1,
+  lambdaThrottles: 1,
+  dynamoReadThrottles: 1,
+};
+
+const CONFIGS: Readonly<Record<DeployedStage, Omit<StageConfig, "stage" | "draftRoutes" | "throttleTiers">>> =
+  {
+    dev: {
+      // Short, so a revoked key or changed scope is visible quickly while developing.
+      authorizerCacheTtlSeconds: 60,
+      logRetention: RetentionDays.ONE_WEEK,
+      logRemovalPolicy: RemovalPolicy.DESTROY,
+      logLevel: "INFO",
+      ...FUNCTIONS,
+      tables: { removalPolicy: RemovalPolicy.DESTROY, deletionProtection: false },
+      terminationProtection: false,
+      retryAfterSeconds: { throttled: 1, quotaExceeded: 3600 },
+      bodySizeGuard: true,
+      alarms: { ...PROD_ALARMS, serverErrorRatePercent: 10, p99LatencyMs: 5000 },
+      createAlarmTopic: false,
+    },
+    sandbox: {
+      authorizerCacheTtlSeconds: 300,
+      logRetention: RetentionDays.ONE_MONTH,
+      logRemovalPolicy: RemovalPolicy.DESTROY,
+      logLevel: "INFO",
+      ...FUNCTIONS,
+      // Partners' test keys live here: keep the tables if the stack is deleted by mistake.
+      tables: { removalPolicy: RemovalPolicy.RETAIN, deletionProtection: false },
+      terminationProtection: false,
+      retryAfterSeconds: { throttled: 1, quotaExceeded: 3600 },
+      bodySizeGuard: true,
+      alarms: { ...PROD_ALARMS, serverErrorRatePercent: 5 },
+      createAlarmTopic: true,
+    },
+    prod: {
+      authorizerCacheTtlSeconds: 300,
+      logRetention: RetentionDays.THREE_MONTHS,
+      // Access logs are the audit trail of partner calls: they outlive the stack.
+      logRemovalPolicy: RemovalPolicy.RETAIN,
+      logLevel: "INFO",
+      ...FUNCTIONS,
+      tables: { removalPolicy: RemovalPolicy.RETAIN, deletionProtection: true },
+      terminationProtection: true,
+      retryAfterSeconds: { throttled: 1, quotaExceeded: 3600 },
+      bodySizeGuard: true,
+      alarms: PROD_ALARMS,
+      createAlarmTopic: true,
+    },
+  };
+
+export function isDeployedStage(value: string): value is DeployedStage {
+  return (DEPLOYED_STAGES as readonly string[]).includes(value);
+}
+
+export function stageConfig(stage: string): StageConfig {
+  if (!isDeployedStage(stage)) {
+    throw new Error(`unknown stage "${stage}": use one of ${DEPLOYED_STAGES.join(", ")} (-c stage=…)`);
+  }
+  return {
+    stage,
+    draftRoutes: draftRoutesEnabled(stage),
+    throttleTiers: THROTTLE_TIERS,
+    ...CONFIGS[stage],
+  };
+}
+
+/** SSM parameter names the keys CLI reads to find a deployed stage's resources (stable API). */
+export const ssmParameterNames = {
+  keysTableName: (stage: DeployedStage) => `/partner-directory/${stage}/keys-table-name`,
+  directoryTableName: (stage: DeployedStage) => `/partner-directory/${stage}/directory-table-name`,
+  usagePlan: (stage: DeployedStage, tier: ThrottleTier) => `/partner-directory/${stage}/usage-plan/${tier}`,
+};

@@ -1,0 +1,44 @@
+/**
+ * The API access log line, one JSON object per request. It names the caller by the authorizer's
+ * `keyId` (safe to log) and never by the Authorization header or the API Gateway key value.
+ * `$context.error.message` is left out on purpose: for an unknown path API Gateway's message
+ * quotes a hash of the Authorization header. `errorType` says what went wrong.
+ */
+
+interface Field {
+  readonly name: string;
+  readonly source: string;
+  /** Unquoted in the JSON: only for variables API Gateway always fills with a number. */
+  readonly numeric?: boolean;
+}
+
+export const ACCESS_LOG_FIELDS: readonly Field[] = [
+  { name: "requestId", source: "$context.requestId" },
+  { name: "requestTime", source: "$context.requestTimeEpoch", numeric: true },
+  { name: "httpMethod", source: "$context.httpMethod" },
+  { name: "resourcePath", source: "$context.resourcePath" },
+  { name: "path", source: "$context.path" },
+  { name: "status", source: "$context.status", numeric: true },
+  { name: "responseLatency", source: "$context.responseLatency", numeric: true },
+  { name: "integrationLatency", source: "$context.integrationLatency" },
+  { name: "integrationStatus", source: "$context.integrationStatus" },
+  { name: "responseLength", source: "$context.responseLength" },
+  { name: "keyId", source: "$context.authorizer.keyId" },
+  { name: "partner", source: "$context.authorizer.partner" },
+  { name: "apiKeyId", source: "$context.identity.apiKeyId" },
+  { name: "authorizerStatus", source: "$context.authorizer.status" },
+  { name: "authorizerLatency", source: "$context.authorizer.latency" },
+  { name: "errorType", source: "$context.error.responseType" },
+  { name: "wafStatus", source: "$context.wafResponseCode" },
+  { name: "sourceIp", source: "$context.identity.sourceIp" },
+  { name: "userAgent", source: "$context.identity.userAgent" },
+];
+
+/** `api` is a constant field so one Logs Insights query can read both APIs' log groups. */
+export function accessLogFormat(api: string): string {
+  const parts = [`"api":"${api}"`];
+  for (const field of ACCESS_LOG_FIELDS) {
+    parts.push(field.numeric ? `"${field.name}":${field.source}` : `"${field.name}":"${field.source}"`);
+  }
+  return `{${parts.join(",")}}`;
+}

@@ -1,0 +1,100 @@
+/**
+ * The stage's CloudWatch dashboard: per API requests, 4xx, 5xx and 429 by route, latency; then
+ * Lambda errors, throttles and duration; then DynamoDB reads and throttles, and the alarms.
+ */
+import { Duration } from "aws-cdk-lib";
+import {
+  type Alarm,
+  AlarmStatusWidget,
+  Dashboard,
+  GraphWidget,
+  type IMetric,
+  MathExpression,
+  TextWidget,
+} from "aws-cdk-lib/aws-cloudwatch";
+import type { Construct } from "constructs";
+import { METRICS_NAMESPACE } from "./directory-function.js";
+import type { OnCallProps } from "./on-call.js";
+import { ApiMetrics, RATE_LIMITED_METRIC, tableReadThrottles } from "./service-metrics.js";
+
+export function addDashboard(scope: Construct, props: OnCallProps, alarms: readonly Alarm[]): Dashboard {
+  const { config } = props;
+  const period = Duration.minutes(config.alarms.periodMinutes);
+  const dashboard = new Dashboard(scope, "Dashboard", {
+    dashboardName: `partner-directory-${config.stage}`,
+    defaultInterval: Duration.hours(3),
+  });
+  dashboard.addWidgets(
+    new TextWidget({
+      markdown: `# Partner Directory (${config.stage})\nAlarms and Logs Insights queries: docs/runbook.md`,
+      width: 24,
+      height: 1,
+    }),
+  );
+
+  for (const { id: apiId, api, routes } of props.apis) {
+    const metrics = new ApiMetrics(api, apiId, period);
+    const byRoute = (name: string, statistic: string, allLabel: string) => [
+      metrics.stage(name, statistic, allLabel),
+      ...routes.map((route) => metrics.route(route, name, statistic)),
+    ];
+    // SEARCH finds every resource that answered 429, routes or not, without listing them.
+    const rateLimited = new MathExpression({
+      expression: `SEARCH('{${METRICS_NAMESPACE},Api,Resource} MetricName="${RATE_LIMITED_METRIC}" Api="${apiId}"', 'Sum', ${period.toSeconds()})`,
+      usingMetrics: {},
+      period,
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a CloudWatch dynamic label, not a JS template.
+      label: "${PROP('Dim.Resource')}",
+    });
+    dashboard.addWidgets(
+      graph(`${apiId} API: requests by route`, byRoute("Count", "Sum", "all"), 6),
+      graph(`${apiId} API: 4xx by route`, byRoute("4XXError", "Sum", "all"), 6),
+      graph(`${apiId} API: 5xx by route`, byRoute("5XXError", "Sum", "all"), 6),
+      graph(`${apiId} API: 429 by route`, [rateLimited], 6),
+    );
+    dashboard.addWidgets(
+      graph(
+        `${apiId} API: latency p50 / p99`,
+        [metrics.stage("Latency", "p50", "p50"), ...byRoute("Latency", "p99", "p99")],
+        12,
+      ),
+      graph(
+        `${apiId} API: 5xx rate (%)`,
+        [metrics.serverErrorRate(config.alarms.minRequestsForErrorRate)],
+        12,
+      ),
+    );
+  }
+
+  const fns = props.functions;
+  dashboard.addWidgets(
+    graph(
+      "Lambda errors (authorizer: includes refused keys)",
+      fns.map(({ id, fn }) => fn.metricErrors({ period, label: id })),
+    ),
+    graph(
+      "Lambda throttles",
+      fns.map(({ id, fn }) => fn.metricThrottles({ period, label: id })),
+    ),
+    graph(
+      "Lambda duration p99",
+      fns.map(({ id, fn }) => fn.metricDuration({ period, statistic: "p99", label: id })),
+    ),
+  );
+  dashboard.addWidgets(
+    graph(
+      "DynamoDB consumed read capacity",
+      props.tables.map(({ id, table }) => table.metricConsumedReadCapacityUnits({ period, label: id })),
+    ),
+    graph(
+      "DynamoDB read throttles",
+      props.tables.map(({ id, table }) => tableReadThrottles(id, table, period)),
+    ),
+    new AlarmStatusWidget({ title: "Alarms", alarms: [...alarms], width: 8, height: 6 }),
+  );
+  return dashboard;
+}
+
+function graph(title: string, metrics: IMetric[], width = 8): GraphWidget {
+  return new GraphWidget({ title, left: metrics, width, height: 6 });
+}

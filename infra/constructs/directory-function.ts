@@ -1,0 +1,107 @@
+/**
+ * Every Lambda of the service goes through this construct: the runtime, architecture, bundling,
+ * log group, environment and Powertools settings are decided once here, and a function gets
+ * read-only access to exactly the tables it names, nothing else.
+ */
+import { Duration } from "aws-cdk-lib";
+import type { ITable } from "aws-cdk-lib/aws-dynamodb";
+import { Grant, Role, ServicePrincipal } from "aws-cdk-lib/aws-iam";
+import { Architecture, Runtime } from "aws-cdk-lib/aws-lambda";
+import { LogLevel, NodejsFunction, OutputFormat } from "aws-cdk-lib/aws-lambda-nodejs";
+import { LogGroup } from "aws-cdk-lib/aws-logs";
+import type { Construct } from "constructs";
+import { TABLES, type TableId } from "../../lib/store/tables.js";
+import type { FunctionSizing, StageConfig } from "../config.js";
+import { REPO_ROOT, repoPath } from "../paths.js";
+
+export const SERVICE_NAME = "partner-directory";
+export const METRICS_NAMESPACE = "PartnerDirectory";
+
+/** API Gateway REST gives up on an integration after 29 s; a function must finish before that. */
+const API_GATEWAY_TIMEOUT_SECONDS = 29;
+
+/** The only DynamoDB actions a function may use: point reads, batch reads and queries (no Scan). */
+export const TABLE_READ_ACTIONS = ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query"] as const;
+
+export interface DirectoryFunctionProps {
+  /** Lambda entry relative to the repository root (from lib/routes.ts). */
+  readonly entry: string;
+  readonly config: StageConfig;
+  readonly sizing: FunctionSizing;
+  /** The tables the function reads, by id (from lib/routes.ts). */
+  readonly reads: readonly TableId[];
+  readonly tables: Readonly<Record<TableId, ITable>>;
+  readonly description: string;
+}
+
+export class DirectoryFunction extends NodejsFunction {
+  constructor(scope: Construct, id: string, props: DirectoryFunctionProps) {
+    const { config, sizing } = props;
+    if (sizing.timeoutSeconds >= API_GATEWAY_TIMEOUT_SECONDS) {
+      throw new Error(
+        `${id}: timeout ${sizing.timeoutSeconds}s must be below ${API_GATEWAY_TIMEOUT_SECONDS}s`,
+      );
+    }
+    // A log group we own: retention and removal are ours, and no log-retention custom resource.
+    const logGroup = new LogGroup(scope, `${id}Logs`, {
+      retention: config.logRetention,
+      removalPolicy: config.logRemovalPolicy,
+    });
+    // Its own role instead of AWSLambdaBasicExecutionRole: it may write to its own log group only.
+    const role = new Role(scope, `${id}Role`, { assumedBy: new ServicePrincipal("lambda.amazonaws.com") });
+    logGroup.grantWrite(role);
+    super(scope, id, {
+      entry: repoPath(props.entry),
+      handler: "handler",
+      description: props.description,
+      runtime: Runtime.NODEJS_24_X,
+      architecture: Architecture.ARM_64,
+      memorySize: sizing.memoryMb,
+      timeout: Duration.seconds(sizing.timeoutSeconds),
+      logGroup,
+      role,
+      projectRoot: REPO_ROOT,
+      depsLockFilePath: repoPath("package-lock.json"),
+      environment: {
+        STAGE: config.stage,
+        POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
+        POWERTOOLS_LOG_LEVEL: config.logLevel,
+        POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
+        // Minified bundles: map stack traces back to the TypeScript sources.
+        NODE_OPTIONS: "--enable-source-maps",
+      },
+      bundling: {
+        format: OutputFormat.ESM,
+        target: "node24",
+        minify: true,
+        sourceMap: true,
+        sourcesContent: false,
+        keepNames: true,
+        // Prefer packages' ESM builds so esbuild can tree-shake them.
+        mainFields: ["module", "main"],
+        esbuildArgs: { "--tree-shaking": "true" },
+        // Bundle the AWS SDK v3 too: the version is the lockfile's, not whatever the runtime ships.
+        externalModules: [],
+        // Some dependencies still call `require`; ESM has none unless we create one.
+        banner:
+          'import { createRequire } from "node:module"; const require = createRequire(import.meta.url);',
+        forceDockerBundling: false,
+        logLevel: LogLevel.WARNING,
+      },
+    });
+    for (const tableId of props.reads) {
+      const table = props.tables[tableId];
+      const definition = TABLES[tableId];
+      this.addEnvironment(definition.envVar, table.tableName);
+      // The table and its named indexes (no `index/*`); read actions only, not grantReadData's set.
+      Grant.addToPrincipal({
+        grantee: this,
+        actions: [...TABLE_READ_ACTIONS],
+        resourceArns: [
+          table.tableArn,
+          ...definition.indexes.map((index) => `${table.tableArn}/index/${index.name}`),
+        ],
+      });
+    }
+  }
+}

@@ -1,0 +1,136 @@
+/**
+ * One partner-facing REST API ({base_url} or {hello_base_url}): the routes of lib/routes.ts that
+ * belong to it, all behind the TOKEN authorizer with API keys taken from the authorizer, the
+ * contract's gateway responses, 405/404 for what it does not serve, and JSON access logs.
+ */
+import { Aws, Duration, Fn, Validations } from "aws-cdk-lib";
+import {
+  AccessLogFormat,
+  ApiKeySourceType,
+  AuthorizationType,
+  EndpointType,
+  IdentitySource,
+  LambdaIntegration,
+  LogGroupLogDestination,
+  type Method,
+  MethodLoggingLevel,
+  RestApi,
+  TokenAuthorizer,
+} from "aws-cdk-lib/aws-apigateway";
+import type { IFunction } from "aws-cdk-lib/aws-lambda";
+import { LogGroup } from "aws-cdk-lib/aws-logs";
+import { Construct, type IDependable } from "constructs";
+import type { ApiId, RouteDefinition, RouteId } from "../../lib/routes.js";
+import type { StageConfig } from "../config.js";
+import { accessLogFormat } from "./access-log.js";
+import { addFixedErrorMethod } from "./fixed-responses.js";
+import { addGatewayResponses } from "./gateway-responses.js";
+
+export interface PartnerApiProps {
+  readonly api: ApiId;
+  readonly config: StageConfig;
+  /** The stage's routes of this API (may be none: the search API in sandbox and prod). */
+  readonly routes: readonly RouteDefinition[];
+  readonly functions: ReadonlyMap<RouteId, IFunction>;
+  readonly authorizerFunction: IFunction;
+  /** API Gateway's account-level CloudWatch role; stages cannot log before it is set. */
+  readonly accountLogging: IDependable;
+}
+
+export class PartnerApi extends Construct {
+  readonly restApi: RestApi;
+  readonly accessLogs: LogGroup;
+  /** `https://…/<stage>` without a trailing slash: the contract's {base_url} / {hello_base_url}. */
+  readonly baseUrl: string;
+  /** The methods that reach a Lambda (every one authorized and API-key protected). */
+  readonly routeMethods: Method[] = [];
+
+  constructor(scope: Construct, id: string, props: PartnerApiProps) {
+    super(scope, id);
+    const { config } = props;
+    const stageName = config.stage;
+
+    this.accessLogs = new LogGroup(this, "AccessLogs", {
+      retention: config.logRetention,
+      removalPolicy: config.logRemovalPolicy,
+    });
+
+    this.restApi = new RestApi(this, "Api", {
+      restApiName: `partner-directory-${stageName}-${props.api}`,
+      description: `Partner Directory ${props.api} API (${stageName})`,
+      // Partners call from their backends: a regional endpoint avoids the edge hop.
+      endpointTypes: [EndpointType.REGIONAL],
+      // The usage plan key comes from the authorizer's usageIdentifierKey, never from a header.
+      apiKeySourceType: ApiKeySourceType.AUTHORIZER,
+      cloudWatchRole: false,
+      deployOptions: {
+        stageName,
+        accessLogDestination: new LogGroupLogDestination(this.accessLogs),
+        accessLogFormat: AccessLogFormat.custom(accessLogFormat(props.api)),
+        // Errors only, and never request data: full traces would log the Authorization header.
+        loggingLevel: MethodLoggingLevel.ERROR,
+        dataTraceEnabled: false,
+        // Per-method metrics: the dashboard shows requests and errors by route.
+        metricsEnabled: true,
+      },
+    });
+    // RestApi's own "Endpoint" output ends in "/"; the stack outputs baseUrl instead.
+    this.restApi.node.tryRemoveChild("Endpoint");
+    const stage = this.restApi.deploymentStage;
+    stage.node.addDependency(props.accountLogging);
+
+    // API Gateway would create this group itself, with no retention; owning it sets one.
+    const executionLogs = new LogGroup(this, "ExecutionLogs", {
+      logGroupName: Fn.join("", ["API-Gateway-Execution-Logs_", this.restApi.restApiId, `/${stageName}`]),
+      retention: config.logRetention,
+      removalPolicy: config.logRemovalPolicy,
+    });
+    stage.node.addDependency(executionLogs);
+
+    this.addRoutes(props);
+    // Also keeps an API with no routes deployable (API Gateway refuses a deployment with no method).
+    addFixedErrorMethod(this.restApi.root, 404, "not_found");
+    addGatewayResponses(this.restApi, config);
+
+    this.baseUrl = `https://${this.restApi.restApiId}.execute-api.${Aws.REGION}.${Aws.URL_SUFFIX}/${stageName}`;
+
+    Validations.of(this.restApi).acknowledge(
+      {
+        id: "AwsSolutions-APIG2",
+        reason:
+          "Requests are validated in the functions (zod), which answer 400 invalid_input naming the field; a gateway validator could not produce the contract's messages.",
+      },
+      {
+        id: "AwsSolutions-COG4",
+        reason:
+          "Partners authenticate with API keys checked by the Lambda TOKEN authorizer (decisions.md); there are no Cognito users.",
+      },
+    );
+  }
+
+  private addRoutes(props: PartnerApiProps): void {
+    if (props.routes.length === 0) return;
+    const authorizer = new TokenAuthorizer(this, "Authorizer", {
+      handler: props.authorizerFunction,
+      identitySource: IdentitySource.header("Authorization"),
+      resultsCacheTtl: Duration.seconds(props.config.authorizerCacheTtlSeconds),
+    });
+    const paths = new Set<string>();
+    for (const route of props.routes) {
+      const fn = props.functions.get(route.id);
+      if (!fn) throw new Error(`no function for route ${route.id}`);
+      const resource = this.restApi.root.resourceForPath(route.path);
+      const method = resource.addMethod(route.method, new LambdaIntegration(fn, { allowTestInvoke: false }), {
+        authorizer,
+        authorizationType: AuthorizationType.CUSTOM,
+        apiKeyRequired: true,
+        operationName: route.operation,
+      });
+      this.routeMethods.push(method);
+      paths.add(route.path);
+    }
+    for (const path of paths) {
+      addFixedErrorMethod(this.restApi.root.resourceForPath(path), 405, "method_not_allowed");
+    }
+  }
+}

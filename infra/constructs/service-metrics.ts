@@ -1,0 +1,98 @@
+/**
+ * The CloudWatch metrics the dashboard and the alarms share, so both always look at the same
+ * numbers. API Gateway per-route metrics need the stage's detailed metrics (enabled in PartnerApi);
+ * 429s have no API Gateway metric and come from a metric filter on the access log.
+ */
+import type { Duration } from "aws-cdk-lib";
+import { type IMetric, MathExpression, Metric } from "aws-cdk-lib/aws-cloudwatch";
+import type { ITable } from "aws-cdk-lib/aws-dynamodb";
+import { FilterPattern, MetricFilter } from "aws-cdk-lib/aws-logs";
+import type { Construct } from "constructs";
+import type { RouteDefinition } from "../../lib/routes.js";
+import { TABLES, type TableId } from "../../lib/store/tables.js";
+import { METRICS_NAMESPACE } from "./directory-function.js";
+import type { PartnerApi } from "./partner-api.js";
+
+export const RATE_LIMITED_METRIC = "RateLimited";
+
+export class ApiMetrics {
+  private readonly dimensions: Record<string, string>;
+
+  constructor(
+    readonly api: PartnerApi,
+    readonly apiId: string,
+    private readonly period: Duration,
+  ) {
+    this.dimensions = { ApiName: api.restApi.restApiName, Stage: api.restApi.deploymentStage.stageName };
+  }
+
+  /** Stage-wide API Gateway metric (Count, 4XXError, 5XXError, Latency). */
+  stage(metricName: string, statistic: string, label?: string): Metric {
+    return new Metric({
+      namespace: "AWS/ApiGateway",
+      metricName,
+      dimensionsMap: this.dimensions,
+      statistic,
+      period: this.period,
+      label,
+    });
+  }
+
+  route(route: RouteDefinition, metricName: string, statistic: string): Metric {
+    return new Metric({
+      namespace: "AWS/ApiGateway",
+      metricName,
+      dimensionsMap: { ...this.dimensions, Resource: route.path, Method: route.method },
+      statistic,
+      period: this.period,
+      label: `${route.method} ${route.path}`,
+    });
+  }
+
+  /** 5xx as a percentage of requests; 0 while there are too few requests to judge. */
+  serverErrorRate(minRequests: number): MathExpression {
+    return new MathExpression({
+      expression: `IF(requests >= ${minRequests}, 100 * errors / requests, 0)`,
+      usingMetrics: { errors: this.stage("5XXError", "Sum"), requests: this.stage("Count", "Sum") },
+      period: this.period,
+      label: `${this.apiId} 5xx %`,
+    });
+  }
+}
+
+/** Counts 429 answers per API and resource from the JSON access log (see access-log.ts). */
+export function addRateLimitedMetricFilter(scope: Construct, id: string, api: PartnerApi): MetricFilter {
+  return new MetricFilter(scope, id, {
+    logGroup: api.accessLogs,
+    metricNamespace: METRICS_NAMESPACE,
+    metricName: RATE_LIMITED_METRIC,
+    filterPattern: FilterPattern.numberValue("$.status", "=", 429),
+    metricValue: "1",
+    dimensions: { Api: "$.api", Resource: "$.resourcePath" },
+  });
+}
+
+/** Read throttles of a table and all its indexes, as one series. */
+export function tableReadThrottles(tableId: TableId, table: ITable, period: Duration): MathExpression {
+  // Ids are unique per table: one graph shows the expressions of several tables.
+  const metrics: Record<string, IMetric> = {
+    [`${tableId}_table`]: table.metric("ReadThrottleEvents", { statistic: "Sum", period }),
+  };
+  TABLES[tableId].indexes.forEach((index, i) => {
+    metrics[`${tableId}_index${i}`] = new Metric({
+      namespace: "AWS/DynamoDB",
+      metricName: "ReadThrottleEvents",
+      dimensionsMap: { TableName: table.tableName, GlobalSecondaryIndexName: index.name },
+      statistic: "Sum",
+      period,
+    });
+  });
+  return new MathExpression({
+    expression: Object.keys(metrics)
+      .map((name) => `FILL(${name}, 0)`)
+      .join(" + "),
+    usingMetrics: metrics,
+    period,
+    label: `${tableId} read throttles`,
+  });
+}

@@ -1,0 +1,71 @@
+/**
+ * The data: the directory table and the keys table, built from lib/store/tables.ts. Kept apart
+ * from the functions and APIs so those can be replaced freely without touching the tables.
+ */
+import { Stack, type StackProps } from "aws-cdk-lib";
+import {
+  AttributeType,
+  BillingMode,
+  type ITable,
+  ProjectionType,
+  Table,
+  TableEncryption,
+} from "aws-cdk-lib/aws-dynamodb";
+import { StringParameter } from "aws-cdk-lib/aws-ssm";
+import type { Construct } from "constructs";
+import { TABLES, type TableDefinition, type TableId } from "../lib/store/tables.js";
+import { type StageConfig, ssmParameterNames } from "./config.js";
+
+export interface StatefulStackProps extends StackProps {
+  readonly config: StageConfig;
+}
+
+export class StatefulStack extends Stack {
+  readonly tables: Readonly<Record<TableId, ITable>>;
+
+  constructor(scope: Construct, id: string, props: StatefulStackProps) {
+    super(scope, id, props);
+    const { config } = props;
+    this.tables = {
+      directory: this.table("DirectoryTable", TABLES.directory, config),
+      keys: this.table("KeysTable", TABLES.keys, config),
+    };
+    // Stable names the keys and load CLIs read; the physical table names are CloudFormation's.
+    new StringParameter(this, "KeysTableName", {
+      parameterName: ssmParameterNames.keysTableName(config.stage),
+      stringValue: this.tables.keys.tableName,
+      description: "Physical name of the API keys table (read by the keys CLI)",
+    });
+    new StringParameter(this, "DirectoryTableName", {
+      parameterName: ssmParameterNames.directoryTableName(config.stage),
+      stringValue: this.tables.directory.tableName,
+      description: "Physical name of the directory table (read by the load CLI)",
+    });
+  }
+
+  private table(id: string, definition: TableDefinition, config: StageConfig): Table {
+    const key = (attribute: { name: string }) => ({ name: attribute.name, type: AttributeType.STRING });
+    const table = new Table(this, id, {
+      partitionKey: key(definition.partitionKey),
+      sortKey: definition.sortKey && key(definition.sortKey),
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      // KMS key aws/dynamodb: encrypted at rest and every key use is in CloudTrail, no key to manage.
+      encryption: TableEncryption.AWS_MANAGED,
+      deletionProtection: config.tables.deletionProtection,
+      removalPolicy: config.tables.removalPolicy,
+    });
+    for (const index of definition.indexes) {
+      const projection = index.projection;
+      table.addGlobalSecondaryIndex({
+        indexName: index.name,
+        partitionKey: key(index.partitionKey),
+        sortKey: index.sortKey && key(index.sortKey),
+        ...(projection.type === "INCLUDE"
+          ? { projectionType: ProjectionType.INCLUDE, nonKeyAttributes: [...projection.attributes] }
+          : { projectionType: ProjectionType.KEYS_ONLY }),
+      });
+    }
+    return table;
+  }
+}

@@ -1,0 +1,168 @@
+/**
+ * Everything that can be redeployed freely: one function per route of this stage plus the
+ * authorizer, the two REST APIs, the usage plans, the body-size guard and on-call. Driven by
+ * lib/routes.ts; nothing here names a route.
+ */
+import { CfnOutput, Stack, type StackProps, Validations } from "aws-cdk-lib";
+import type { ITable } from "aws-cdk-lib/aws-dynamodb";
+import type { IFunction } from "aws-cdk-lib/aws-lambda";
+import { type ITopic, Topic } from "aws-cdk-lib/aws-sns";
+import type { Construct } from "constructs";
+import { type ApiId, AUTHORIZER, type RouteId, routesForStage } from "../lib/routes.js";
+import type { TableId } from "../lib/store/tables.js";
+import type { StageConfig } from "./config.js";
+import { ApiGatewayAccountLogging } from "./constructs/api-gateway-account.js";
+import { BodySizeGuard } from "./constructs/body-size-guard.js";
+import { DirectoryFunction } from "./constructs/directory-function.js";
+import { OnCall } from "./constructs/on-call.js";
+import { PartnerApi } from "./constructs/partner-api.js";
+import { UsagePlans } from "./constructs/usage-plans.js";
+
+export interface StatelessStackProps extends StackProps {
+  readonly config: StageConfig;
+  /** From the stateful stack. */
+  readonly tables: Readonly<Record<TableId, ITable>>;
+  /** An existing topic for the alarms; otherwise `config.createAlarmTopic` decides. */
+  readonly alarmTopicArn?: string;
+}
+
+const API_IDS: readonly ApiId[] = ["search", "greeting"];
+
+export class StatelessStack extends Stack {
+  readonly apis: ReadonlyMap<ApiId, PartnerApi>;
+  readonly routeFunctions: ReadonlyMap<RouteId, DirectoryFunction>;
+  readonly authorizerFunction: DirectoryFunction;
+  readonly usagePlans: UsagePlans;
+  readonly onCall: OnCall;
+
+  constructor(scope: Construct, id: string, props: StatelessStackProps) {
+    super(scope, id, props);
+    const { config, tables } = props;
+    const routes = routesForStage(config.stage);
+
+    this.authorizerFunction = new DirectoryFunction(this, "AuthorizerFunction", {
+      entry: AUTHORIZER.entry,
+      description: "TOKEN authorizer: checks the partner API key, returns its usage key and scope",
+      config,
+      sizing: config.authorizerFunction,
+      reads: AUTHORIZER.reads,
+      tables,
+    });
+    const functions = new Map<RouteId, DirectoryFunction>();
+    for (const route of routes) {
+      functions.set(
+        route.id,
+        new DirectoryFunction(this, `${pascal(route.id)}Function`, {
+          entry: route.entry,
+          description: `${route.method} ${route.path} (${route.operation})`,
+          config,
+          sizing: config.routeFunction,
+          reads: route.reads,
+          tables,
+        }),
+      );
+    }
+    this.routeFunctions = functions;
+    const routeFunctions: ReadonlyMap<RouteId, IFunction> = functions;
+
+    const accountLogging = new ApiGatewayAccountLogging(this, "ApiGatewayAccount");
+    const apis = new Map<ApiId, PartnerApi>();
+    for (const apiId of API_IDS) {
+      apis.set(
+        apiId,
+        new PartnerApi(this, `${pascal(apiId)}Api`, {
+          api: apiId,
+          config,
+          routes: routes.filter((route) => route.api === apiId),
+          functions: routeFunctions,
+          authorizerFunction: this.authorizerFunction,
+          accountLogging: accountLogging.account,
+        }),
+      );
+    }
+    this.apis = apis;
+    const partnerApis = [...apis.values()];
+
+    this.usagePlans = new UsagePlans(this, "UsagePlans", {
+      config,
+      apis: partnerApis.map((api) => api.restApi),
+    });
+    if (config.bodySizeGuard) {
+      new BodySizeGuard(this, "BodySizeGuard", {
+        stage: config.stage,
+        apiStages: partnerApis.map((api) => api.restApi.deploymentStage),
+      });
+    }
+
+    this.onCall = new OnCall(this, "OnCall", {
+      config,
+      apis: API_IDS.map((apiId) => ({
+        id: apiId,
+        api: this.api(apiId),
+        routes: routes.filter((route) => route.api === apiId),
+      })),
+      functions: [
+        ...routes.map((route) => ({ id: route.id, fn: this.routeFunction(route.id), alarmOnErrors: true })),
+        { id: AUTHORIZER.id, fn: this.authorizerFunction, alarmOnErrors: false },
+      ],
+      tables: (Object.keys(tables) as TableId[]).map((tableId) => ({ id: tableId, table: tables[tableId] })),
+      alarmTopic: this.alarmTopic(config, props.alarmTopicArn),
+    });
+
+    new CfnOutput(this, "SearchApiUrl", {
+      description: "{base_url}: the search API",
+      value: this.api("search").baseUrl,
+    });
+    new CfnOutput(this, "GreetingApiUrl", {
+      description: "{hello_base_url}: the greeting API",
+      value: this.api("greeting").baseUrl,
+    });
+    new CfnOutput(this, "DashboardName", { value: this.onCall.dashboard.dashboardName });
+    // Log group names for the runbook's Logs Insights queries.
+    for (const [apiId, api] of apis) {
+      new CfnOutput(this, `${pascal(apiId)}ApiAccessLogGroup`, { value: api.accessLogs.logGroupName });
+    }
+    for (const [routeId, fn] of functions) {
+      new CfnOutput(this, `${pascal(routeId)}LogGroup`, { value: fn.logGroup.logGroupName });
+    }
+    new CfnOutput(this, "AuthorizerLogGroup", { value: this.authorizerFunction.logGroup.logGroupName });
+  }
+
+  api(apiId: ApiId): PartnerApi {
+    const api = this.apis.get(apiId);
+    if (!api) throw new Error(`no API ${apiId}`);
+    return api;
+  }
+
+  routeFunction(routeId: RouteId): DirectoryFunction {
+    const fn = this.routeFunctions.get(routeId);
+    if (!fn) throw new Error(`route ${routeId} is not deployed in this stage`);
+    return fn;
+  }
+
+  private alarmTopic(config: StageConfig, alarmTopicArn: string | undefined): ITopic | undefined {
+    if (alarmTopicArn) return Topic.fromTopicArn(this, "AlarmTopic", alarmTopicArn);
+    if (!config.createAlarmTopic) return undefined;
+    const topic = new Topic(this, "AlarmTopic", {
+      displayName: `Partner Directory ${config.stage} alarms`,
+      enforceSSL: true,
+    });
+    Validations.of(topic).acknowledge({
+      id: "AwsSolutions-SNS2",
+      reason:
+        "Alarm notifications carry alarm names and metric values only, and CloudWatch cannot publish to a topic encrypted with the aws/sns key.",
+    });
+    new CfnOutput(this, "AlarmTopicArn", {
+      description: "Subscribe on-call here (email, chat, pager)",
+      value: topic.topicArn,
+    });
+    return topic;
+  }
+}
+
+function pascal(id: string): string {
+  return id
+    .split("-")
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join("");
+}
