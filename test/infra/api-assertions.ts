@@ -1,0 +1,286 @@
+/**
+ * What a partner sees of a deployed stage: the two REST APIs, their methods and protection, the
+ * answers API Gateway gives by itself, usage plans, access logs and the body-size guard. The
+ * expected values are written out here, not read back from the infra code.
+ */
+import { routesForStage } from "../../lib/routes.js";
+import { THROTTLE_TIERS } from "../../lib/stages.js";
+import type { SynthesizedStage } from "./synth.js";
+import {
+  type CfnResource,
+  dependsOn,
+  logicalId,
+  props,
+  refersTo,
+  renderAccessLog,
+  resources,
+} from "./template-helpers.js";
+
+/** The issue's mapping of API Gateway's own answers to contract errors (plus the extra types covered). */
+const EXPECTED_GATEWAY_RESPONSES: readonly [type: string, status: string, error: string][] = [
+  ["UNAUTHORIZED", "401", "invalid_api_key"],
+  ["INVALID_API_KEY", "401", "invalid_api_key"],
+  ["ACCESS_DENIED", "403", "forbidden"],
+  ["THROTTLED", "429", "rate_limited"],
+  ["QUOTA_EXCEEDED", "429", "rate_limited"],
+  ["MISSING_AUTHENTICATION_TOKEN", "404", "not_found"],
+  ["RESOURCE_NOT_FOUND", "404", "not_found"],
+  ["BAD_REQUEST_BODY", "400", "invalid_input"],
+  ["REQUEST_TOO_LARGE", "400", "invalid_input"],
+  ["WAF_FILTERED", "400", "invalid_input"],
+  ["DEFAULT_4XX", "400", "invalid_input"],
+  ["DEFAULT_5XX", "500", "internal_error"],
+  ["INTEGRATION_FAILURE", "500", "internal_error"],
+  ["INTEGRATION_TIMEOUT", "500", "internal_error"],
+  ["AUTHORIZER_FAILURE", "500", "internal_error"],
+  ["AUTHORIZER_CONFIGURATION_ERROR", "500", "internal_error"],
+  ["API_CONFIGURATION_ERROR", "500", "internal_error"],
+];
+
+const isMock = (method: CfnResource) =>
+  (props(method).Integration as { Type?: string } | undefined)?.Type === "MOCK";
+
+export function apiAssertions(stage: string, synthesized: () => SynthesizedStage): void {
+  const s = () => synthesized();
+  const template = () => s().statelessTemplate;
+  const apiIds = () => resources(template(), "AWS::ApiGateway::RestApi").map(([id]) => id);
+
+  describe(`${stage}: REST APIs`, () => {
+    it("has the search and greeting APIs, regional, taking API keys from the authorizer", () => {
+      const apis = resources(template(), "AWS::ApiGateway::RestApi");
+      expect(apis.map(([, api]) => props(api).Name).sort()).toEqual([
+        `partner-directory-${stage}-greeting`,
+        `partner-directory-${stage}-search`,
+      ]);
+      for (const [, api] of apis) {
+        expect(props(api).ApiKeySourceType).toBe("AUTHORIZER");
+        expect(props(api).EndpointConfiguration).toEqual({ Types: ["REGIONAL"] });
+      }
+    });
+
+    it("serves exactly the stage's routes, each on its API, with draft routes only where allowed", () => {
+      const expected = routesForStage(stage).map((route) => `${route.api} ${route.method} ${route.path}`);
+      const actual = [...s().stateless.apis].flatMap(([apiId, api]) =>
+        api.routeMethods.map((method) => `${apiId} ${method.httpMethod} ${method.resource.path}`),
+      );
+      expect(actual.sort()).toEqual(expected.sort());
+      const lambdaMethods = resources(template(), "AWS::ApiGateway::Method").filter(([, m]) => !isMock(m));
+      expect(lambdaMethods).toHaveLength(expected.length);
+      const pathParts = resources(template(), "AWS::ApiGateway::Resource").map(([, r]) => props(r).PathPart);
+      const drafts = stage === "dev";
+      expect(pathParts.includes("persons")).toBe(drafts);
+      expect(pathParts.includes("employees")).toBe(drafts);
+    });
+
+    it("protects every Lambda method with the TOKEN authorizer and a required API key", () => {
+      for (const [, method] of resources(template(), "AWS::ApiGateway::Method").filter(
+        ([, m]) => !isMock(m),
+      )) {
+        expect(props(method).AuthorizationType).toBe("CUSTOM");
+        expect(props(method).AuthorizerId).toBeDefined();
+        expect(props(method).ApiKeyRequired).toBe(true);
+        expect((props(method).Integration as { Type: string }).Type).toBe("AWS_PROXY");
+      }
+    });
+
+    it("uses one TOKEN authorizer on the Authorization header per API with routes, with the stage's cache TTL", () => {
+      const authorizers = resources(template(), "AWS::ApiGateway::Authorizer");
+      const apisWithRoutes = new Set(routesForStage(stage).map((route) => route.api));
+      expect(authorizers).toHaveLength(apisWithRoutes.size);
+      const authorizerFn = logicalId(s().stateless.authorizerFunction);
+      for (const [, authorizer] of authorizers) {
+        expect(props(authorizer)).toMatchObject({
+          Type: "TOKEN",
+          IdentitySource: "method.request.header.Authorization",
+          AuthorizerResultTtlInSeconds: s().config.authorizerCacheTtlSeconds,
+        });
+        expect(refersTo(props(authorizer).AuthorizerUri, authorizerFn)).toBe(true);
+      }
+    });
+
+    it("answers 405 method_not_allowed on every route path and 404 not_found at the root, without auth", () => {
+      const methods = resources(template(), "AWS::ApiGateway::Method");
+      const mocks = methods.filter(([, m]) => isMock(m));
+      const mockAnswer = (method: CfnResource) => {
+        const integration = props(method).Integration as {
+          IntegrationResponses: {
+            StatusCode: string;
+            ResponseTemplates: Record<string, string>;
+            ResponseParameters: Record<string, string>;
+          }[];
+          RequestTemplates?: unknown;
+        };
+        expect(integration.RequestTemplates).toBeUndefined();
+        expect(integration.IntegrationResponses).toHaveLength(1);
+        const [response] = integration.IntegrationResponses;
+        expect(response?.ResponseParameters).toEqual({
+          "method.response.header.x-request-id": "context.requestId",
+        });
+        return {
+          status: response?.StatusCode,
+          body: JSON.parse(response?.ResponseTemplates["application/json"] ?? "null"),
+        };
+      };
+      for (const [, mock] of mocks) {
+        expect(props(mock)).toMatchObject({
+          HttpMethod: "ANY",
+          AuthorizationType: "NONE",
+          ApiKeyRequired: false,
+        });
+      }
+      for (const [, method] of methods.filter(([, m]) => !isMock(m))) {
+        const sibling = mocks.find(
+          ([, m]) => JSON.stringify(props(m).ResourceId) === JSON.stringify(props(method).ResourceId),
+        );
+        expect(sibling).toBeDefined();
+        if (sibling)
+          expect(mockAnswer(sibling[1])).toEqual({ status: "405", body: { error: "method_not_allowed" } });
+      }
+      for (const apiId of apiIds()) {
+        const root = mocks.filter(
+          ([, m]) =>
+            JSON.stringify(props(m).ResourceId) ===
+            JSON.stringify({ "Fn::GetAtt": [apiId, "RootResourceId"] }),
+        );
+        expect(root).toHaveLength(1);
+        if (root[0]) expect(mockAnswer(root[0][1])).toEqual({ status: "404", body: { error: "not_found" } });
+      }
+    });
+  });
+
+  describe(`${stage}: gateway responses`, () => {
+    it.each(EXPECTED_GATEWAY_RESPONSES)(
+      "%s answers %s {error: %s} with x-request-id on both APIs",
+      (type, status, error) => {
+        const responses = resources(template(), "AWS::ApiGateway::GatewayResponse").filter(
+          ([, r]) => props(r).ResponseType === type,
+        );
+        expect(responses.map(([, r]) => JSON.stringify(props(r).RestApiId)).sort()).toEqual(
+          apiIds()
+            .map((id) => JSON.stringify({ Ref: id }))
+            .sort(),
+        );
+        for (const [, response] of responses) {
+          const p = props(response);
+          expect(p.StatusCode).toBe(status);
+          const headers = p.ResponseParameters as Record<string, string>;
+          expect(headers["gatewayresponse.header.x-request-id"]).toBe("context.requestId");
+          const body = JSON.parse(
+            (p.ResponseTemplates as Record<string, string>)["application/json"] ?? "null",
+          ) as Record<string, unknown>;
+          expect(body.error).toBe(error);
+          const allowed = error === "invalid_input" ? ["error", "message"] : ["error"];
+          expect(Object.keys(body).every((key) => allowed.includes(key))).toBe(true);
+          if (status === "429") {
+            expect(headers["gatewayresponse.header.Retry-After"]).toMatch(/^'[1-9][0-9]*'$/);
+          } else {
+            expect(headers["gatewayresponse.header.Retry-After"]).toBeUndefined();
+          }
+        }
+      },
+    );
+  });
+
+  describe(`${stage}: usage plans`, () => {
+    it("has one plan per throttle tier on both APIs' stages, with rate, burst and quota", () => {
+      const plans = resources(template(), "AWS::ApiGateway::UsagePlan");
+      expect(plans).toHaveLength(Object.keys(THROTTLE_TIERS).length);
+      const stages = resources(template(), "AWS::ApiGateway::Stage").map(([id]) => id);
+      for (const [tier, throttle] of Object.entries(THROTTLE_TIERS)) {
+        const found = plans.find(([, p]) => props(p).UsagePlanName === `partner-directory-${stage}-${tier}`);
+        expect(found).toBeDefined();
+        if (!found) continue;
+        const [planId, plan] = found;
+        expect(props(plan).Throttle).toEqual({
+          RateLimit: throttle.rateLimit,
+          BurstLimit: throttle.burstLimit,
+        });
+        const quota = "dailyQuota" in throttle ? { Limit: throttle.dailyQuota, Period: "DAY" } : undefined;
+        expect(props(plan).Quota).toEqual(quota);
+        const apiStages = props(plan).ApiStages as { ApiId: unknown; Stage: unknown }[];
+        expect(apiStages.map((apiStage) => JSON.stringify(apiStage.Stage)).sort()).toEqual(
+          stages.map((id) => JSON.stringify({ Ref: id })).sort(),
+        );
+        s().statelessTemplate.hasResourceProperties("AWS::SSM::Parameter", {
+          Name: `/partner-directory/${stage}/usage-plan/${tier}`,
+          Type: "String",
+          Value: { Ref: planId },
+        });
+      }
+    });
+  });
+
+  describe(`${stage}: logging`, () => {
+    it("writes JSON access logs with request id, status, latency and key id, never the key", () => {
+      for (const [, apiStage] of resources(template(), "AWS::ApiGateway::Stage")) {
+        const format = (props(apiStage).AccessLogSetting as { Format: string }).Format;
+        expect(renderAccessLog(format)).toEqual(
+          expect.objectContaining({ requestId: "1", status: 200, responseLatency: 1, keyId: "1" }),
+        );
+        expect(format).toContain('"requestId":"$context.requestId"');
+        expect(format).toContain('"keyId":"$context.authorizer.keyId"');
+        expect(format).not.toMatch(/authorization|\$context\.identity\.apiKey"|\$context\.error\.message/i);
+        expect(props(apiStage).StageName).toBe(stage);
+        expect(props(apiStage).MethodSettings).toEqual([
+          {
+            DataTraceEnabled: false,
+            HttpMethod: "*",
+            LoggingLevel: "ERROR",
+            MetricsEnabled: true,
+            ResourcePath: "/*",
+          },
+        ]);
+      }
+    });
+
+    it("sets the API Gateway CloudWatch role before any stage, and owns the execution log groups", () => {
+      const [account] = resources(template(), "AWS::ApiGateway::Account");
+      expect(account).toBeDefined();
+      for (const [, apiStage] of resources(template(), "AWS::ApiGateway::Stage")) {
+        expect(dependsOn(apiStage)).toContain(account?.[0]);
+      }
+      const executionGroups = resources(template(), "AWS::Logs::LogGroup").filter(([, g]) =>
+        JSON.stringify(props(g).LogGroupName ?? "").includes("API-Gateway-Execution-Logs_"),
+      );
+      expect(executionGroups).toHaveLength(2);
+    });
+  });
+
+  describe(`${stage}: body size guard`, () => {
+    it("blocks Content-Length over 1 MiB with WAF on both API stages", () => {
+      const [acl] = resources(template(), "AWS::WAFv2::WebACL");
+      expect(acl).toBeDefined();
+      if (!acl) return;
+      const rules = props(acl[1]).Rules as {
+        Action: unknown;
+        Statement: { RegexMatchStatement: { RegexString: string; FieldToMatch: unknown } };
+      }[];
+      expect(rules).toHaveLength(1);
+      const [rule] = rules;
+      expect(rule?.Action).toEqual({ Block: {} });
+      expect(rule?.Statement.RegexMatchStatement.FieldToMatch).toEqual({
+        SingleHeader: { Name: "content-length" },
+      });
+      const regex = new RegExp(rule?.Statement.RegexMatchStatement.RegexString ?? "^$");
+      expect(["1048577", "2000000", "10485760", "0001048577"].every((value) => regex.test(value))).toBe(true);
+      expect(["0", "1048576", "999999", "1048575", "abc"].some((value) => regex.test(value))).toBe(false);
+      const associations = resources(template(), "AWS::WAFv2::WebACLAssociation");
+      const stages = resources(template(), "AWS::ApiGateway::Stage").map(([id]) => id);
+      expect(associations.flatMap(([, a]) => dependsOn(a)).sort()).toEqual([...stages].sort());
+    });
+  });
+
+  describe(`${stage}: outputs and parameters`, () => {
+    it("outputs both API base URLs", () => {
+      const outputs = template().toJSON().Outputs as Record<string, { Value: unknown }>;
+      for (const [name, apiId] of [
+        ["SearchApiUrl", "search"],
+        ["GreetingApiUrl", "greeting"],
+      ] as const) {
+        const value = JSON.stringify(outputs[name]?.Value);
+        expect(value).toContain(`/${stage}`);
+        expect(refersTo(outputs[name]?.Value, logicalId(s().stateless.api(apiId).restApi))).toBe(true);
+      }
+    });
+  });
+}

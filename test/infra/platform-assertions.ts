@@ -1,0 +1,206 @@
+/**
+ * What operators rely on in a deployed stage: the functions and their least-privilege roles, the
+ * tables, logs retention, alarms and dashboard, SSM parameters, and a clean cdk-nag report.
+ */
+import { RemovalPolicy } from "aws-cdk-lib";
+import { AUTHORIZER, routesForStage } from "../../lib/routes.js";
+import type { TableId } from "../../lib/store/tables.js";
+import type { SynthesizedStage } from "./synth.js";
+import { logicalId, props, refersTo, resources } from "./template-helpers.js";
+
+const READ_ACTIONS = ["dynamodb:BatchGetItem", "dynamodb:GetItem", "dynamodb:Query"];
+
+interface Statement {
+  Action: string | string[];
+  Effect: string;
+  Resource: unknown;
+}
+
+export function platformAssertions(stage: string, synthesized: () => SynthesizedStage): void {
+  const s = () => synthesized();
+  const stateless = () => s().statelessTemplate;
+
+  describe(`${stage}: functions`, () => {
+    it("runs every function on nodejs24.x arm64, below API Gateway's 29 s, with the shared environment", () => {
+      const functions = resources(stateless(), "AWS::Lambda::Function");
+      expect(functions).toHaveLength(routesForStage(stage).length + 1);
+      for (const [, fn] of functions) {
+        const p = props(fn);
+        expect(p).toMatchObject({
+          Runtime: "nodejs24.x",
+          Architectures: ["arm64"],
+          Handler: "index.handler",
+        });
+        expect(p.Timeout).toBeLessThan(29);
+        expect((p.Environment as { Variables: Record<string, unknown> }).Variables).toMatchObject({
+          STAGE: stage,
+          POWERTOOLS_SERVICE_NAME: "partner-directory",
+          POWERTOOLS_METRICS_NAMESPACE: "PartnerDirectory",
+          POWERTOOLS_LOG_LEVEL: expect.stringMatching(/^(DEBUG|INFO|WARN|ERROR)$/),
+        });
+        expect(p.LoggingConfig).toEqual({ LogGroup: { Ref: expect.any(String) } });
+      }
+    });
+
+    it("gives each function read-only access to exactly the tables it reads (and its own log group)", () => {
+      const tableIds = { directory: s().stateful.tables.directory, keys: s().stateful.tables.keys };
+      const tableLogicalIds = Object.fromEntries(
+        Object.entries(tableIds).map(([id, table]) => [id, logicalId(table)]),
+      ) as Record<TableId, string>;
+      const checks = [
+        ...routesForStage(stage).map((route) => ({
+          fn: s().stateless.routeFunction(route.id),
+          reads: route.reads,
+        })),
+        { fn: s().stateless.authorizerFunction, reads: AUTHORIZER.reads },
+      ];
+      const policies = resources(stateless(), "AWS::IAM::Policy");
+      for (const { fn, reads } of checks) {
+        const roleId = logicalId(fn.role ?? fn);
+        const role = stateless().toJSON().Resources[roleId] as { Properties: Record<string, unknown> };
+        expect(role.Properties.ManagedPolicyArns).toBeUndefined();
+        const statements = policies
+          .filter(([, policy]) => refersTo(props(policy).Roles, roleId))
+          .flatMap(([, policy]) => (props(policy).PolicyDocument as { Statement: Statement[] }).Statement);
+        const dynamo = statements.filter((st) => [st.Action].flat().some((a) => a.startsWith("dynamodb:")));
+        const others = statements.filter((st) => !dynamo.includes(st));
+        expect(others.map((st) => [st.Action].flat().sort())).toEqual([
+          ["logs:CreateLogStream", "logs:PutLogEvents"],
+        ]);
+        expect(refersTo(others[0]?.Resource, logicalId(fn.logGroup))).toBe(true);
+        expect(dynamo).toHaveLength(reads.length);
+        for (const st of dynamo) {
+          expect(st.Effect).toBe("Allow");
+          expect([st.Action].flat().sort()).toEqual(READ_ACTIONS);
+          expect(JSON.stringify(st.Resource)).not.toMatch(/"\*"|index\/\*/);
+        }
+        for (const tableId of Object.keys(tableLogicalIds) as TableId[]) {
+          const granted = dynamo.some((st) => JSON.stringify(st.Resource).includes(tableLogicalIds[tableId]));
+          expect(granted).toBe(reads.includes(tableId));
+        }
+        const env = (
+          props(stateless().toJSON().Resources[logicalId(fn)]).Environment as {
+            Variables: Record<string, unknown>;
+          }
+        ).Variables;
+        expect("DIRECTORY_TABLE" in env).toBe(reads.includes("directory"));
+        expect("KEYS_TABLE" in env).toBe(reads.includes("keys"));
+      }
+    });
+  });
+
+  describe(`${stage}: tables`, () => {
+    it("creates both tables on demand, with PITR, KMS encryption and CloudFormation-chosen names", () => {
+      const tables = resources(s().statefulTemplate, "AWS::DynamoDB::Table");
+      expect(tables).toHaveLength(2);
+      const { removalPolicy, deletionProtection } = s().config.tables;
+      const retained = removalPolicy === RemovalPolicy.RETAIN;
+      for (const [, table] of tables) {
+        const p = props(table);
+        expect(p.TableName).toBeUndefined();
+        expect(p.BillingMode).toBe("PAY_PER_REQUEST");
+        expect(p.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
+        // SSEEnabled with no key: KMS with the AWS managed key aws/dynamodb.
+        expect(p.SSESpecification).toEqual({ SSEEnabled: true });
+        expect(p.DeletionProtectionEnabled).toBe(deletionProtection);
+        expect(table.DeletionPolicy).toBe(retained ? "Retain" : "Delete");
+      }
+      s().statefulTemplate.hasResourceProperties("AWS::DynamoDB::Table", {
+        KeySchema: [
+          { AttributeName: "p", KeyType: "HASH" },
+          { AttributeName: "s", KeyType: "RANGE" },
+        ],
+        GlobalSecondaryIndexes: [
+          { IndexName: "byCompany", Projection: { ProjectionType: "INCLUDE" } },
+          { IndexName: "byPhone", Projection: { ProjectionType: "INCLUDE" } },
+        ],
+      });
+      s().statefulTemplate.hasResourceProperties("AWS::DynamoDB::Table", {
+        KeySchema: [{ AttributeName: "h", KeyType: "HASH" }],
+        GlobalSecondaryIndexes: [{ IndexName: "byKeyId", Projection: { ProjectionType: "KEYS_ONLY" } }],
+      });
+    });
+
+    it("publishes the keys table name under its stable SSM name", () => {
+      s().statefulTemplate.hasResourceProperties("AWS::SSM::Parameter", {
+        Name: `/partner-directory/${stage}/keys-table-name`,
+        Type: "String",
+        Value: { Ref: logicalId(s().stateful.tables.keys) },
+      });
+    });
+
+    it("sets a retention on every log group", () => {
+      for (const [, group] of resources(stateless(), "AWS::Logs::LogGroup")) {
+        expect(props(group).RetentionInDays).toBe(s().config.logRetention);
+      }
+    });
+  });
+
+  describe(`${stage}: on-call`, () => {
+    const alarmNames = () =>
+      resources(stateless(), "AWS::CloudWatch::Alarm").map(([, a]) => String(props(a).AlarmName));
+
+    it("alarms on 5xx rate, p99 latency, function errors and throttles, and table throttles", () => {
+      const p = `partner-directory-${stage}`;
+      const expected = [
+        `${p}-search-5xx-rate`,
+        `${p}-search-p99-latency`,
+        `${p}-greeting-5xx-rate`,
+        `${p}-greeting-p99-latency`,
+        ...routesForStage(stage).flatMap((route) => [
+          `${p}-${route.id}-errors`,
+          `${p}-${route.id}-throttles`,
+        ]),
+        `${p}-authorizer-throttles`,
+        `${p}-directory-table-read-throttles`,
+        `${p}-keys-table-read-throttles`,
+      ];
+      expect(alarmNames().sort()).toEqual(expected.sort());
+    });
+
+    it("sends alarms to an SNS topic only where the stage has one", () => {
+      const topics = resources(stateless(), "AWS::SNS::Topic");
+      expect(topics).toHaveLength(s().config.createAlarmTopic ? 1 : 0);
+      for (const [, alarm] of resources(stateless(), "AWS::CloudWatch::Alarm")) {
+        const actions = props(alarm).AlarmActions;
+        if (topics[0]) expect(actions).toEqual([{ Ref: topics[0][0] }]);
+        else expect(actions).toBeUndefined();
+      }
+    });
+
+    it("has a dashboard with traffic, errors by route, latency, Lambda and DynamoDB widgets", () => {
+      const [dashboard] = resources(stateless(), "AWS::CloudWatch::Dashboard");
+      expect(props(dashboard?.[1] ?? { Type: "" }).DashboardName).toBe(`partner-directory-${stage}`);
+      const body = JSON.stringify(props(dashboard?.[1] ?? { Type: "" }).DashboardBody);
+      for (const title of [
+        "requests by route",
+        "4xx by route",
+        "5xx by route",
+        "429 by route",
+        "latency p50 / p99",
+        "Lambda errors",
+        "Lambda throttles",
+        "DynamoDB consumed read capacity",
+        "DynamoDB read throttles",
+      ]) {
+        expect(body).toContain(title);
+      }
+      // 429s come from the access log: one metric filter per API.
+      expect(resources(stateless(), "AWS::Logs::MetricFilter")).toHaveLength(2);
+    });
+  });
+
+  describe(`${stage}: cdk-nag AwsSolutions`, () => {
+    it("synthesizes with no validation violation", () => {
+      expect(s().synthError).toBeUndefined();
+      expect(s().violations).toEqual([]);
+    });
+
+    it("gives every acknowledged rule a reason", () => {
+      expect(s().acknowledgments.length).toBeGreaterThan(0);
+      for (const acknowledgment of s().acknowledgments) {
+        expect(acknowledgment.reason.length).toBeGreaterThan(20);
+      }
+    });
+  });
+}
