@@ -31,7 +31,7 @@ describe("createTableInput", () => {
             { AttributeName: "ph", KeyType: "HASH" },
             { AttributeName: "s", KeyType: "RANGE" },
           ],
-          Projection: { ProjectionType: "INCLUDE", NonKeyAttributes: ["c", "f", "l", "ph", "pc"] },
+          Projection: { ProjectionType: "INCLUDE", NonKeyAttributes: ["c", "f", "l", "pc"] },
         },
       ],
     });
