@@ -21,7 +21,9 @@ export const ACCESS_LOG_FIELDS: readonly Field[] = [
   { name: "status", source: "$context.status", numeric: true },
   { name: "responseLatency", source: "$context.responseLatency", numeric: true },
   { name: "integrationLatency", source: "$context.integrationLatency" },
-  { name: "integrationStatus", source: "$context.integrationStatus" },
+  // The function's own status code, and Lambda's (e.g. 429 when Lambda throttled the function).
+  { name: "integrationStatus", source: "$context.integration.status" },
+  { name: "lambdaStatus", source: "$context.integrationStatus" },
   { name: "responseLength", source: "$context.responseLength" },
   { name: "keyId", source: "$context.authorizer.keyId" },
   { name: "partner", source: "$context.authorizer.partner" },
