@@ -1,8 +1,10 @@
 /**
  * What API Gateway answers by itself (no Lambda involved) must still keep the contract: a
- * contract status, a `{"error": …}` body and `x-request-id`. This table is the whole mapping.
+ * contract status, a `{"error": …}` body and `x-request-id`. This table is the whole mapping;
+ * the statuses come from the functions' own table (lib/http/errors.ts), so the two cannot drift.
  */
 import { ResponseType, type RestApi } from "aws-cdk-lib/aws-apigateway";
+import { ERROR_STATUS, type ErrorBody, type ErrorCode } from "../../lib/http/errors.js";
 import type { StageConfig } from "../config.js";
 
 /** The request ID every response carries; the same value the access log and the functions use. */
@@ -12,63 +14,42 @@ export const BODY_OVER_LIMIT_MESSAGE = "request body is over 1 MiB (1048576 byte
 
 export interface GatewayResponseSpec {
   readonly type: ResponseType;
-  readonly status: number;
-  readonly body: { readonly error: string; readonly message?: string };
+  readonly body: ErrorBody;
   readonly retryAfterSeconds?: number;
 }
 
-const invalidApiKey = { error: "invalid_api_key" } as const;
-const internalError = { error: "internal_error" } as const;
-const notFound = { error: "not_found" } as const;
+const answer = (type: ResponseType, error: ErrorCode, message?: string): GatewayResponseSpec => ({
+  type,
+  body: message === undefined ? { error } : { error, message },
+});
 
 export function gatewayResponseSpecs(config: StageConfig): GatewayResponseSpec[] {
+  const { throttled, quotaExceeded } = config.retryAfterSeconds;
   const specs: GatewayResponseSpec[] = [
-    // The authorizer threw "Unauthorized": missing, malformed, unknown or revoked key.
-    { type: ResponseType.UNAUTHORIZED, status: 401, body: invalidApiKey },
+    // The authorizer threw "Unauthorized", or the header is missing: no valid key.
+    answer(ResponseType.UNAUTHORIZED, "invalid_api_key"),
     // The authorizer's usage key is not (or no longer) an enabled key of a plan on this stage.
-    { type: ResponseType.INVALID_API_KEY, status: 401, body: invalidApiKey },
-    { type: ResponseType.ACCESS_DENIED, status: 403, body: { error: "forbidden" } },
-    {
-      type: ResponseType.THROTTLED,
-      status: 429,
-      body: { error: "rate_limited" },
-      retryAfterSeconds: config.retryAfterSeconds.throttled,
-    },
-    {
-      type: ResponseType.QUOTA_EXCEEDED,
-      status: 429,
-      body: { error: "rate_limited" },
-      retryAfterSeconds: config.retryAfterSeconds.quotaExceeded,
-    },
-    // No resource or no method for the path: API Gateway calls both "missing token" or "not found".
-    { type: ResponseType.MISSING_AUTHENTICATION_TOKEN, status: 404, body: notFound },
-    { type: ResponseType.RESOURCE_NOT_FOUND, status: 404, body: notFound },
-    {
-      type: ResponseType.BAD_REQUEST_BODY,
-      status: 400,
-      body: { error: "invalid_input", message: "request body is invalid" },
-    },
-    {
-      type: ResponseType.REQUEST_TOO_LARGE,
-      status: 400,
-      body: { error: "invalid_input", message: BODY_OVER_LIMIT_MESSAGE },
-    },
+    answer(ResponseType.INVALID_API_KEY, "invalid_api_key"),
+    answer(ResponseType.ACCESS_DENIED, "forbidden"),
+    { ...answer(ResponseType.THROTTLED, "rate_limited"), retryAfterSeconds: throttled },
+    { ...answer(ResponseType.QUOTA_EXCEEDED, "rate_limited"), retryAfterSeconds: quotaExceeded },
+    // No resource or no method for the path: API Gateway calls it "missing token" or "not found".
+    answer(ResponseType.MISSING_AUTHENTICATION_TOKEN, "not_found"),
+    answer(ResponseType.RESOURCE_NOT_FOUND, "not_found"),
+    answer(ResponseType.BAD_REQUEST_BODY, "invalid_input", "request body is invalid"),
+    answer(ResponseType.REQUEST_TOO_LARGE, "invalid_input", BODY_OVER_LIMIT_MESSAGE),
     // Any other client error API Gateway raises itself (unsupported media type, bad parameters…).
-    { type: ResponseType.DEFAULT_4XX, status: 400, body: { error: "invalid_input" } },
-    { type: ResponseType.DEFAULT_5XX, status: 500, body: internalError },
-    { type: ResponseType.INTEGRATION_FAILURE, status: 500, body: internalError },
-    { type: ResponseType.INTEGRATION_TIMEOUT, status: 500, body: internalError },
-    { type: ResponseType.AUTHORIZER_FAILURE, status: 500, body: internalError },
-    { type: ResponseType.AUTHORIZER_CONFIGURATION_ERROR, status: 500, body: internalError },
-    { type: ResponseType.API_CONFIGURATION_ERROR, status: 500, body: internalError },
+    answer(ResponseType.DEFAULT_4XX, "invalid_input"),
+    answer(ResponseType.DEFAULT_5XX, "internal_error"),
+    answer(ResponseType.INTEGRATION_FAILURE, "internal_error"),
+    answer(ResponseType.INTEGRATION_TIMEOUT, "internal_error"),
+    answer(ResponseType.AUTHORIZER_FAILURE, "internal_error"),
+    answer(ResponseType.AUTHORIZER_CONFIGURATION_ERROR, "internal_error"),
+    answer(ResponseType.API_CONFIGURATION_ERROR, "internal_error"),
   ];
   if (config.bodySizeGuard) {
     // The web ACL holds only the body-size rule, so a WAF block always means "body too large".
-    specs.push({
-      type: ResponseType.WAF_FILTERED,
-      status: 400,
-      body: { error: "invalid_input", message: BODY_OVER_LIMIT_MESSAGE },
-    });
+    specs.push(answer(ResponseType.WAF_FILTERED, "invalid_input", BODY_OVER_LIMIT_MESSAGE));
   }
   return specs;
 }
@@ -79,7 +60,7 @@ export function addGatewayResponses(api: RestApi, config: StageConfig): void {
     if (spec.retryAfterSeconds !== undefined) headers["Retry-After"] = `'${spec.retryAfterSeconds}'`;
     api.addGatewayResponse(spec.type.responseType, {
       type: spec.type,
-      statusCode: String(spec.status),
+      statusCode: String(ERROR_STATUS[spec.body.error]),
       responseHeaders: headers,
       templates: { "application/json": JSON.stringify(spec.body) },
     });

@@ -5,6 +5,7 @@
 import { RemovalPolicy } from "aws-cdk-lib";
 import { AUTHORIZER, routesForStage } from "../../lib/routes.js";
 import type { TableId } from "../../lib/store/tables.js";
+import { bundlePath, runBundle } from "./bundles.js";
 import type { SynthesizedStage } from "./synth.js";
 import { logicalId, props, refersTo, resources } from "./template-helpers.js";
 
@@ -85,6 +86,39 @@ export function platformAssertions(stage: string, synthesized: () => Synthesized
         ).Variables;
         expect("DIRECTORY_TABLE" in env).toBe(reads.includes("directory"));
         expect("KEYS_TABLE" in env).toBe(reads.includes("keys"));
+      }
+    });
+  });
+
+  describe(`${stage}: bundles`, () => {
+    it("bundles the authorizer as an ES module that runs on Node 24 (a malformed key is refused)", () => {
+      const file = bundlePath(s().outdir, stateless(), logicalId(s().stateless.authorizerFunction));
+      const event = {
+        type: "TOKEN",
+        authorizationToken: "Bearer nope",
+        methodArn: "arn:aws:execute-api:eu-west-1:1:a/x/GET/y",
+      };
+      expect(() => runBundle(file, `handler(${JSON.stringify(event)})`)).toThrow(/Unauthorized/);
+    });
+
+    it("bundles every route function as an ES module that answers with x-request-id", () => {
+      const event = {
+        httpMethod: "GET",
+        path: "/x",
+        headers: {},
+        requestContext: { requestId: "r-1" },
+        body: null,
+      };
+      for (const route of routesForStage(stage)) {
+        const file = bundlePath(s().outdir, stateless(), logicalId(s().stateless.routeFunction(route.id)));
+        const output = runBundle(
+          file,
+          `handler(${JSON.stringify(event)}, { getRemainingTimeInMillis: () => 1000 })`,
+        );
+        const response = JSON.parse(output.trim().split("\n").at(-1) ?? "null") as {
+          headers?: Record<string, string>;
+        };
+        expect(response.headers?.["x-request-id"]).toBe("r-1");
       }
     });
   });

@@ -18,6 +18,8 @@ export interface SynthesizedStage extends StageStacks {
   /** The synthesis error, if validation failed. */
   readonly synthError?: string;
   readonly acknowledgments: { readonly path: string; readonly id: string; readonly reason: string }[];
+  /** The cloud assembly directory (bundled assets are in `asset.<hash>/`). */
+  readonly outdir: string;
   readonly millis: number;
 }
 
@@ -49,6 +51,7 @@ export function synthesizeStage(stage: string): SynthesizedStage {
     violations: readViolations(join(outdir, "validation-report.json")),
     synthError,
     acknowledgments: collectAcknowledgments(app),
+    outdir,
     millis: Date.now() - started,
   };
 }
