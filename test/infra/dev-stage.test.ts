@@ -2,6 +2,7 @@
  * dev: the only deployed stage with the draft search routes. Synthesized once (real esbuild
  * bundling, cdk-nag on).
  */
+import { rmSync } from "node:fs";
 import { apiAssertions } from "./api-assertions.js";
 import { platformAssertions } from "./platform-assertions.js";
 import { type SynthesizedStage, synthesizeStage } from "./synth.js";
@@ -15,6 +16,10 @@ function get(): SynthesizedStage {
 beforeAll(() => {
   dev = synthesizeStage("dev");
   console.info(`dev synthesized in ${dev.millis} ms`);
+});
+
+afterAll(() => {
+  if (dev) rmSync(dev.outdir, { recursive: true, force: true });
 });
 
 apiAssertions("dev", get);

@@ -2,6 +2,7 @@
  * sandbox and prod: the release stages, without the draft search routes. Each stage is
  * synthesized once (real esbuild bundling, cdk-nag on).
  */
+import { rmSync } from "node:fs";
 import { apiAssertions } from "./api-assertions.js";
 import { platformAssertions } from "./platform-assertions.js";
 import { type SynthesizedStage, synthesizeStage } from "./synth.js";
@@ -21,6 +22,10 @@ beforeAll(() => {
     synthesized.set(stage, result);
     console.info(`${stage} synthesized in ${result.millis} ms`);
   }
+});
+
+afterAll(() => {
+  for (const result of synthesized.values()) rmSync(result.outdir, { recursive: true, force: true });
 });
 
 for (const stage of RELEASE_STAGES) {
