@@ -144,9 +144,4 @@ export function stageConfig(stage: string): StageConfig {
   };
 }
 
-/** SSM parameter names the keys CLI reads to find a deployed stage's resources (stable API). */
-export const ssmParameterNames = {
-  keysTableName: (stage: DeployedStage) => `/partner-directory/${stage}/keys-table-name`,
-  directoryTableName: (stage: DeployedStage) => `/partner-directory/${stage}/directory-table-name`,
-  usagePlan: (stage: DeployedStage, tier: ThrottleTier) => `/partner-directory/${stage}/usage-plan/${tier}`,
-};
+export { stageParameterNames as ssmParameterNames } from "../lib/stages.js";

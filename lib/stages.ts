@@ -32,3 +32,13 @@ export const THROTTLE_TIER_NAMES = Object.keys(THROTTLE_TIERS) as ThrottleTier[]
 
 /** The throttle a key gets when its record names none. */
 export const DEFAULT_THROTTLE_TIER: ThrottleTier = "standard";
+
+/**
+ * SSM parameters through which a deployed stage publishes its resources; the CLIs (`keys`, `load`)
+ * read them, so they need no CloudFormation lookups. A stable interface: the stacks write them.
+ */
+export const stageParameterNames = {
+  keysTableName: (stage: DeployedStage) => `/partner-directory/${stage}/keys-table-name`,
+  directoryTableName: (stage: DeployedStage) => `/partner-directory/${stage}/directory-table-name`,
+  usagePlan: (stage: DeployedStage, tier: string) => `/partner-directory/${stage}/usage-plan/${tier}`,
+};

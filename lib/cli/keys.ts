@@ -13,7 +13,13 @@ import { localClient } from "../local/engines.js";
 import { keysFileTarget } from "../local/keys-file-target.js";
 import { LOCAL_TABLE_NAMES } from "../local/service.js";
 import { OPERATIONS, type Operation } from "../routes.js";
-import { THROTTLE_TIER_NAMES, THROTTLE_TIERS, type Throttle, type ThrottleTier } from "../stages.js";
+import {
+  stageParameterNames,
+  THROTTLE_TIER_NAMES,
+  THROTTLE_TIERS,
+  type Throttle,
+  type ThrottleTier,
+} from "../stages.js";
 import { createTables } from "../store/create-tables.js";
 import { documentClientFor } from "../store/dynamo-client.js";
 import { keysRepository } from "../store/keys-repository.js";
@@ -114,7 +120,7 @@ async function keyTarget(): Promise<KeyTarget> {
     return tableKeyTarget(keysRepository(documentClientFor(client), LOCAL_TABLE_NAMES.keys));
   }
   const stage = deployedStage(values.stage ?? "");
-  const table = await readStageParameter(stage, "keys-table-name");
+  const table = await readStageParameter(stageParameterNames.keysTableName(stage));
   return tableKeyTarget(
     keysRepository(documentClientFor(new DynamoDBClient({})), table),
     apiGatewayUsageKeys(stage),

@@ -9,6 +9,7 @@ import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DataFileError, parseDataFile } from "../directory/source.js";
 import { localClient } from "../local/engines.js";
 import { LOCAL_TABLE_NAMES } from "../local/service.js";
+import { stageParameterNames } from "../stages.js";
 import { createTables } from "../store/create-tables.js";
 import { loadDirectory } from "../store/directory-loader.js";
 import { documentClientFor } from "../store/dynamo-client.js";
@@ -45,7 +46,9 @@ async function main(): Promise<void> {
   let table: string;
   if (values.stage) {
     client = new DynamoDBClient({});
-    table = values.table ?? (await readStageParameter(deployedStage(values.stage), "directory-table-name"));
+    table =
+      values.table ??
+      (await readStageParameter(stageParameterNames.directoryTableName(deployedStage(values.stage))));
   } else {
     client = localClient(values.endpoint ?? "http://127.0.0.1:8000");
     table = values.table ?? LOCAL_TABLE_NAMES.directory;

@@ -5,12 +5,6 @@
 import { GetParameterCommand, SSMClient } from "@aws-sdk/client-ssm";
 import { DEPLOYED_STAGES, type DeployedStage } from "../stages.js";
 
-export const PARAMETER_PREFIX = "/partner-directory";
-
-export function parameterName(stage: DeployedStage, name: string): string {
-  return `${PARAMETER_PREFIX}/${stage}/${name}`;
-}
-
 export function deployedStage(value: string): DeployedStage {
   if (!(DEPLOYED_STAGES as readonly string[]).includes(value)) {
     throw new Error(`--stage must be one of ${DEPLOYED_STAGES.join(", ")}; got "${value}"`);
@@ -18,16 +12,16 @@ export function deployedStage(value: string): DeployedStage {
   return value as DeployedStage;
 }
 
-export async function readStageParameter(stage: DeployedStage, name: string): Promise<string> {
+/** The value of one of a stage's parameters (`stageParameterNames`). */
+export async function readStageParameter(path: string): Promise<string> {
   const ssm = new SSMClient({});
-  const path = parameterName(stage, name);
   try {
     const { Parameter } = await ssm.send(new GetParameterCommand({ Name: path }));
     if (!Parameter?.Value) throw new Error("empty");
     return Parameter.Value;
   } catch (error) {
     throw new Error(
-      `cannot read SSM parameter ${path} (is stage ${stage} deployed, and are AWS credentials set?): ${(error as Error).message}`,
+      `cannot read SSM parameter ${path} (is the stage deployed, and are AWS credentials set?): ${(error as Error).message}`,
     );
   } finally {
     ssm.destroy();

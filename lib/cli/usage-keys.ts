@@ -11,7 +11,7 @@ import {
   UpdateApiKeyCommand,
 } from "@aws-sdk/client-api-gateway";
 import type { UsageKeyRegistrar } from "../keys/table-target.js";
-import type { DeployedStage } from "../stages.js";
+import { type DeployedStage, stageParameterNames } from "../stages.js";
 import { readStageParameter } from "./stage-resources.js";
 
 export function apiGatewayUsageKeys(
@@ -21,7 +21,7 @@ export function apiGatewayUsageKeys(
   return {
     async register(record) {
       if (!record.tier) throw new Error("keys on a deployed stage need a throttle tier (--tier)");
-      const usagePlanId = await readStageParameter(stage, `usage-plan/${record.tier}`);
+      const usagePlanId = await readStageParameter(stageParameterNames.usagePlan(stage, record.tier));
       const usageKey = randomBytes(30).toString("base64url");
       const created = await client.send(
         new CreateApiKeyCommand({
