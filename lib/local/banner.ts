@@ -6,6 +6,8 @@ import type { Stage } from "../stages.js";
 export interface BannerOptions {
   url: string;
   stage: Stage;
+  /** Which DynamoDB engine serves the tables, and where (for `npm run load -- FILE --endpoint URL`). */
+  engine: string;
   records: readonly KeyRecord[];
   directory: { persons: number; employees: number; file: string };
   /** Present only for the demo keys file: key id → plain key. */
@@ -38,12 +40,13 @@ function demoKeyLines(records: readonly KeyRecord[], demoKeys: ReadonlyMap<strin
 }
 
 export function startupBanner(options: BannerOptions): string {
-  const { url, stage, records, demoKeys, directory } = options;
+  const { url, stage, engine, records, demoKeys, directory } = options;
   const routes = routesForStage(stage);
   const lines = [
     `listening on ${url}`,
     `stage: ${stage}`,
     `directory: ${directory.persons} persons, ${directory.employees} employee records from ${directory.file}`,
+    `DynamoDB: ${engine}`,
     "",
     "routes ({base_url} and {hello_base_url} are both this server locally):",
     ...routes.map(

@@ -5,9 +5,13 @@ import { isStage, type Stage } from "../stages.js";
 export const DEMO_KEYS_FILE = fileURLToPath(new URL("./demo/keys.json", import.meta.url));
 export const DEMO_DATA_FILE = fileURLToPath(new URL("./demo/data.json", import.meta.url));
 
+export type EngineChoice = "dynalite" | "ddblocal";
+
 export interface LocalConfig {
   port: number;
   stage: Stage;
+  /** The embedded DynamoDB engine: dynalite (in-process, default) or AWS's DynamoDB Local (Java). */
+  engine: EngineChoice;
   keysFile: string;
   dataFile: string;
   usingDemoKeys: boolean;
@@ -23,9 +27,14 @@ export function localConfigFromEnv(env: NodeJS.ProcessEnv): LocalConfig {
   const stage = env.STAGE ?? "local";
   if (!isStage(stage))
     throw new ConfigError(`STAGE must be one of local, dev, sandbox, prod; got "${stage}"`);
+  const engine = env.DYNAMODB_ENGINE || "dynalite";
+  if (engine !== "dynalite" && engine !== "ddblocal") {
+    throw new ConfigError(`DYNAMODB_ENGINE must be dynalite or ddblocal; got "${engine}"`);
+  }
   return {
     port,
     stage,
+    engine,
     keysFile: env.KEYS_FILE || DEMO_KEYS_FILE,
     dataFile: env.DATA_FILE || DEMO_DATA_FILE,
     usingDemoKeys: !env.KEYS_FILE,

@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { type DataFile, DataFileError, parseDataFile } from "../directory/source.js";
 import { startupBanner } from "./banner.js";
 import { ConfigError, localConfigFromEnv } from "./config.js";
+import { startDynalite, startDynamoDbLocal } from "./engines.js";
 import { KeysFileError, parseKeysFile } from "./keys-file.js";
 import { startLocalService } from "./service.js";
 
@@ -32,17 +33,20 @@ async function main(): Promise<void> {
   const config = localConfigFromEnv(process.env);
   const keys = parseKeysFile(readText(config.keysFile, "keys file"), config.keysFile);
   const data = parseDataFileAt(config.dataFile);
+  const engine = config.engine === "ddblocal" ? await startDynamoDbLocal() : await startDynalite();
   const service = await startLocalService({
     port: config.port,
     stage: config.stage,
     keys: keys.records,
     data,
+    engine,
   });
 
   console.log(
     startupBanner({
       url: service.url,
       stage: config.stage,
+      engine: `${engine.name} at ${engine.endpoint}`,
       records: keys.records,
       directory: { persons: data.persons.length, employees: data.employees.length, file: config.dataFile },
       ...(config.usingDemoKeys ? { demoKeys: keys.plainKeys } : {}),
@@ -56,6 +60,7 @@ async function main(): Promise<void> {
     stopping = true;
     console.log(`${signal} received, stopping`);
     await service.stop();
+    await engine.stop();
     process.exit(0);
   };
   process.once("SIGINT", () => void stop("SIGINT"));
