@@ -61,6 +61,8 @@ export interface GatewayOptions {
   throttleFor: (usageKey: string) => Throttle | undefined;
   functionTimeoutMs?: number;
   now?: () => number;
+  /** Public documents served for GET without a key (path → body and content type), e.g. /openapi.json. */
+  documents?: ReadonlyMap<string, { contentType: string; body: string }>;
   /** Receives one access-log entry per request, like API Gateway's JSON access logs. */
   accessLog?: (entry: GatewayAccessLogEntry) => void;
 }
@@ -138,6 +140,16 @@ export function createGateway(
   const timeoutMs = options.functionTimeoutMs ?? 10_000;
 
   const serve = async (request: GatewayRequest, requestId: string, caller: { keyId?: string }) => {
+    const document = options.documents?.get(request.path);
+    if (document) {
+      if (request.method !== "GET" && request.method !== "HEAD")
+        return gatewayError(new MethodNotAllowedError(), requestId);
+      return {
+        status: 200,
+        headers: { "content-type": document.contentType, "x-request-id": requestId },
+        body: document.body,
+      };
+    }
     const matched = match(request.method, request.path);
     if (matched.kind === "not_found") return gatewayError(new NotFoundError(), requestId);
     if (matched.kind === "method_not_allowed") return gatewayError(new MethodNotAllowedError(), requestId);

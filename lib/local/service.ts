@@ -7,8 +7,10 @@ import { fileURLToPath } from "node:url";
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from "aws-lambda";
 import type { DataFile } from "../directory/source.js";
 import type { HttpHandler } from "../http/pipeline.js";
+import { JSON_CONTENT_TYPE } from "../http/response.js";
 import type { KeyRecord } from "../keys/key-record.js";
 import { logger } from "../observability/logger.js";
+import { openApiDocument } from "../openapi/document.js";
 import { AUTHORIZER, type RouteId, routesForStage } from "../routes.js";
 import type { Stage, Throttle } from "../stages.js";
 import { createTables } from "../store/create-tables.js";
@@ -92,6 +94,12 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       authorizer,
       throttleFor: (usageKey) => plans.get(usageKey),
       accessLog: (entry) => logger.info("api access", { ...entry }),
+      documents: new Map([
+        [
+          "/openapi.json",
+          { contentType: JSON_CONTENT_TYPE, body: JSON.stringify(openApiDocument(), null, 2) },
+        ],
+      ]),
       ...(options.functionTimeoutMs ? { functionTimeoutMs: options.functionTimeoutMs } : {}),
       ...(options.now ? { now: options.now } : {}),
     });

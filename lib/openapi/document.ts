@@ -1,0 +1,141 @@
+/**
+ * The OpenAPI 3.1 document, generated from the route table and the Zod schemas (one source of
+ * truth). `npm run openapi` writes it to openapi.json; a test fails when that file is stale.
+ */
+import { z } from "zod";
+import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
+import { ROUTES, type RouteDefinition } from "../routes.js";
+import { errorBodySchema } from "./error-schemas.js";
+import { ROUTE_CONTRACTS } from "./route-contracts.js";
+
+export const CONTRACT_VERSION = "0.0.1";
+
+const REQUEST_ID_HEADER = {
+  description:
+    "The request's ID, on every response. Report it (with the time) when a request fails; never the key.",
+  schema: { type: "string" as const },
+};
+const RETRY_AFTER_HEADER = {
+  description: "Seconds to wait before retrying.",
+  schema: { type: "integer" as const, minimum: 1 },
+};
+
+const STATUS_TEXT: Readonly<Record<number, string>> = {
+  400: "Invalid input",
+  401: "Missing or invalid key",
+  403: "Operation or company not permitted",
+  404: "Not found",
+  429: "Rate limited",
+  500: "Internal error",
+};
+
+/** API Gateway URLs of a deployed stage; the API id and region come from the stack outputs. */
+function apiServers(route: RouteDefinition) {
+  const stages = route.draft ? ["dev"] : ["dev", "sandbox", "prod"];
+  const host = route.api === "search" ? "{base_url}" : "{hello_base_url}";
+  return [
+    {
+      url: "https://{restApiId}.execute-api.{region}.amazonaws.com/{stage}",
+      description: `${host}: the ${route.api} API of a deployed stage (stack output ${route.api === "search" ? "SearchApiUrl" : "GreetingApiUrl"})`,
+      variables: {
+        restApiId: { default: "restApiId", description: "API Gateway REST API id of the stage" },
+        region: { default: "us-east-1" },
+        stage: { default: "dev", enum: stages },
+      },
+    },
+    { url: "http://127.0.0.1:3000", description: "npm start (both APIs on one local server)" },
+  ];
+}
+
+function operation(route: RouteDefinition): ZodOpenApiOperationObject {
+  const contract = ROUTE_CONTRACTS[route.id];
+  const responses: ZodOpenApiOperationObject["responses"] = {
+    200: {
+      description: "OK",
+      headers: { "x-request-id": REQUEST_ID_HEADER },
+      content: { "application/json": { schema: contract.response } },
+    },
+  };
+  for (const [status, codes] of Object.entries(contract.errors)) {
+    responses[status as `${4 | 5}${string}`] = {
+      description: STATUS_TEXT[Number(status)] ?? "Error",
+      headers: {
+        "x-request-id": REQUEST_ID_HEADER,
+        ...(codes.includes("rate_limited") ? { "Retry-After": RETRY_AFTER_HEADER } : {}),
+      },
+      content: { "application/json": { schema: errorBodySchema(codes) } },
+    };
+  }
+  return {
+    operationId: route.id.replace(/-(\w)/g, (_, letter: string) => letter.toUpperCase()),
+    summary: route.draft ? `${contract.summary} (draft)` : contract.summary,
+    description: contract.description,
+    tags: [route.api === "search" ? "Search (draft)" : "Greeting"],
+    servers: apiServers(route),
+    ...(route.draft ? { "x-draft": true, "x-badges": [{ name: "Draft", color: "orange" }] } : {}),
+    ...(route.path.includes("{companyId}")
+      ? {
+          requestParams: {
+            path: z.object({
+              companyId: z.string().meta({
+                description: "Company id: 1-128 of letters, digits, `-`, `_`, `.`",
+                example: "acme-home-care",
+              }),
+            }),
+          },
+        }
+      : {}),
+    ...(contract.request
+      ? {
+          requestBody: {
+            required: contract.requestRequired ?? true,
+            content: { "application/json": { schema: contract.request } },
+          },
+        }
+      : {}),
+    responses,
+  };
+}
+
+export function openApiDocument() {
+  const paths: ZodOpenApiPathsObject = {};
+  for (const route of ROUTES) {
+    paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operation(route) };
+  }
+  return createDocument({
+    openapi: "3.1.0",
+    info: {
+      title: "Partner Directory Search Service",
+      version: CONTRACT_VERSION,
+      license: { name: "Proprietary: for partners under agreement", identifier: "LicenseRef-Proprietary" },
+      description: [
+        "Find people and their employment records (demographics, contact, membership, benefits participation and coverage) in the companies your API key may read.",
+        "",
+        "**Authentication**: `Authorization: Bearer pd_live_…`. Keys are scoped to operations and companies. A missing, malformed, unknown or revoked key: 401 `invalid_api_key`; an operation or company the key may not use: 403 `forbidden`.",
+        "",
+        '**Errors**: `{"error": "<code>"}`; only `invalid_input` adds a `message`. Every response carries `x-request-id`. An unknown route answers 404 `not_found`, another method on a known path 405 `method_not_allowed`.',
+        "",
+        "**Rate limits**: per key, a token bucket (rate per second and burst) with an optional daily quota; exhausted: 429 `rate_limited` with `Retry-After`.",
+        "",
+        "**Hosts**: the search routes are served by `{base_url}` and the greeting by `{hello_base_url}`: two APIs with the same keys.",
+      ].join("\n"),
+    },
+    servers: [{ url: "http://127.0.0.1:3000", description: "npm start" }],
+    security: [{ bearerAuth: [] }],
+    tags: [
+      { name: "Search (draft)", description: "Draft routes: served only in dev and locally." },
+      { name: "Greeting", description: "Connectivity and access check." },
+    ],
+    components: {
+      securitySchemes: {
+        bearerAuth: {
+          type: "http",
+          scheme: "bearer",
+          bearerFormat: "pd_<live|test>_<32 base62><6 base62 CRC32 check>",
+          description: "A partner API key. Keep it in a secrets manager; never send it by email.",
+        },
+      },
+    },
+    paths,
+  });
+}

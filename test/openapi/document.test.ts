@@ -1,0 +1,56 @@
+import { readFileSync } from "node:fs";
+import { openApiDocument } from "../../lib/openapi/document.js";
+import { ROUTES } from "../../lib/routes.js";
+
+type Operation = {
+  operationId: string;
+  servers: { variables?: { stage?: { enum?: string[] } } }[];
+  responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, unknown> }>;
+  "x-draft"?: boolean;
+};
+
+const document = openApiDocument();
+const operationOf = (path: string, method: string) =>
+  (document.paths?.[path] as Record<string, Operation> | undefined)?.[method.toLowerCase()];
+
+describe("the OpenAPI document", () => {
+  it("is what openapi.json holds (run `npm run openapi` after changing a schema or route)", () => {
+    const committed: unknown = JSON.parse(
+      readFileSync(new URL("../../openapi.json", import.meta.url), "utf8"),
+    );
+    expect(JSON.parse(JSON.stringify(document))).toEqual(committed);
+  });
+
+  it("describes every route of the route table, with the bearer scheme required", () => {
+    expect(document.openapi).toBe("3.1.0");
+    expect(document.security).toEqual([{ bearerAuth: [] }]);
+    expect(document.components?.securitySchemes?.bearerAuth).toMatchObject({
+      type: "http",
+      scheme: "bearer",
+    });
+    for (const route of ROUTES) expect(operationOf(route.path, route.method)).toBeDefined();
+  });
+
+  it("declares x-request-id on every response and Retry-After on 429", () => {
+    for (const route of ROUTES) {
+      const operation = operationOf(route.path, route.method);
+      for (const [status, response] of Object.entries(operation?.responses ?? {})) {
+        expect(response.headers).toHaveProperty("x-request-id");
+        if (status === "429") expect(response.headers).toHaveProperty("Retry-After");
+      }
+      expect(Object.keys(operation?.responses ?? {}).sort()).toEqual(
+        expect.arrayContaining(["200", "401", "403", "429", "500"]),
+      );
+    }
+  });
+
+  it("marks the search routes as drafts served only in dev, and the greeting in every stage", () => {
+    for (const route of ROUTES) {
+      const operation = operationOf(route.path, route.method);
+      expect(Boolean(operation?.["x-draft"])).toBe(route.draft);
+      expect(operation?.servers[0]?.variables?.stage?.enum).toEqual(
+        route.draft ? ["dev"] : ["dev", "sandbox", "prod"],
+      );
+    }
+  });
+});
