@@ -1,0 +1,81 @@
+/**
+ * Everything a measured query needs: the dataset loaded into the real tables and the naive ones on
+ * one engine, the real repository and the naive client both over one instrumented client, and a
+ * principal that may read every company of the dataset.
+ */
+import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import type { Principal } from "../auth/principal.js";
+import { OPERATIONS } from "../routes.js";
+import { createTables } from "../store/create-tables.js";
+import { loadDirectory } from "../store/directory-loader.js";
+import { type DirectoryRepository, directoryRepository } from "../store/directory-repository.js";
+import { documentClientFor } from "../store/dynamo-client.js";
+import type { TableId } from "../store/tables.js";
+import { CapacityRecorder, instrumentClient } from "./capacity-recorder.js";
+import type { Dataset } from "./dataset.js";
+import { createNaiveTables, loadNaive, type NaiveTables } from "./naive-tables.js";
+
+export interface BenchContext {
+  readonly dataset: Dataset;
+  readonly principal: Principal;
+  readonly recorder: CapacityRecorder;
+  /** The real repository over the instrumented client. */
+  readonly directory: DirectoryRepository;
+  /** The naive yardstick's client (the same instrumented client) and tables. */
+  readonly naiveClient: DynamoDBDocumentClient;
+  readonly naiveTables: NaiveTables;
+  /** Fixed, so derived fields (membership, coverage) do not change between runs. */
+  readonly asOf: Date;
+}
+
+export interface LoadCallbacks {
+  /** Items written so far of the real tables, then of the naive ones. */
+  onDirectoryProgress?: (written: number, total: number) => void;
+  onNaiveProgress?: (written: number, total: number) => void;
+}
+
+export const BENCH_AS_OF = new Date("2026-07-01T00:00:00Z");
+
+/**
+ * Creates fresh tables named with `prefix` and loads the dataset into both designs. `loader` writes
+ * (uninstrumented: loading is not measured); `reader` is instrumented here and serves the searches.
+ */
+export async function openBench(
+  loader: DynamoDBClient,
+  reader: DynamoDBClient,
+  dataset: Dataset,
+  prefix: string,
+  callbacks: LoadCallbacks = {},
+): Promise<BenchContext> {
+  const tables: Record<TableId, string> = { directory: `${prefix}-directory`, keys: `${prefix}-keys` };
+  const naiveTables: NaiveTables = {
+    employees: `${prefix}-naive-employees`,
+    persons: `${prefix}-naive-persons`,
+  };
+  await createTables(loader, tables);
+  await createNaiveTables(loader, naiveTables);
+  const writer = documentClientFor(loader);
+  await loadDirectory(writer, tables.directory, dataset.data, {
+    onProgress: ({ written, total }) => callbacks.onDirectoryProgress?.(written, total),
+  });
+  await loadNaive(writer, naiveTables, dataset.data, callbacks.onNaiveProgress);
+
+  const recorder = new CapacityRecorder();
+  instrumentClient(reader, recorder);
+  const client = documentClientFor(reader);
+  return {
+    dataset,
+    principal: {
+      keyId: "bench",
+      partner: "benchmark",
+      operations: new Set(OPERATIONS),
+      companies: new Set(dataset.summary.companyIds),
+    },
+    recorder,
+    directory: directoryRepository(client, tables.directory),
+    naiveClient: client,
+    naiveTables,
+    asOf: BENCH_AS_OF,
+  };
+}

@@ -1,0 +1,55 @@
+/**
+ * The benchmark's dataset: the demo generator's records (deterministic for a seed), validated by
+ * the source schemas exactly as a loaded file is, so ids are lower-cased and defaults applied.
+ */
+import { demoCompanyIds, demoRecords } from "../directory/demo-data.js";
+import {
+  type DataFile,
+  SourceEmployeeSchema,
+  type SourcePerson,
+  SourcePersonSchema,
+} from "../directory/source.js";
+
+export interface DatasetOptions {
+  /** Employee records. */
+  readonly records: number;
+  readonly companies: number;
+  readonly seed: number;
+}
+
+export interface DatasetSummary extends DatasetOptions {
+  readonly persons: number;
+  /** Employee records with no person. */
+  readonly unlinked: number;
+  readonly companyIds: readonly string[];
+}
+
+export interface Dataset {
+  readonly data: DataFile;
+  readonly summary: DatasetSummary;
+  readonly personsById: ReadonlyMap<string, SourcePerson>;
+}
+
+export const DEFAULT_DATASET: DatasetOptions = { records: 100_000, companies: 50, seed: 1 };
+
+export function buildDataset(options: DatasetOptions): Dataset {
+  const data: DataFile = { persons: [], employees: [] };
+  for (const record of demoRecords({
+    companies: options.companies,
+    employees: options.records,
+    seed: options.seed,
+  })) {
+    if (record.kind === "person") data.persons.push(SourcePersonSchema.parse(record.value));
+    else data.employees.push(SourceEmployeeSchema.parse(record.value));
+  }
+  return {
+    data,
+    personsById: new Map(data.persons.map((person) => [person.id, person])),
+    summary: {
+      ...options,
+      persons: data.persons.length,
+      unlinked: data.employees.filter((record) => record.personId === null).length,
+      companyIds: demoCompanyIds(options.companies),
+    },
+  };
+}

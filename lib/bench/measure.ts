@@ -1,0 +1,91 @@
+/**
+ * Measures one query on one design: warm-up runs first (JIT, sockets, engine caches), then timed
+ * runs, as many as fit a time budget within [minRuns, maxRuns]. Capacity, calls and round trips
+ * are recorded on every run; capacity must not vary (it is deterministic), so a change is an error.
+ */
+import type { BenchContext } from "./bench-context.js";
+import { percentile } from "./percentile.js";
+import type { BenchQuery } from "./query-mix.js";
+import { type Design, runQuery, type SearchResponse } from "./query-runner.js";
+import { criticalPathRoundTrips } from "./round-trips.js";
+
+export interface CallStats {
+  readonly rcu: number;
+  readonly calls: number;
+  readonly roundTrips: number;
+}
+
+export interface RunResult extends CallStats {
+  readonly ms: number;
+  readonly response: SearchResponse;
+}
+
+export interface Measurement extends CallStats {
+  readonly runs: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+}
+
+export interface RunPlan {
+  readonly warmup: number;
+  readonly minRuns: number;
+  readonly maxRuns: number;
+  /** Timed runs stop once this much time was spent on them (after minRuns). */
+  readonly budgetMs: number;
+}
+
+/** One run: its latency and what the recorder saw during it. */
+export async function timedRun(context: BenchContext, query: BenchQuery, design: Design): Promise<RunResult> {
+  context.recorder.take();
+  const start = performance.now();
+  const response = await runQuery(context, query, design);
+  const ms = performance.now() - start;
+  const calls = context.recorder.take();
+  return {
+    ms,
+    response,
+    rcu: calls.reduce((sum, call) => sum + call.rcu, 0),
+    calls: calls.length,
+    roundTrips: criticalPathRoundTrips(calls),
+  };
+}
+
+export async function measure(
+  context: BenchContext,
+  query: BenchQuery,
+  design: Design,
+  plan: RunPlan,
+  onRun: () => void = () => {},
+): Promise<Measurement> {
+  for (let i = 0; i < plan.warmup; i++) {
+    await timedRun(context, query, design);
+    onRun();
+  }
+  const samples: number[] = [];
+  let first: CallStats | undefined;
+  let roundTrips = 0;
+  let spent = 0;
+  while (samples.length < plan.maxRuns && (samples.length < plan.minRuns || spent < plan.budgetMs)) {
+    const run = await timedRun(context, query, design);
+    onRun();
+    samples.push(run.ms);
+    spent += run.ms;
+    first ??= run;
+    if (run.rcu !== first.rcu || run.calls !== first.calls) {
+      throw new Error(
+        `${design} "${query.name}": capacity or calls changed between runs (${first.rcu}/${first.calls} then ${run.rcu}/${run.calls})`,
+      );
+    }
+    // Round trips depend on timing only if calls overlap by chance; report the worst seen.
+    roundTrips = Math.max(roundTrips, run.roundTrips);
+  }
+  if (!first) throw new Error("measure: no run");
+  return {
+    rcu: first.rcu,
+    calls: first.calls,
+    roundTrips,
+    runs: samples.length,
+    p50Ms: percentile(samples, 50),
+    p99Ms: percentile(samples, 99),
+  };
+}

@@ -1,0 +1,175 @@
+/**
+ * The benchmark's result: the JSON written by `--out` (its shape is fixed by the issue) and the
+ * same as text tables, with each target of the issue checked against it.
+ */
+import type { BundleResult } from "./bundles.js";
+import type { BenchRoute, QueryKind } from "./query-mix.js";
+
+export interface QueryReport {
+  readonly name: string;
+  readonly kind: QueryKind;
+  readonly route: BenchRoute;
+  readonly body: Readonly<Record<string, unknown>>;
+  readonly rcu: number;
+  readonly rcuLowerBound: number;
+  readonly naiveRcu: number;
+  readonly calls: number;
+  readonly roundTrips: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly naiveP50Ms: number;
+  readonly naiveP99Ms: number;
+}
+
+export interface BenchReport {
+  readonly dataset: Readonly<Record<string, unknown>>;
+  readonly engine: string;
+  readonly queries: readonly QueryReport[];
+  readonly bundles: readonly BundleResult[];
+}
+
+export const TARGETS = {
+  floorFactor: 1.5,
+  naiveRcuFactor: 10,
+  naiveP50Factor: 5,
+  bundleBytes: 450 * 1024,
+  importMs: 80,
+} as const;
+
+const MB = 1024 * 1024;
+/** Bytes billed by an eventually consistent read: 0.5 RCU per 4 KB, so 8 KB per RCU. */
+export const billedBytes = (rcu: number) => rcu * 8192;
+/** The round-trip target: ⌈bytes read / 1 MB⌉ + 2, bytes read taken as the bytes billed. */
+export const roundTripBound = (rcu: number) => Math.ceil(billedBytes(rcu) / MB) + 2;
+
+export interface TargetCheck {
+  readonly target: string;
+  readonly subject: string;
+  readonly ok: boolean;
+  readonly detail: string;
+}
+
+const ratio = (a: number, b: number) => (b === 0 ? Number.POSITIVE_INFINITY : a / b);
+const x = (value: number) => `${value.toFixed(2)}×`;
+
+export function checkTargets(report: BenchReport): TargetCheck[] {
+  const checks: TargetCheck[] = [];
+  for (const q of report.queries) {
+    const overFloor = ratio(q.rcu, q.rcuLowerBound);
+    checks.push({
+      target: `rcu ≤ ${TARGETS.floorFactor}× floor`,
+      subject: q.name,
+      ok: overFloor <= TARGETS.floorFactor,
+      detail: `${q.rcu} vs floor ${q.rcuLowerBound} = ${x(overFloor)}`,
+    });
+    if (q.kind === "name" || q.kind === "unfiltered") {
+      const rcuGain = ratio(q.naiveRcu, q.rcu);
+      checks.push({
+        target: `naive rcu ≥ ${TARGETS.naiveRcuFactor}× rcu`,
+        subject: q.name,
+        ok: rcuGain >= TARGETS.naiveRcuFactor,
+        detail: `${q.naiveRcu} / ${q.rcu} = ${x(rcuGain)}`,
+      });
+      const speedup = ratio(q.naiveP50Ms, q.p50Ms);
+      checks.push({
+        target: `naive p50 ≥ ${TARGETS.naiveP50Factor}× p50`,
+        subject: q.name,
+        ok: speedup >= TARGETS.naiveP50Factor,
+        detail: `${q.naiveP50Ms} ms / ${q.p50Ms} ms = ${x(speedup)}`,
+      });
+    }
+    const bound = roundTripBound(q.rcu);
+    checks.push({
+      target: "round trips ≤ ⌈MB read⌉ + 2",
+      subject: q.name,
+      ok: q.roundTrips <= bound,
+      detail: `${q.roundTrips} vs ${bound}`,
+    });
+  }
+  for (const b of report.bundles) {
+    checks.push({
+      target: "bundle ≤ 450 KB (SDK bundled)",
+      subject: b.function,
+      ok: b.bytes <= TARGETS.bundleBytes,
+      detail: `${(b.bytes / 1024).toFixed(1)} KB`,
+    });
+    checks.push({
+      target: `cold import < ${TARGETS.importMs} ms`,
+      subject: b.function,
+      ok: b.importMs < TARGETS.importMs,
+      detail: `${b.importMs} ms`,
+    });
+  }
+  return checks;
+}
+
+function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? "").length)));
+  const line = (cells: readonly string[]) =>
+    `| ${cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join(" | ")} |`;
+  const rule = `|${widths.map((w, i) => (i === 0 ? `${"-".repeat(w + 1)}-` : `${"-".repeat(w + 1)}:`)).join("|")}|`;
+  return [line(header), rule, ...rows.map(line)].join("\n");
+}
+
+const ms = (value: number) => value.toFixed(1);
+const num = (value: number) => String(Math.round(value * 10) / 10);
+
+/** Markdown tables (they read well in a terminal and paste into docs/performance.md as they are). */
+export function formatReport(report: BenchReport): string {
+  const queries = table(
+    [
+      "query",
+      "kind",
+      "rcu",
+      "floor",
+      "×floor",
+      "naive rcu",
+      "naive/rcu",
+      "calls",
+      "round trips",
+      "p50 ms",
+      "p99 ms",
+      "naive p50",
+      "naive p99",
+      "naive/p50",
+    ],
+    report.queries.map((q) => [
+      q.name,
+      q.kind,
+      num(q.rcu),
+      num(q.rcuLowerBound),
+      x(ratio(q.rcu, q.rcuLowerBound)),
+      num(q.naiveRcu),
+      x(ratio(q.naiveRcu, q.rcu)),
+      String(q.calls),
+      `${q.roundTrips} (≤${roundTripBound(q.rcu)})`,
+      ms(q.p50Ms),
+      ms(q.p99Ms),
+      ms(q.naiveP50Ms),
+      ms(q.naiveP99Ms),
+      x(ratio(q.naiveP50Ms, q.p50Ms)),
+    ]),
+  );
+  const bundles = table(
+    ["function", "bytes", "KB", "cold import ms"],
+    report.bundles.map((b) => [b.function, String(b.bytes), (b.bytes / 1024).toFixed(1), ms(b.importMs)]),
+  );
+  const checks = checkTargets(report);
+  const failed = checks.filter((check) => !check.ok);
+  const targets = table(
+    ["target", "subject", "result", "detail"],
+    checks.map((c) => [c.target, c.subject, c.ok ? "met" : "MISSED", c.detail]),
+  );
+  return [
+    `engine: ${report.engine}; dataset: ${JSON.stringify(report.dataset)}`,
+    "",
+    queries,
+    "",
+    bundles,
+    "",
+    `targets: ${checks.length - failed.length} of ${checks.length} met`,
+    "",
+    targets,
+    "",
+  ].join("\n");
+}
