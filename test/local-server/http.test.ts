@@ -1,0 +1,178 @@
+/**
+ * The local server as a partner meets it: real dynalite, the real authorizer and handlers behind
+ * the local gateway, over HTTP. One engine per file: handlers read their environment at import.
+ */
+import { generateApiKey } from "../../lib/keys/api-key.js";
+import { type Engine, startDynalite } from "../../lib/local/engines.js";
+import { parseKeysFile } from "../../lib/local/keys-file.js";
+import { type LocalService, startLocalService } from "../../lib/local/service.js";
+
+const ALL = ["persons.search", "employees.search", "companies.hello"];
+const KEYS = {
+  full: generateApiKey("test"),
+  helloOnly: generateApiKey("test"),
+  searchOnly: generateApiKey("live"),
+  slow: generateApiKey("test"),
+  revoked: generateApiKey("test"),
+};
+const { records } = parseKeysFile(
+  JSON.stringify({
+    keys: [
+      { key: KEYS.full, partner: "Full", operations: ALL, companies: ["acme", "beta"] },
+      { key: KEYS.helloOnly, partner: "Hello", operations: ["companies.hello"], companies: ["acme"] },
+      { key: KEYS.searchOnly, partner: "Search", operations: ["persons.search"], companies: ["acme"] },
+      {
+        key: KEYS.slow,
+        partner: "Slow",
+        operations: ALL,
+        companies: ["acme"],
+        throttle: { rateLimit: 1, burstLimit: 2 },
+      },
+      { key: KEYS.revoked, partner: "Gone", operations: ALL, companies: ["acme"], status: "revoked" },
+    ],
+  }),
+  "test keys",
+);
+
+let engine: Engine;
+let local: LocalService;
+let prod: LocalService;
+const output: string[] = [];
+let restoreStdout: () => void;
+
+beforeAll(async () => {
+  const write = process.stdout.write.bind(process.stdout);
+  process.stdout.write = ((chunk: string | Uint8Array) => {
+    output.push(String(chunk));
+    return true;
+  }) as typeof process.stdout.write;
+  restoreStdout = () => {
+    process.stdout.write = write;
+  };
+  engine = await startDynalite();
+  local = await startLocalService({ port: 0, stage: "local", keys: records, engine });
+  prod = await startLocalService({ port: 0, stage: "prod", keys: records, engine });
+}, 30_000);
+
+afterAll(async () => {
+  restoreStdout();
+  await local.stop();
+  await prod.stop();
+  await engine.stop();
+});
+
+async function request(service: LocalService, path: string, init: RequestInit & { key?: string } = {}) {
+  const headers = new Headers(init.headers);
+  if (init.key) headers.set("authorization", `Bearer ${init.key}`);
+  const response = await fetch(`${service.url}${path}`, { ...init, headers });
+  return { status: response.status, headers: response.headers, body: await response.text() };
+}
+const hello = (company: string, key?: string) =>
+  request(local, `/v1/companies/${company}/hello`, key ? { key } : {});
+
+describe("the greeting route over HTTP", () => {
+  it("answers 200 with the greeting, as JSON, with x-request-id", async () => {
+    const response = await hello("acme", KEYS.full);
+    expect(response.status).toBe(200);
+    expect(JSON.parse(response.body)).toEqual({ message: "Hello from the Partner Directory Search Service" });
+    expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(response.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it.each([
+    ["no Authorization header", undefined, 401, "invalid_api_key"],
+    [
+      "a key with a bad checksum",
+      `${KEYS.full.slice(0, -1)}${KEYS.full.endsWith("z") ? "y" : "z"}`,
+      401,
+      "invalid_api_key",
+    ],
+    ["an unknown well-formed key", generateApiKey("live"), 401, "invalid_api_key"],
+    ["a revoked key", KEYS.revoked, 401, "invalid_api_key"],
+    ["a key without companies.hello", KEYS.searchOnly, 403, "forbidden"],
+  ])("answers %s with %i", async (_, key, status, error) => {
+    const response = await hello("acme", key);
+    expect(response.status).toBe(status);
+    expect(JSON.parse(response.body)).toEqual({ error });
+    expect(response.headers.get("x-request-id")).toBeTruthy();
+  });
+
+  it("answers 403 for a company the key may not read, and 400 for a malformed id", async () => {
+    expect(await hello("beta", KEYS.helloOnly)).toMatchObject({ status: 403, body: '{"error":"forbidden"}' });
+    for (const bad of ["a%20b", "x".repeat(129), "%C3%A9"]) {
+      expect(await hello(bad, KEYS.full)).toMatchObject({
+        status: 400,
+        body: '{"error":"invalid_company_id"}',
+      });
+    }
+    expect(await request(local, "/v1/companies//hello", { key: KEYS.full })).toMatchObject({ status: 400 });
+  });
+
+  it("answers unknown routes 404 and other methods 405, with x-request-id", async () => {
+    const unknown = await request(local, "/v1/nothing", { key: KEYS.full });
+    expect(unknown).toMatchObject({ status: 404, body: '{"error":"not_found"}' });
+    expect(unknown.headers.get("x-request-id")).toBeTruthy();
+    const wrongMethod = await request(local, "/v1/companies/acme/hello", { method: "POST", key: KEYS.full });
+    expect(wrongMethod).toMatchObject({ status: 405, body: '{"error":"method_not_allowed"}' });
+    expect(wrongMethod.headers.get("x-request-id")).toBeTruthy();
+  });
+
+  it("throttles per key with 429 and Retry-After, leaving other keys alone", async () => {
+    const statuses: number[] = [];
+    let retryAfter: string | null = null;
+    for (let i = 0; i < 4; i++) {
+      const response = await hello("acme", KEYS.slow);
+      statuses.push(response.status);
+      if (response.status === 429) {
+        retryAfter = response.headers.get("retry-after");
+        expect(JSON.parse(response.body)).toEqual({ error: "rate_limited" });
+      }
+    }
+    expect(statuses.slice(0, 2)).toEqual([200, 200]);
+    expect(statuses).toContain(429);
+    expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
+    expect((await hello("acme", KEYS.full)).status).toBe(200);
+  });
+});
+
+describe("stages", () => {
+  it("serves the draft search routes locally", async () => {
+    const response = await request(local, "/v1/persons/search", { method: "POST", key: KEYS.full });
+    expect(response.status).toBe(200);
+  });
+
+  it("does not serve them in prod (404), but still greets", async () => {
+    for (const path of ["/v1/persons/search", "/v1/employees/search"]) {
+      expect(await request(prod, path, { method: "POST", key: KEYS.full })).toMatchObject({
+        status: 404,
+        body: '{"error":"not_found"}',
+      });
+    }
+    expect((await request(prod, "/v1/companies/acme/hello", { key: KEYS.full })).status).toBe(200);
+  });
+
+  it("serves the OpenAPI document without a key", async () => {
+    const response = await request(local, "/openapi.json");
+    expect(response.status).toBe(200);
+    expect(JSON.parse(response.body)).toMatchObject({ openapi: "3.1.0" });
+  });
+});
+
+describe("logs", () => {
+  it("are JSON lines with request ids and key ids, and never contain a key", () => {
+    const lines = output
+      .join("")
+      .split("\n")
+      .filter((line) => line.startsWith("{"));
+    expect(lines.length).toBeGreaterThan(10);
+    const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(
+      entries.some((entry) => entry.message === "request completed" && entry.keyId && entry.requestId),
+    ).toBe(true);
+    const everything = output.join("");
+    for (const key of Object.values(KEYS)) {
+      expect(everything).not.toContain(key);
+      expect(everything).not.toContain(key.slice(8, 40));
+    }
+  });
+});
