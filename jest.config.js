@@ -8,6 +8,7 @@ export default {
   },
   roots: ["<rootDir>/test"],
   testMatch: ["**/*.test.ts"],
+  setupFiles: ["<rootDir>/test/support/quiet-logs.ts"],
   // DynamoDB Local (java) is started once per run and shared by the workers; see test/support/engines.ts.
   globalSetup: "<rootDir>/test/support/global-setup.ts",
   globalTeardown: "<rootDir>/test/support/global-teardown.ts",

@@ -5,7 +5,7 @@
 import { generateApiKey } from "../../lib/keys/api-key.js";
 import { type Engine, startDynalite } from "../../lib/local/engines.js";
 import { parseKeysFile } from "../../lib/local/keys-file.js";
-import { type LocalService, startLocalService } from "../../lib/local/service.js";
+import type { LocalService } from "../../lib/local/service.js";
 
 const ALL = ["persons.search", "employees.search", "companies.hello"];
 const KEYS = {
@@ -41,6 +41,10 @@ const output: string[] = [];
 let restoreStdout: () => void;
 
 beforeAll(async () => {
+  // This file checks the logs: the logger must start at INFO (it returns to its initial level on
+  // every invocation), so the service, and with it the logger, is loaded only now.
+  process.env.POWERTOOLS_LOG_LEVEL = "INFO";
+  const { startLocalService } = await import("../../lib/local/service.js");
   const write = process.stdout.write.bind(process.stdout);
   process.stdout.write = ((chunk: string | Uint8Array) => {
     output.push(String(chunk));
