@@ -24,27 +24,28 @@ export async function searchEmployees(
   const filter = employmentFilter([companyId], request);
 
   // The most selective key condition available; the other filters are applied to what it reads.
-  // Each path reads one company's key range, so entries arrive in createdAt, id order.
-  let entries: NarrowEntry[];
-  let wholeRecords: Map<string, SourceEmployee> | undefined;
+  // Each path reads one company's key range, so candidates arrive in createdAt, id order. The
+  // person path reads whole records already; the others read narrow entries only.
+  let candidates: { entry: NarrowEntry; record?: SourceEmployee }[];
   if (personId !== undefined) {
     const { employees } = await directory.partition(personId, companyId, range);
-    wholeRecords = new Map(employees.map((record) => [record.id, record]));
-    entries = employees.map((record) => narrowView(record));
-  } else if (phone !== undefined) {
-    entries = await directory.phoneEntries(phone, companyId, range);
+    candidates = employees.map((record) => ({ entry: narrowView(record), record }));
   } else {
-    entries = await directory.companyEntries(companyId, range);
+    const entries =
+      phone !== undefined
+        ? await directory.phoneEntries(phone, companyId, range)
+        : await directory.companyEntries(companyId, range);
+    candidates = entries.map((entry) => ({ entry }));
   }
 
   const { page, pagination } = pageOf(
-    entries.filter((entry) => employmentMatches(entry, filter)),
+    candidates.filter(({ entry }) => employmentMatches(entry, filter)),
     request.offset,
     request.limit,
   );
-  const records = wholeRecords
-    ? page.map((entry) => wholeRecords.get(entry.employeeId) as SourceEmployee)
-    : await directory.employees(page);
+  const known = page.flatMap(({ record }) => (record ? [record] : []));
+  const records =
+    known.length === page.length ? known : await directory.employees(page.map(({ entry }) => entry));
   const options = {
     asOf,
     ...(request.externalIdSystems ? { externalIdSystems: request.externalIdSystems } : {}),
