@@ -34,6 +34,8 @@ export interface LocalServiceOptions {
   data?: DataFile;
   /** Defaults to a fresh in-process dynalite, stopped with the service. */
   engine?: Engine;
+  /** Physical table names (default LOCAL_TABLE_NAMES); tests sharing one engine use their own. */
+  tableNames?: Readonly<Record<TableId, string>>;
   functionTimeoutMs?: number;
   now?: () => number;
 }
@@ -48,13 +50,17 @@ export interface LocalService {
  * Handlers read their configuration from the environment at import, as on Lambda; a process
  * therefore serves one engine at a time.
  */
-function configureHandlerEnvironment(stage: Stage, engine: Engine): void {
+function configureHandlerEnvironment(
+  stage: Stage,
+  engine: Engine,
+  names: Readonly<Record<TableId, string>>,
+): void {
   process.env.STAGE = stage;
   process.env.AWS_ENDPOINT_URL_DYNAMODB = engine.endpoint;
   process.env.AWS_REGION ??= "local";
   process.env.AWS_ACCESS_KEY_ID ??= "local";
   process.env.AWS_SECRET_ACCESS_KEY ??= "local";
-  for (const table of Object.values(TABLES)) process.env[table.envVar] = LOCAL_TABLE_NAMES[table.id];
+  for (const table of Object.values(TABLES)) process.env[table.envVar] = names[table.id];
 }
 
 async function importHandler<T>(entry: string): Promise<T> {
@@ -67,13 +73,13 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
   const ownsEngine = options.engine === undefined;
   try {
     const client = engine.client();
-    await createTables(client, LOCAL_TABLE_NAMES);
-    const keys = keysRepository(documentClientFor(client), LOCAL_TABLE_NAMES.keys);
+    const names = options.tableNames ?? LOCAL_TABLE_NAMES;
+    await createTables(client, names);
+    const keys = keysRepository(documentClientFor(client), names.keys);
     await Promise.all(options.keys.map((record) => keys.put(record)));
-    if (options.data)
-      await loadDirectory(documentClientFor(client), LOCAL_TABLE_NAMES.directory, options.data);
+    if (options.data) await loadDirectory(documentClientFor(client), names.directory, options.data);
 
-    configureHandlerEnvironment(options.stage, engine);
+    configureHandlerEnvironment(options.stage, engine, names);
     const routes = routesForStage(options.stage);
     const handlers = new Map<RouteId, HttpHandler>();
     for (const route of routes) handlers.set(route.id, await importHandler<HttpHandler>(route.entry));

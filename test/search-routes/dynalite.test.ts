@@ -1,0 +1,8 @@
+import { startDynalite } from "../../lib/local/engines.js";
+import { LOCAL_TABLE_NAMES } from "../../lib/local/service.js";
+import { searchRoutesSuite } from "./suite.js";
+
+searchRoutesSuite("dynalite", async () => ({
+  engine: await startDynalite(),
+  tableNames: { ...LOCAL_TABLE_NAMES },
+}));
