@@ -6,6 +6,7 @@ import { generateApiKey } from "../../lib/keys/api-key.js";
 import { type Engine, startDynalite } from "../../lib/local/engines.js";
 import { parseKeysFile } from "../../lib/local/keys-file.js";
 import type { LocalService } from "../../lib/local/service.js";
+import { expectContractResponse } from "../support/contract.js";
 
 const ALL = ["persons.search", "employees.search", "companies.hello"];
 const KEYS = {
@@ -69,7 +70,13 @@ async function request(service: LocalService, path: string, init: RequestInit & 
   const headers = new Headers(init.headers);
   if (init.key) headers.set("authorization", `Bearer ${init.key}`);
   const response = await fetch(`${service.url}${path}`, { ...init, headers });
-  return { status: response.status, headers: response.headers, body: await response.text() };
+  const seen = { status: response.status, headers: response.headers, body: await response.text() };
+  expectContractResponse({
+    method: init.method ?? "GET",
+    path: new URL(path, service.url).pathname,
+    ...seen,
+  });
+  return seen;
 }
 const hello = (company: string, key?: string) =>
   request(local, `/v1/companies/${company}/hello`, key ? { key } : {});

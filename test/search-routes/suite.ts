@@ -13,6 +13,7 @@ import type { Engine } from "../../lib/local/engines.js";
 import { parseKeysFile } from "../../lib/local/keys-file.js";
 import type { LocalService } from "../../lib/local/service.js";
 import type { TableId } from "../../lib/store/tables.js";
+import { expectContractResponse } from "../support/contract.js";
 
 const ADDRESS = { line1: null, line2: null, city: null, state: null, postalCode: null };
 const uuid = () => randomUUID();
@@ -137,7 +138,13 @@ export function searchRoutesSuite(name: string, start: () => Promise<SuiteEngine
       ...(body === undefined ? {} : { body }),
     });
     const text = await response.text();
-    expect(response.headers.get("x-request-id")).toBeTruthy();
+    expectContractResponse({
+      method: "POST",
+      path: `/v1/${route}/search`,
+      status: response.status,
+      headers: response.headers,
+      body: text,
+    });
     return { status: response.status, text, json: () => JSON.parse(text) as Record<string, unknown> };
   };
 

@@ -1,0 +1,46 @@
+/**
+ * Checks an HTTP response against the contract: the route's documented statuses, the strict body
+ * schema of that status, `x-request-id`, and `Retry-After` on 429. The schemas are the ones
+ * openapi.json is generated from (test/openapi checks that file is current), so passing here
+ * means the response matches the published document, with no property it does not declare.
+ */
+import { routeMatcher } from "../../lib/local/route-match.js";
+import { errorBodySchema } from "../../lib/openapi/error-schemas.js";
+import { ROUTE_CONTRACTS } from "../../lib/openapi/route-contracts.js";
+import { ROUTES } from "../../lib/routes.js";
+
+const match = routeMatcher(ROUTES);
+
+export interface SeenResponse {
+  method: string;
+  path: string;
+  status: number;
+  headers: Headers;
+  body: string;
+}
+
+export function expectContractResponse({ method, path, status, headers, body }: SeenResponse): void {
+  expect(headers.get("x-request-id")).toMatch(/\S/);
+  if (path === "/openapi.json" && status === 200) return;
+  expect(headers.get("content-type")).toMatch(/^application\/json/);
+  const json: unknown = JSON.parse(body);
+  const found = match(method, path);
+  if (found.kind !== "route") {
+    // Unknown routes and methods: the gateway's own answers (404, 405), or its 400 for oversize bodies.
+    const codes =
+      found.kind === "not_found"
+        ? (["not_found", "invalid_input"] as const)
+        : (["method_not_allowed"] as const);
+    errorBodySchema([...codes] as [(typeof codes)[number], ...(typeof codes)[number][]]).parse(json);
+    return;
+  }
+  const contract = ROUTE_CONTRACTS[found.route.id];
+  if (status === 200) {
+    contract.response.parse(json);
+    return;
+  }
+  const codes = contract.errors[status];
+  if (!codes) throw new Error(`${method} ${path} answered ${status}, which the contract does not document`);
+  errorBodySchema(codes).parse(json);
+  if (status === 429) expect(Number(headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+}
