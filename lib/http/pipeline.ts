@@ -22,6 +22,14 @@ import { responseSizeGuard } from "./middleware/response-size.js";
 import { validateBody } from "./middleware/validate-body.js";
 import { jsonResponse } from "./response.js";
 
+/**
+ * Half a second before Lambda would kill the invocation, middy gives up on the handler and the
+ * error mapping answers 500 `internal_error` (logged): a slow dependency never becomes a hang or
+ * a gateway 502.
+ */
+export const DEADLINE_MARGIN_MS = 500;
+const PLUGIN_CONFIG = { timeoutEarlyInMillis: DEADLINE_MARGIN_MS };
+
 export interface RouteRequest<Body> {
   readonly body: Body;
   readonly pathParameters: Readonly<Record<string, string | undefined>>;
@@ -58,6 +66,7 @@ export function httpRoute<Schema extends z.ZodType = z.ZodUndefined>(
       });
       return jsonResponse(200, result);
     },
+    PLUGIN_CONFIG,
   )
     .use(requestId(route.id))
     .use(accessLog())

@@ -8,11 +8,24 @@ import type { TableDefinition } from "./tables.js";
 
 let shared: DynamoDBDocumentClient | undefined;
 
+/**
+ * A bounded retry budget: the SDK's standard mode retries throttling, 5xx and timeouts with
+ * jittered exponential backoff, at most 3 attempts, each cut off after 3 s. Within a 10 s function
+ * that leaves the request deadline (lib/http/pipeline.ts) the last word.
+ */
+export const LAMBDA_CLIENT_CONFIG: DynamoDBClientConfig = {
+  maxAttempts: 3,
+  retryMode: "standard",
+  requestHandler: { connectionTimeout: 1_000, requestTimeout: 3_000 },
+};
+
 export function documentClientFor(client: DynamoDBClient): DynamoDBDocumentClient {
   return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
 }
 
-export function sharedDocumentClient(config: DynamoDBClientConfig = {}): DynamoDBDocumentClient {
+export function sharedDocumentClient(
+  config: DynamoDBClientConfig = LAMBDA_CLIENT_CONFIG,
+): DynamoDBDocumentClient {
   shared ??= documentClientFor(new DynamoDBClient(config));
   return shared;
 }

@@ -1,0 +1,149 @@
+/**
+ * DynamoDB failing under the searches: the SDK's bounded retries absorb what clears up, anything
+ * else ends in 500 `internal_error` (never a partial page), and a slow call never outlives the
+ * function's deadline. Faults are injected into the handlers' own shared client, inside its retry
+ * loop, so they meet exactly the retries production would.
+ */
+import { InternalServerError, ProvisionedThroughputExceededException } from "@aws-sdk/client-dynamodb";
+import { generateApiKey } from "../../lib/keys/api-key.js";
+import { parseKeysFile } from "../../lib/local/keys-file.js";
+import { type LocalService, startLocalService } from "../../lib/local/service.js";
+import { sharedDocumentClient } from "../../lib/store/dynamo-client.js";
+import { DATA } from "../search-routes/suite.js";
+
+const KEY = generateApiKey("test");
+const RECORDS = parseKeysFile(
+  JSON.stringify({
+    keys: [
+      {
+        key: KEY,
+        partner: "Faults",
+        operations: ["persons.search", "employees.search"],
+        companies: ["acme", "beta"],
+        throttle: { rateLimit: 1000, burstLimit: 1000 },
+      },
+    ],
+  }),
+  "fault keys",
+).records;
+
+type Fault =
+  | { kind: "throw"; error: () => Error; times: number }
+  | { kind: "unprocessed"; times: number }
+  | { kind: "slow"; ms: number };
+const state: { fault?: Fault; calls: Record<string, number> } = { calls: {} };
+
+let service: LocalService;
+
+beforeAll(async () => {
+  // 2 s functions: the request deadline falls at 1.5 s.
+  service = await startLocalService({
+    port: 0,
+    stage: "local",
+    keys: RECORDS,
+    data: DATA,
+    functionTimeoutMs: 2_000,
+  });
+  sharedDocumentClient().middlewareStack.add(
+    (next, context) => async (args) => {
+      const command = String(context.commandName);
+      state.calls[command] = (state.calls[command] ?? 0) + 1;
+      // The authorizer's key lookup (GetItem) shares this client; the faults are for the searches.
+      const fault = command === "GetItemCommand" ? undefined : state.fault;
+      if (fault?.kind === "slow") await new Promise((resolve) => setTimeout(resolve, fault.ms));
+      if (fault?.kind === "throw" && fault.times > 0) {
+        fault.times -= 1;
+        throw fault.error();
+      }
+      const result = await next(args);
+      if (fault?.kind === "unprocessed" && fault.times > 0 && command === "BatchGetItemCommand") {
+        fault.times -= 1;
+        const output = result.output as {
+          Responses?: Record<string, Record<string, unknown>[]>;
+          UnprocessedKeys?: Record<string, { Keys: Record<string, unknown>[] }>;
+        };
+        // Hand every returned item back as unprocessed: its keys, in the form the output has.
+        for (const [table, items] of Object.entries(output.Responses ?? {})) {
+          output.UnprocessedKeys = { [table]: { Keys: items.map(({ p, s }) => ({ p, s })) } };
+          output.Responses = { [table]: [] };
+        }
+      }
+      return result;
+    },
+    // Inside the SDK's retry loop (finalizeRequest), as a failing network call would be.
+    { step: "deserialize", priority: "high", name: "faultInjection" },
+  );
+}, 60_000);
+
+afterAll(async () => {
+  await service.stop();
+  // The handlers' shared client belongs to this file's module registry: close its sockets.
+  sharedDocumentClient().destroy();
+});
+
+beforeEach(() => {
+  state.fault = undefined;
+  state.calls = {};
+});
+
+const search = async (route: "persons" | "employees", body: object) => {
+  const started = performance.now();
+  const response = await fetch(`${service.url}/v1/${route}/search`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, body: await response.text(), ms: performance.now() - started };
+};
+const throttled = () =>
+  new ProvisionedThroughputExceededException({
+    message: "Rate of requests exceeds the allowed throughput",
+    $metadata: { httpStatusCode: 400 },
+  });
+const internal = () =>
+  new InternalServerError({ message: "Internal server error", $metadata: { httpStatusCode: 500 } });
+
+describe("DynamoDB faults", () => {
+  it("retries throttling that clears up, and answers the page whole", async () => {
+    const healthy = await search("persons", {});
+    state.calls = {};
+    state.fault = { kind: "throw", error: throttled, times: 2 };
+    const response = await search("persons", {});
+    expect(response.status).toBe(200);
+    const { asOf: _healthyAsOf, ...healthyPage } = JSON.parse(healthy.body) as Record<string, unknown>;
+    const { asOf: _asOf, ...page } = JSON.parse(response.body) as Record<string, unknown>;
+    expect(page).toEqual(healthyPage);
+    expect(state.calls.QueryCommand).toBeGreaterThanOrEqual(3);
+  });
+
+  it("gives up on a persistent 5xx after a bounded number of attempts, with internal_error", async () => {
+    state.fault = { kind: "throw", error: internal, times: 1_000 };
+    const response = await search("employees", { companyId: "acme" });
+    expect(response.status).toBe(500);
+    expect(response.body).toBe('{"error":"internal_error"}');
+    expect(state.calls.QueryCommand).toBe(3);
+  });
+
+  it("retries UnprocessedKeys, and never presents a partial page", async () => {
+    state.fault = { kind: "unprocessed", times: 2 };
+    const recovered = await search("employees", { companyId: "acme" });
+    expect(recovered.status).toBe(200);
+    expect((JSON.parse(recovered.body) as { employees: unknown[] }).employees).toHaveLength(3);
+
+    state.fault = { kind: "unprocessed", times: 1_000 };
+    const failed = await search("employees", { companyId: "acme" });
+    expect(failed.status).toBe(500);
+    expect(failed.body).toBe('{"error":"internal_error"}');
+  });
+
+  it("answers internal_error before the function's deadline when DynamoDB is slow", async () => {
+    state.fault = { kind: "slow", ms: 2_500 };
+    const response = await search("persons", {});
+    expect(response.status).toBe(500);
+    expect(response.body).toBe('{"error":"internal_error"}');
+    expect(response.ms).toBeLessThan(2_000);
+    // The abandoned DynamoDB call still runs (a real Lambda would be frozen): let it end here.
+    state.fault = undefined;
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+  }, 15_000);
+});
