@@ -4,7 +4,7 @@
  * context; a cached policy is never trusted for a per-route decision.
  */
 import type { APIGatewayProxyEvent } from "aws-lambda";
-import { z } from "zod";
+import * as z from "zod/mini";
 import { ForbiddenError } from "../http/errors.js";
 import { OPERATIONS, type Operation } from "../routes.js";
 
@@ -38,21 +38,20 @@ export function toAuthorizerContext(principal: {
   };
 }
 
-const jsonStringArray = z.string().transform((text, ctx) => {
-  const parsed = z.array(z.string()).safeParse(JSON.parse(text));
-  if (!parsed.success) {
-    ctx.addIssue({ code: "custom", message: "not a JSON array of strings" });
-    return z.NEVER;
-  }
-  return parsed.data;
-});
-
 const contextSchema = z.object({
-  keyId: z.string().min(1),
+  keyId: z.string().check(z.minLength(1)),
   partner: z.string(),
-  operations: jsonStringArray,
-  companies: jsonStringArray,
+  operations: z.string(),
+  companies: z.string(),
 });
+const stringArray = z.array(z.string());
+
+/** Lists travel as JSON text in the context; anything else means a misconfigured gateway. */
+function jsonStringList(text: string): string[] {
+  const parsed = stringArray.safeParse(JSON.parse(text));
+  if (!parsed.success) throw new Error("authorizer context list is not a JSON array of strings");
+  return parsed.data;
+}
 
 /**
  * Reads the principal from the authorizer context. Without a valid context the gateway is
@@ -61,7 +60,9 @@ const contextSchema = z.object({
 export function principalFromEvent(event: Pick<APIGatewayProxyEvent, "requestContext">): Principal {
   const parsed = contextSchema.safeParse(event.requestContext?.authorizer ?? undefined);
   if (!parsed.success) throw new Error("request has no valid authorizer context");
-  const { keyId, partner, operations, companies } = parsed.data;
+  const { keyId, partner } = parsed.data;
+  const operations = jsonStringList(parsed.data.operations);
+  const companies = jsonStringList(parsed.data.companies);
   const known = new Set<string>(OPERATIONS);
   return {
     keyId,

@@ -1,6 +1,6 @@
 /** The greeting route's use case: a fixed greeting for a company the key may read. */
 
-import { z } from "zod";
+import * as z from "zod/mini";
 import { type Principal, requireCompany } from "../auth/principal.js";
 import { isCompanyId } from "../directory/company-id.js";
 import { InvalidCompanyIdError } from "../http/errors.js";
@@ -8,8 +8,12 @@ import { InvalidCompanyIdError } from "../http/errors.js";
 export const GREETING_MESSAGE = "Hello from the Partner Directory Search Service";
 
 export const greetingSchema = z
-  .strictObject({ message: z.string().meta({ description: "A fixed greeting.", example: GREETING_MESSAGE }) })
-  .meta({ id: "Greeting" });
+  .strictObject({
+    message: z
+      .string()
+      .register(z.globalRegistry, { description: "A fixed greeting.", example: GREETING_MESSAGE }),
+  })
+  .register(z.globalRegistry, { id: "Greeting" });
 
 export type Greeting = z.infer<typeof greetingSchema>;
 

@@ -7,7 +7,7 @@
 import middy from "@middy/core";
 import httpHeaderNormalizer from "@middy/http-header-normalizer";
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from "aws-lambda";
-import type { z } from "zod";
+import type * as core from "zod/v4/core";
 import type { Principal } from "../auth/principal.js";
 import type { Logger } from "../observability/logger.js";
 import { ROUTES, type RouteId } from "../routes.js";
@@ -40,15 +40,15 @@ export interface RouteRequest<Body> {
 
 export type HttpHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
-interface RouteOptions<Schema extends z.ZodType> {
+interface RouteOptions<Schema extends core.$ZodType> {
   /** Strict schema of the JSON body; routes without one take no body. */
   readonly body?: Schema;
 }
 
-export function httpRoute<Schema extends z.ZodType = z.ZodUndefined>(
+export function httpRoute<Schema extends core.$ZodType = core.$ZodUndefined>(
   routeId: RouteId,
   options: RouteOptions<Schema>,
-  run: (request: RouteRequest<z.output<Schema>>) => Promise<unknown>,
+  run: (request: RouteRequest<core.output<Schema>>) => Promise<unknown>,
 ): HttpHandler {
   const route = ROUTES.find((candidate) => candidate.id === routeId);
   if (!route) throw new Error(`unknown route ${routeId}`);
@@ -58,7 +58,7 @@ export function httpRoute<Schema extends z.ZodType = z.ZodUndefined>(
       const { principal } = context;
       if (!principal) throw new Error("pipeline ran the handler without a principal");
       const result = await run({
-        body: event.body as z.output<Schema>,
+        body: event.body as core.output<Schema>,
         pathParameters: event.pathParameters ?? {},
         principal,
         requestId: context.requestId,

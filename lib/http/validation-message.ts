@@ -2,7 +2,7 @@
  * Turns Zod issues into one `invalid_input` message that names each field and the rule it broke,
  * e.g. `limit: must be at most 100` or `unknown field "compnyId"`.
  */
-import type { z } from "zod";
+import type * as core from "zod/v4/core";
 
 const MAX_SHOWN_VALUE = 80;
 
@@ -31,7 +31,7 @@ function bound(issue: { origin?: string }, limit: number | bigint): string {
   return issue.origin === "string" ? `${limit} character${limit === 1 ? "" : "s"}` : String(limit);
 }
 
-export function describeIssue(issue: z.core.$ZodIssue): string {
+export function describeIssue(issue: core.$ZodIssue): string {
   const where = fieldPath(issue.path);
   const prefix = where === "" ? "request body" : where;
   switch (issue.code) {
@@ -54,6 +54,6 @@ export function describeIssue(issue: z.core.$ZodIssue): string {
   }
 }
 
-export function describeZodError(error: z.ZodError): string {
+export function describeZodError(error: core.$ZodError): string {
   return error.issues.map(describeIssue).join("; ");
 }

@@ -2,7 +2,7 @@
  * What each route takes and answers, as Zod schemas: the request and response schemas are the
  * very ones the handlers validate with and the tests check against.
  */
-import type { z } from "zod";
+import type * as core from "zod/v4/core";
 import { ApiEmployeesSearchResponseSchema, ApiPersonsSearchResponseSchema } from "../directory/api-schema.js";
 import { greetingSchema } from "../greeting/greet-company.js";
 import type { ErrorCode } from "../http/errors.js";
@@ -12,10 +12,10 @@ import { employeesSearchRequestSchema, personsSearchRequestSchema } from "../sea
 export interface RouteContract {
   readonly summary: string;
   readonly description: string;
-  readonly request?: z.ZodType;
+  readonly request?: core.$ZodType;
   /** Persons search may be sent with no body at all. */
   readonly requestRequired?: boolean;
-  readonly response: z.ZodType;
+  readonly response: core.$ZodType;
   /** Error statuses the route answers, with the `error` values of each. */
   readonly errors: Readonly<Record<number, readonly [ErrorCode, ...ErrorCode[]]>>;
 }

@@ -1,14 +1,15 @@
 /** Validates the parsed body with a strict Zod schema and replaces it with the parsed value. */
 import type { MiddlewareObj } from "@middy/core";
 import type { APIGatewayProxyEvent } from "aws-lambda";
-import type { z } from "zod";
+import { safeParse } from "zod/mini";
+import type * as core from "zod/v4/core";
 import { InvalidInputError } from "../errors.js";
 import { describeZodError } from "../validation-message.js";
 
-export function validateBody(schema: z.ZodType): MiddlewareObj<APIGatewayProxyEvent> {
+export function validateBody(schema: core.$ZodType): MiddlewareObj<APIGatewayProxyEvent> {
   return {
     before: ({ event }) => {
-      const result = schema.safeParse(event.body, { reportInput: true });
+      const result = safeParse(schema, event.body, { reportInput: true });
       if (!result.success) throw new InvalidInputError(describeZodError(result.error));
       (event as { body: unknown }).body = result.data;
     },
