@@ -11,6 +11,7 @@ import { LogLevel, NodejsFunction, OutputFormat } from "aws-cdk-lib/aws-lambda-n
 import { LogGroup } from "aws-cdk-lib/aws-logs";
 import type { Construct } from "constructs";
 import { TABLES, type TableId } from "../../lib/store/tables.js";
+import { LAMBDA_BUNDLE } from "../bundling.js";
 import type { FunctionSizing, StageConfig } from "../config.js";
 import { REPO_ROOT, repoPath } from "../paths.js";
 
@@ -71,20 +72,11 @@ export class DirectoryFunction extends NodejsFunction {
         NODE_OPTIONS: "--enable-source-maps",
       },
       bundling: {
+        ...LAMBDA_BUNDLE,
+        mainFields: [...LAMBDA_BUNDLE.mainFields],
+        externalModules: [...LAMBDA_BUNDLE.externalModules],
         format: OutputFormat.ESM,
-        target: "node24",
-        minify: true,
-        sourceMap: true,
-        sourcesContent: false,
-        keepNames: true,
-        // Prefer packages' ESM builds so esbuild can tree-shake them.
-        mainFields: ["module", "main"],
         esbuildArgs: { "--tree-shaking": "true" },
-        // Bundle the AWS SDK v3 too: the version is the lockfile's, not whatever the runtime ships.
-        externalModules: [],
-        // Some dependencies still call `require`; ESM has none unless we create one.
-        banner:
-          'import { createRequire } from "node:module"; const require = createRequire(import.meta.url);',
         forceDockerBundling: false,
         logLevel: LogLevel.WARNING,
       },

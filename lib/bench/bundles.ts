@@ -1,37 +1,21 @@
 /**
  * Builds each Lambda entry the way the CDK stack does (infra/constructs/directory-function.ts) and
  * measures the bundle: its size, and a cold `import()` in a fresh Node process, as a Lambda cold
- * start would load it. The esbuild options below mirror the construct's `bundling` props; infra
- * does not export them as esbuild options, so they are written once here (keep both in step).
+ * start would load it. The options come from infra/bundling.ts, which the construct uses too.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { type BuildOptions, build } from "esbuild";
+import { build } from "esbuild";
+import { lambdaEsbuildOptions } from "../../infra/bundling.js";
 import { percentile } from "./percentile.js";
 
 const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
-/** NodejsFunction's esbuild invocation for the construct's props: ESM, node24, minified, SDK bundled. */
-export const LAMBDA_BUNDLE_OPTIONS: BuildOptions = {
-  bundle: true,
-  platform: "node",
-  format: "esm",
-  target: "node24",
-  minify: true,
-  treeShaking: true,
-  sourcemap: true,
-  sourcesContent: false,
-  keepNames: true,
-  mainFields: ["module", "main"],
-  external: [],
-  banner: {
-    js: 'import { createRequire } from "node:module"; const require = createRequire(import.meta.url);',
-  },
-  logLevel: "warning",
-};
+/** The bundle the CDK stack deploys (infra/bundling.ts), built here to be measured. */
+const LAMBDA_BUNDLE_OPTIONS = lambdaEsbuildOptions();
 
 /** The environment the stack gives a function: what its modules read at import. */
 const LAMBDA_ENV = {
