@@ -4,7 +4,7 @@
  * lets a FilterExpression drop the misses (billed all the same); persons are then assembled from
  * the byPerson index. The benchmark asserts its answers equal the real ones.
  */
-import { BatchGetCommand, type DynamoDBDocumentClient, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { BatchGetCommand, type DynamoDBDocumentClient, type QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { type Principal, requireCompany } from "../auth/principal.js";
 import type { ApiEmployeesSearchResponse, ApiPersonsSearchResponse } from "../directory/api-schema.js";
 import { toApiEmployee, toApiPerson } from "../directory/derive.js";
@@ -18,6 +18,7 @@ import {
   type EmployeesSearchRequest,
   type PersonsSearchRequest,
 } from "../search/request-schemas.js";
+import { queryAllPages } from "../store/directory-repository.js";
 import { NAIVE_ATTR, NAIVE_BY_PERSON, type NaiveTables, naiveRecord } from "./naive-tables.js";
 
 type Item = Record<string, unknown>;
@@ -49,20 +50,6 @@ function filterClauses(request: {
   return expression;
 }
 
-async function queryAll(
-  client: DynamoDBDocumentClient,
-  input: ConstructorParameters<typeof QueryCommand>[0],
-): Promise<Item[]> {
-  const items: Item[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await client.send(new QueryCommand({ ...input, ExclusiveStartKey: start }));
-    items.push(...(page.Items ?? []));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return items;
-}
-
 /** Queries one partition (table or byPerson) with the filter; the key condition is given. */
 function queryFiltered(
   client: DynamoDBDocumentClient,
@@ -73,7 +60,7 @@ function queryFiltered(
 ): Promise<Item[]> {
   const conditions = filter.conditions;
   const names = { ...key.names, ...filter.names };
-  return queryAll(client, {
+  return queryAllPages(client, {
     TableName: table,
     ...(indexName ? { IndexName: indexName } : {}),
     KeyConditionExpression: key.conditions.join(" AND "),
@@ -194,7 +181,7 @@ export async function naiveSearchPersons(
     ),
     Promise.all(
       page.map(({ id }) =>
-        queryAll(client, {
+        queryAllPages(client, {
           TableName: tables.employees,
           IndexName: NAIVE_BY_PERSON,
           KeyConditionExpression: "personId = :p",

@@ -62,9 +62,19 @@ export function attachEngine(name: EngineName, endpoint: string, shutdown?: () =
   };
 }
 
+export interface StartDynaliteOptions {
+  /**
+   * Server keep-alive for idle pooled sockets (Node's default is 5 s). A benchmark whose scans
+   * keep the event loop busy for seconds needs more, or a request already sent on a pooled socket
+   * meets a closed connection (ECONNRESET).
+   */
+  readonly keepAliveMs?: number;
+}
+
 /** dynalite in this process on a free 127.0.0.1 port, tables ACTIVE as soon as they are created. */
-export async function startDynalite(): Promise<Engine> {
+export async function startDynalite(options: StartDynaliteOptions = {}): Promise<Engine> {
   const server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+  if (options.keepAliveMs !== undefined) server.keepAliveTimeout = options.keepAliveMs;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => {

@@ -58,21 +58,27 @@ export function companySortRange(
   return low <= high ? { low, high } : null;
 }
 
+/** Every item of a Query, following LastEvaluatedKey page after page. */
+export async function queryAllPages(
+  client: DynamoDBDocumentClient,
+  input: QueryCommandInput,
+): Promise<DirectoryItem[]> {
+  const items: DirectoryItem[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await client.send(new QueryCommand({ ...input, ExclusiveStartKey: start }));
+    items.push(...(page.Items ?? []));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return items;
+}
+
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const backoff = (attempt: number) => 25 * 2 ** attempt * (0.5 + Math.random() / 2);
 const keyOf = (item: DirectoryItem) => `${String(item[A.partition])}\u0000${String(item[A.sort])}`;
 
 export function directoryRepository(client: DynamoDBDocumentClient, tableName: string): DirectoryRepository {
-  const queryAll = async (input: QueryCommandInput): Promise<DirectoryItem[]> => {
-    const items: DirectoryItem[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await client.send(new QueryCommand({ ...input, ExclusiveStartKey: start }));
-      items.push(...(page.Items ?? []));
-      start = page.LastEvaluatedKey;
-    } while (start);
-    return items;
-  };
+  const queryAll = (input: QueryCommandInput) => queryAllPages(client, input);
 
   const queryCompanyRange = async (
     indexName: string | undefined,
