@@ -4,16 +4,19 @@
  */
 import fc from "fast-check";
 import type { Principal } from "../../lib/auth/principal.js";
+import type { ApiEmployee, ApiPerson } from "../../lib/directory/api-schema.js";
 import { type DataFile, parseDataFile } from "../../lib/directory/source.js";
 import { ForbiddenError } from "../../lib/http/errors.js";
 import {
+  type EmployeesSearchRequest,
   employeesSearchRequestSchema,
+  type PersonsSearchRequest,
   personsSearchRequestSchema,
 } from "../../lib/search/request-schemas.js";
 import { searchEmployees } from "../../lib/search/search-employees.js";
 import { searchPersons } from "../../lib/search/search-persons.js";
 import { loadDirectory } from "../../lib/store/directory-loader.js";
-import { directoryRepository } from "../../lib/store/directory-repository.js";
+import { type DirectoryRepository, directoryRepository } from "../../lib/store/directory-repository.js";
 import { documentClientFor } from "../../lib/store/dynamo-client.js";
 import { describeEachEngine } from "../support/engines.js";
 import { COMPANY_COUNT, datasetArbitrary, type RawDataset, requestArbitrary } from "./arbitraries.js";
@@ -75,48 +78,85 @@ function withCompany<T extends { companyId?: number | undefined }>(body: T, comp
   return companyId === undefined ? rest : { ...rest, companyId: companies[companyId] };
 }
 
+/** One route as the property compares it: how to parse a body, what the model says, what the service says. */
+interface Route<Request, Item> {
+  companyId: "required" | "optional";
+  parse(body: unknown): Request;
+  model(
+    data: DataFile,
+    companies: ReadonlySet<string>,
+    request: Request,
+  ): { items: Item[]; total: number } | "forbidden";
+  search(
+    request: Request,
+    principal: Principal,
+    directory: DirectoryRepository,
+  ): Promise<{ items: Item[]; pagination: unknown }>;
+}
+
+const PERSONS: Route<PersonsSearchRequest, ApiPerson> = {
+  companyId: "optional",
+  parse: (body) => personsSearchRequestSchema.parse(body),
+  model: (data, companies, request) => modelPersons(data, companies, request, ASOF),
+  search: async (request, principal, directory) => {
+    const { persons, pagination } = await searchPersons(request, principal, directory, ASOF);
+    return { items: persons, pagination };
+  },
+};
+
+const EMPLOYEES: Route<EmployeesSearchRequest, ApiEmployee> = {
+  companyId: "required",
+  parse: (body) => employeesSearchRequestSchema.parse(body),
+  model: (data, companies, request) => modelEmployees(data, companies, request, ASOF),
+  search: async (request, principal, directory) => {
+    const { employees, pagination } = await searchEmployees(request, principal, directory, ASOF);
+    return { items: employees, pagination };
+  },
+};
+
+/** Every employment the service returned belongs to a company the key may read. */
+function employmentsOf(item: ApiPerson | ApiEmployee): { companyId: string }[] {
+  return "employments" in item ? item.employments : [item];
+}
+
 describeEachEngine("searches against the reference model", (getEngine) => {
-  const repository = () => {
-    const { client, tables } = getEngine();
-    return { documents: documentClientFor(client), table: tables.directory };
-  };
-
-  it("persons search answers as the model does, for any scope and filters", async () => {
+  async function compareWithModel<
+    Request extends { limit: number; offset: number },
+    Item extends ApiPerson | ApiEmployee,
+  >(route: Route<Request, Item>): Promise<void> {
     await fc.assert(
       fc.asyncProperty(
         datasetArbitrary.chain((raw) =>
           fc.tuple(
             fc.constant(raw),
-            fc.array(requestArbitrary(raw.persons, "optional"), { minLength: 1, maxLength: 4 }),
+            fc.array(requestArbitrary(raw.persons, route.companyId), { minLength: 1, maxLength: 4 }),
             fc.nat(31),
           ),
         ),
         async ([raw, bodies, scopeMask]) => {
-          const { documents, table } = repository();
+          const { client, tables } = getEngine();
+          const documents = documentClientFor(client);
           const { data, companies } = materialize(raw);
-          await loadDirectory(documents, table, data);
+          await loadDirectory(documents, tables.directory, data);
           const principal = principalFor(companies, scopeMask);
-          const directory = directoryRepository(documents, table);
+          const directory = directoryRepository(documents, tables.directory);
           for (const body of bodies) {
-            const request = personsSearchRequestSchema.parse(withCompany(body, companies));
-            const expected = modelPersons(data, principal.companies, request, ASOF);
+            const request = route.parse(withCompany(body, companies));
+            const expected = route.model(data, principal.companies, request);
             if (expected === "forbidden") {
-              await expect(searchPersons(request, principal, directory, ASOF)).rejects.toThrow(
-                ForbiddenError,
-              );
+              await expect(route.search(request, principal, directory)).rejects.toThrow(ForbiddenError);
               continue;
             }
             tally(expected.total);
-            const actual = await searchPersons(request, principal, directory, ASOF);
+            const actual = await route.search(request, principal, directory);
             expect(actual.pagination).toEqual({
               limit: request.limit,
               offset: request.offset,
               total: expected.total,
             });
-            expect(actual.persons).toEqual(expected.items);
-            for (const person of actual.persons) {
-              for (const employment of person.employments)
-                expect(principal.companies.has(employment.companyId)).toBe(true);
+            expect(actual.items).toEqual(expected.items);
+            for (const employment of actual.items.flatMap(employmentsOf)) {
+              expect(principal.companies.has(employment.companyId)).toBe(true);
             }
           }
         },
@@ -124,46 +164,16 @@ describeEachEngine("searches against the reference model", (getEngine) => {
       { numRuns: 80 },
     );
     expectMostlyMeaningful();
-  }, 120_000);
+  }
 
-  it("employees search answers as the model does, for any scope and filters", async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        datasetArbitrary.chain((raw) =>
-          fc.tuple(
-            fc.constant(raw),
-            fc.array(requestArbitrary(raw.persons, "required"), { minLength: 1, maxLength: 4 }),
-            fc.nat(31),
-          ),
-        ),
-        async ([raw, bodies, scopeMask]) => {
-          const { documents, table } = repository();
-          const { data, companies } = materialize(raw);
-          await loadDirectory(documents, table, data);
-          const principal = principalFor(companies, scopeMask);
-          const directory = directoryRepository(documents, table);
-          for (const body of bodies) {
-            const request = employeesSearchRequestSchema.parse(withCompany(body, companies));
-            const expected = modelEmployees(data, principal.companies, request, ASOF);
-            if (expected === "forbidden") {
-              await expect(searchEmployees(request, principal, directory, ASOF)).rejects.toThrow(
-                ForbiddenError,
-              );
-              continue;
-            }
-            tally(expected.total);
-            const actual = await searchEmployees(request, principal, directory, ASOF);
-            expect(actual.pagination).toEqual({
-              limit: request.limit,
-              offset: request.offset,
-              total: expected.total,
-            });
-            expect(actual.employees).toEqual(expected.items);
-          }
-        },
-      ),
-      { numRuns: 80 },
-    );
-    expectMostlyMeaningful();
-  }, 120_000);
+  it(
+    "persons search answers as the model does, for any scope and filters",
+    () => compareWithModel(PERSONS),
+    120_000,
+  );
+  it(
+    "employees search answers as the model does, for any scope and filters",
+    () => compareWithModel(EMPLOYEES),
+    120_000,
+  );
 });
