@@ -1,0 +1,62 @@
+import { echoRoute } from "./echo-route.js";
+import { invoke, jsonOf } from "./harness.js";
+
+async function refusal(body: unknown) {
+  const { handler, calls } = echoRoute();
+  const response = await invoke(handler, { body: JSON.stringify(body) });
+  expect(response.statusCode).toBe(400);
+  expect(calls).toHaveLength(0);
+  const json = jsonOf(response);
+  expect(Object.keys(json).sort()).toEqual(["error", "message"]);
+  expect(json.error).toBe("invalid_input");
+  return String(json.message);
+}
+
+describe("strict body validation", () => {
+  it("names an unknown field", async () => {
+    expect(await refusal({ nmae: "x" })).toBe('unknown field "nmae"');
+  });
+
+  it("names an unknown nested field with its path", async () => {
+    expect(await refusal({ filters: { cty: "Paris" } })).toBe('unknown field "filters.cty"');
+  });
+
+  it.each([
+    [{ note: 5 }, "note: expected string, received number"],
+    [{ note: null }, "note: expected string, received null"],
+    [{ note: ["x"] }, "note: expected string, received array"],
+    [{ limit: "5" }, "limit: expected number, received string"],
+    [{ limit: 2.5 }, "limit: expected integer, received number"],
+    [{ filters: "Paris" }, "filters: expected object, received string"],
+    [{ tags: ["a", 7] }, "tags[1]: expected string, received number"],
+  ])("names the field and the rule of a wrong type: %j", async (body, message) => {
+    expect(await refusal(body)).toBe(message);
+  });
+
+  it.each([
+    [{ limit: 0 }, "limit: must be at least 1"],
+    [{ limit: 101 }, "limit: must be at most 100"],
+  ])("names the field and the bound: %j", async (body, message) => {
+    expect(await refusal(body)).toBe(message);
+  });
+
+  it("names an unsupported enum value and the allowed ones", async () => {
+    const message = await refusal({ kind: "gamma" });
+    expect(message).toBe('kind: unsupported value "gamma" (allowed: alpha, beta)');
+  });
+
+  it("reports every problem at once", async () => {
+    const message = await refusal({ kind: "gamma", note: 1, extra: true });
+    expect(message).toContain('unknown field "extra"');
+    expect(message).toContain("note: expected string, received number");
+    expect(message).toContain('kind: unsupported value "gamma"');
+  });
+
+  it("hands the handler the parsed body, defaults applied", async () => {
+    const { handler, calls } = echoRoute();
+    const body = { note: "x", kind: "beta", filters: { city: "Oslo" }, tags: [] };
+    const response = await invoke(handler, { body: JSON.stringify(body) });
+    expect(response.statusCode).toBe(200);
+    expect(calls[0]?.body).toEqual({ ...body, limit: 50 });
+  });
+});
