@@ -1,0 +1,48 @@
+/**
+ * What the reference-model property tests share: the fixed asOf, the principal of a key scope,
+ * loading a generated directory into the suite's table, and a tally that makes a property fail if
+ * it only ever compared empty answers (which would prove nothing).
+ */
+import type { Principal } from "../../lib/auth/principal.js";
+import { loadDirectory } from "../../lib/store/directory-loader.js";
+import { type DirectoryRepository, directoryRepository } from "../../lib/store/directory-repository.js";
+import { documentClientFor } from "../../lib/store/dynamo-client.js";
+import type { EngineContext } from "../support/engines.js";
+import type { Directory } from "./random-directory.js";
+
+export const AS_OF = new Date("2025-01-05T12:00:00Z");
+export const NUM_RUNS = 50;
+export const PROPERTY_TIMEOUT_MS = 150_000;
+
+export function principalOf(companies: ReadonlySet<string>): Principal {
+  return {
+    keyId: "key_ReferenceModel00",
+    partner: "reference model",
+    operations: new Set(["persons.search", "employees.search"]),
+    companies,
+  };
+}
+
+export async function loaded(context: EngineContext, directory: Directory): Promise<DirectoryRepository> {
+  const documents = documentClientFor(context.client);
+  await loadDirectory(documents, context.tables.directory, directory.data);
+  return directoryRepository(documents, context.tables.directory);
+}
+
+export class Tally {
+  compared = 0;
+  nonEmpty = 0;
+  forbidden = 0;
+
+  count(total: number): void {
+    this.compared += 1;
+    if (total > 0) this.nonEmpty += 1;
+  }
+
+  /** At least a fifth of the comparisons had a match, and some requests were refused. */
+  expectMeaningful(): void {
+    expect(this.compared).toBeGreaterThan(0);
+    expect(this.nonEmpty / this.compared).toBeGreaterThan(0.2);
+    expect(this.forbidden).toBeGreaterThan(0);
+  }
+}

@@ -1,0 +1,138 @@
+/**
+ * Both searches written straight from the interface spec and the decisions, over an in-memory
+ * data file and a set of authorized companies. No repository, no index, no narrow entry: every
+ * rule is one visible line, so a difference from the real use case is the real use case's bug.
+ */
+import type {
+  ApiEmployee,
+  ApiEmployeesSearchResponse,
+  ApiPersonsSearchResponse,
+} from "../../lib/directory/api-schema.js";
+import { nameMatches, normalizePhone, toApiEmployee, toApiPerson } from "../../lib/directory/derive.js";
+import { instantKey } from "../../lib/directory/instant-key.js";
+import type { DataFile, SourceEmployee } from "../../lib/directory/source.js";
+
+/** A validated request: limit and offset defaulted (as the route's schema does). */
+export interface ModelRequest {
+  companyId?: string | undefined;
+  firstName?: string | undefined;
+  lastName?: string | undefined;
+  phone?: string | undefined;
+  personId?: string | undefined;
+  externalIdSystems?: readonly string[] | undefined;
+  createdFrom?: string | undefined;
+  createdBefore?: string | undefined;
+  limit: number;
+  offset: number;
+}
+
+export const FORBIDDEN = "forbidden";
+
+/** Ascending by createdAt as an instant, then id as a plain string. */
+export function byCreatedThenId(
+  a: { createdAt: string; id: string },
+  b: { createdAt: string; id: string },
+): number {
+  const ka = instantKey(a.createdAt);
+  const kb = instantKey(b.createdAt);
+  if (ka !== kb) return ka < kb ? -1 : 1;
+  if (a.id !== b.id) return a.id < b.id ? -1 : 1;
+  return 0;
+}
+
+/** createdFrom inclusive, createdBefore exclusive, compared as instants. */
+function createdWithin(createdAt: string, request: ModelRequest): boolean {
+  const at = instantKey(createdAt);
+  if (request.createdFrom !== undefined && at < instantKey(request.createdFrom)) return false;
+  if (request.createdBefore !== undefined && at >= instantKey(request.createdBefore)) return false;
+  return true;
+}
+
+function phoneDigits(phone: string | null): string | undefined {
+  if (phone === null) return undefined;
+  const normalized = normalizePhone(phone);
+  return normalized.ok ? normalized.digits : undefined;
+}
+
+/** Name and phone filters on one record (the company is checked by the caller, on the same record). */
+function recordMatches(record: SourceEmployee, request: ModelRequest): boolean {
+  if (request.firstName !== undefined && !nameMatches(record.demographics.firstName, request.firstName))
+    return false;
+  if (request.lastName !== undefined && !nameMatches(record.demographics.lastName, request.lastName))
+    return false;
+  if (request.phone !== undefined) {
+    const wanted = phoneDigits(request.phone);
+    const stored = phoneDigits(record.contact.phone);
+    if (wanted === undefined || stored !== wanted) return false;
+  }
+  return true;
+}
+
+function apiEmployee(record: SourceEmployee, request: ModelRequest, asOf: Date): ApiEmployee {
+  return toApiEmployee(record, {
+    asOf,
+    ...(request.externalIdSystems === undefined ? {} : { externalIdSystems: request.externalIdSystems }),
+  });
+}
+
+const samePerson = (a: string | null, b: string | undefined) =>
+  b === undefined || (a !== null && a === b.toLowerCase());
+
+export function modelSearchEmployees(
+  data: DataFile,
+  authorized: ReadonlySet<string>,
+  request: ModelRequest & { companyId: string },
+  asOf: Date,
+): ApiEmployeesSearchResponse | typeof FORBIDDEN {
+  if (!authorized.has(request.companyId)) return FORBIDDEN;
+  const matching = data.employees
+    .filter((record) => record.companyId === request.companyId)
+    .filter((record) => samePerson(record.personId, request.personId))
+    .filter((record) => createdWithin(record.createdAt, request))
+    .filter((record) => recordMatches(record, request))
+    .sort(byCreatedThenId);
+  return {
+    asOf: asOf.toISOString(),
+    employees: matching
+      .slice(request.offset, request.offset + request.limit)
+      .map((record) => apiEmployee(record, request, asOf)),
+    pagination: { limit: request.limit, offset: request.offset, total: matching.length },
+  };
+}
+
+export function modelSearchPersons(
+  data: DataFile,
+  authorized: ReadonlySet<string>,
+  request: ModelRequest,
+  asOf: Date,
+): ApiPersonsSearchResponse | typeof FORBIDDEN {
+  const { companyId } = request;
+  if (companyId !== undefined && !authorized.has(companyId)) return FORBIDDEN;
+  const inScope = (company: string) =>
+    companyId === undefined ? authorized.has(company) : company === companyId;
+  const matching = data.persons
+    .filter((person) => samePerson(person.id, request.personId))
+    .filter((person) => createdWithin(person.createdAt, request))
+    // Company, name and phone must all hold on one and the same employment.
+    .filter((person) =>
+      data.employees.some(
+        (record) =>
+          record.personId === person.id && inScope(record.companyId) && recordMatches(record, request),
+      ),
+    )
+    .sort(byCreatedThenId);
+  return {
+    asOf: asOf.toISOString(),
+    persons: matching.slice(request.offset, request.offset + request.limit).map((person) =>
+      toApiPerson(
+        person,
+        // Every employment in every authorized company: filters select people, never trim.
+        data.employees
+          .filter((record) => record.personId === person.id && authorized.has(record.companyId))
+          .sort(byCreatedThenId)
+          .map((record) => apiEmployee(record, request, asOf)),
+      ),
+    ),
+    pagination: { limit: request.limit, offset: request.offset, total: matching.length },
+  };
+}
