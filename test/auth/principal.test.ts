@@ -1,0 +1,127 @@
+import type { APIGatewayProxyEvent } from "aws-lambda";
+import {
+  type Principal,
+  principalFromEvent,
+  requireCompany,
+  requireOperation,
+  toAuthorizerContext,
+} from "../../lib/auth/principal.js";
+import { ForbiddenError } from "../../lib/http/errors.js";
+
+const SOURCE = {
+  keyId: "key_PrincipalPrinci",
+  partner: "Beta Benefits",
+  operations: ["persons.search", "companies.hello"] as const,
+  companies: ["acme", "beta.co", "c_3"],
+};
+
+/** What API Gateway puts in `requestContext.authorizer`: the authorizer's context plus its own fields. */
+function eventWith(
+  authorizer: Record<string, unknown> | undefined,
+): Pick<APIGatewayProxyEvent, "requestContext"> {
+  return { requestContext: { authorizer } as unknown as APIGatewayProxyEvent["requestContext"] };
+}
+const fromGateway = (context: Record<string, unknown>) =>
+  eventWith({ ...context, principalId: SOURCE.keyId, integrationLatency: 31 });
+
+describe("toAuthorizerContext", () => {
+  it("carries exactly the caller's id, partner, operations and companies, all as strings", () => {
+    const context = toAuthorizerContext(SOURCE);
+    expect(context).toEqual({
+      keyId: SOURCE.keyId,
+      partner: "Beta Benefits",
+      operations: '["persons.search","companies.hello"]',
+      companies: '["acme","beta.co","c_3"]',
+    });
+    for (const value of Object.values(context)) expect(typeof value).toBe("string");
+  });
+
+  it("leaves out everything else of a key record (hash, usage key, throttle)", () => {
+    const record = {
+      ...SOURCE,
+      operations: [...SOURCE.operations],
+      keyHash: "f".repeat(64),
+      usageKey: "usage-secret",
+      throttle: { rateLimit: 1, burstLimit: 1 },
+    };
+    const text = JSON.stringify(toAuthorizerContext(record));
+    expect(Object.keys(toAuthorizerContext(record)).sort()).toEqual([
+      "companies",
+      "keyId",
+      "operations",
+      "partner",
+    ]);
+    expect(text).not.toContain("usage-secret");
+    expect(text).not.toContain("f".repeat(64));
+  });
+});
+
+describe("principalFromEvent", () => {
+  it("reads back what toAuthorizerContext wrote, next to API Gateway's own fields", () => {
+    const principal = principalFromEvent(fromGateway(toAuthorizerContext(SOURCE)));
+    expect(principal.keyId).toBe(SOURCE.keyId);
+    expect(principal.partner).toBe("Beta Benefits");
+    expect([...principal.operations].sort()).toEqual(["companies.hello", "persons.search"]);
+    expect([...principal.companies].sort()).toEqual(["acme", "beta.co", "c_3"]);
+  });
+
+  it("keeps empty lists empty", () => {
+    const principal = principalFromEvent(
+      fromGateway(toAuthorizerContext({ ...SOURCE, operations: [], companies: [] })),
+    );
+    expect(principal.operations.size).toBe(0);
+    expect(principal.companies.size).toBe(0);
+  });
+
+  it("drops operation names it does not know", () => {
+    const context = { ...toAuthorizerContext(SOURCE), operations: '["persons.search","admin.*",""]' };
+    expect([...principalFromEvent(fromGateway(context)).operations]).toEqual(["persons.search"]);
+  });
+
+  const valid = toAuthorizerContext(SOURCE);
+  it.each([
+    ["no authorizer", undefined],
+    ["an empty authorizer", {}],
+    ["no keyId", { ...valid, keyId: undefined }],
+    ["an empty keyId", { ...valid, keyId: "" }],
+    ["a numeric keyId", { ...valid, keyId: 5 }],
+    ["no partner", { ...valid, partner: undefined }],
+    ["operations not JSON", { ...valid, operations: "persons.search" }],
+    ["operations a JSON string", { ...valid, operations: '"persons.search"' }],
+    ["operations an array of numbers", { ...valid, operations: "[1]" }],
+    ["companies a JSON object", { ...valid, companies: '{"acme":true}' }],
+    ["companies null", { ...valid, companies: "null" }],
+  ])("throws a plain error (a 500, not a 403) for %s", (_, authorizer) => {
+    const read = () => principalFromEvent(eventWith(authorizer));
+    expect(read).toThrow();
+    try {
+      read();
+    } catch (error) {
+      expect(error).not.toBeInstanceOf(ForbiddenError);
+    }
+  });
+});
+
+describe("requireOperation and requireCompany", () => {
+  const principal: Principal = principalFromEvent(fromGateway(toAuthorizerContext(SOURCE)));
+
+  it("pass for what the key may do", () => {
+    expect(() => requireOperation(principal, "persons.search")).not.toThrow();
+    expect(() => requireOperation(principal, "companies.hello")).not.toThrow();
+    expect(() => requireCompany(principal, "beta.co")).not.toThrow();
+  });
+
+  it("refuse anything else with forbidden (403), the reason kept for the logs", () => {
+    expect(() => requireOperation(principal, "employees.search")).toThrow(ForbiddenError);
+    for (const company of ["ACME", "acme ", "other", "", "beta"]) {
+      let caught: unknown;
+      try {
+        requireCompany(principal, company);
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught).toBeInstanceOf(ForbiddenError);
+      expect(caught).toMatchObject({ code: "forbidden", status: 403 });
+    }
+  });
+});
