@@ -1,31 +1,78 @@
 /**
- * How every Lambda is bundled, defined once: the CDK function construct passes it to
- * NodejsFunction, and the benchmark (npm run bench) builds the same bundles with esbuild directly
- * to measure their size and cold import.
+ * How every Lambda is bundled, defined once: the CDK function construct passes `lambdaBundling()`
+ * to NodejsFunction, and the benchmark (npm run bench) builds the same bundles with esbuild
+ * directly (`lambdaEsbuildOptions()`) to measure their size and cold import. Both are derived from
+ * `LAMBDA_BUNDLE`; change the bundle there only.
  */
+import { type BundlingOptions, LogLevel, OutputFormat } from "aws-cdk-lib/aws-lambda-nodejs";
 import type { BuildOptions } from "esbuild";
 
 export const LAMBDA_BUNDLE = {
+  format: "esm",
   target: "node24",
   minify: true,
+  // esbuild tree-shakes bundles by default; said explicitly so no flag can turn it off unnoticed.
+  treeShaking: true,
+  // An external `index.mjs.map` in the asset, without the sources: kept for on-call, not loaded
+  // at start (see LAMBDA_BUNDLE_ENVIRONMENT).
   sourceMap: true,
   sourcesContent: false,
+  // Function and class names survive minification: a stack trace names the functions even
+  // without the source map (about 26 KB and 2 ms of cold import).
   keepNames: true,
   // Prefer packages' ESM builds so esbuild can tree-shake them.
   mainFields: ["module", "main"],
   // Bundle the AWS SDK v3 too: the version is the lockfile's, not whatever the runtime ships.
-  externalModules: [] as string[],
+  externalModules: [] as readonly string[],
   // Some dependencies still call `require`; ESM has none unless we create one.
   banner: 'import { createRequire } from "node:module"; const require = createRequire(import.meta.url);',
+  logLevel: "warning",
 } as const;
 
-/** The same bundle as a direct esbuild build (ESM, tree-shaken), for measuring it. */
+/**
+ * Environment every function gets for its bundle. No `NODE_OPTIONS=--enable-source-maps`: Node
+ * would then read and parse the bundle's source map at import, about 11 ms of CPU per cold start
+ * of a function with the SDK (measured, see docs/performance.md "Bundles"). The map ships in the
+ * asset: set that NODE_OPTIONS on a function while investigating to get mapped stack traces.
+ */
+export const LAMBDA_BUNDLE_ENVIRONMENT: Readonly<Record<string, string>> = {};
+
+const CDK_FORMAT = { esm: OutputFormat.ESM, cjs: OutputFormat.CJS } as const;
+const CDK_LOG_LEVEL = {
+  verbose: LogLevel.VERBOSE,
+  debug: LogLevel.DEBUG,
+  info: LogLevel.INFO,
+  warning: LogLevel.WARNING,
+  error: LogLevel.ERROR,
+  silent: LogLevel.SILENT,
+} as const;
+
+/** The bundle as NodejsFunction `bundling` props (local esbuild, never Docker). */
+export function lambdaBundling(): BundlingOptions {
+  return {
+    format: CDK_FORMAT[LAMBDA_BUNDLE.format],
+    target: LAMBDA_BUNDLE.target,
+    minify: LAMBDA_BUNDLE.minify,
+    sourceMap: LAMBDA_BUNDLE.sourceMap,
+    sourcesContent: LAMBDA_BUNDLE.sourcesContent,
+    keepNames: LAMBDA_BUNDLE.keepNames,
+    mainFields: [...LAMBDA_BUNDLE.mainFields],
+    externalModules: [...LAMBDA_BUNDLE.externalModules],
+    banner: LAMBDA_BUNDLE.banner,
+    // NodejsFunction has no prop for it; passed to the esbuild CLI as is.
+    esbuildArgs: { "--tree-shaking": String(LAMBDA_BUNDLE.treeShaking) },
+    logLevel: CDK_LOG_LEVEL[LAMBDA_BUNDLE.logLevel],
+    forceDockerBundling: false,
+  };
+}
+
+/** The same bundle as a direct esbuild build (NodejsFunction always bundles for Node). */
 export function lambdaEsbuildOptions(): BuildOptions {
   return {
     bundle: true,
     platform: "node",
-    format: "esm",
-    treeShaking: true,
+    format: LAMBDA_BUNDLE.format,
+    treeShaking: LAMBDA_BUNDLE.treeShaking,
     target: LAMBDA_BUNDLE.target,
     minify: LAMBDA_BUNDLE.minify,
     sourcemap: LAMBDA_BUNDLE.sourceMap,
@@ -34,6 +81,6 @@ export function lambdaEsbuildOptions(): BuildOptions {
     mainFields: [...LAMBDA_BUNDLE.mainFields],
     external: [...LAMBDA_BUNDLE.externalModules],
     banner: { js: LAMBDA_BUNDLE.banner },
-    logLevel: "warning",
+    logLevel: LAMBDA_BUNDLE.logLevel,
   };
 }

@@ -7,11 +7,11 @@ import { Duration } from "aws-cdk-lib";
 import type { ITable } from "aws-cdk-lib/aws-dynamodb";
 import { Grant, Role, ServicePrincipal } from "aws-cdk-lib/aws-iam";
 import { Architecture, Runtime } from "aws-cdk-lib/aws-lambda";
-import { LogLevel, NodejsFunction, OutputFormat } from "aws-cdk-lib/aws-lambda-nodejs";
+import { NodejsFunction } from "aws-cdk-lib/aws-lambda-nodejs";
 import { LogGroup } from "aws-cdk-lib/aws-logs";
 import type { Construct } from "constructs";
 import { TABLES, type TableId } from "../../lib/store/tables.js";
-import { LAMBDA_BUNDLE } from "../bundling.js";
+import { LAMBDA_BUNDLE_ENVIRONMENT, lambdaBundling } from "../bundling.js";
 import type { FunctionSizing, StageConfig } from "../config.js";
 import { REPO_ROOT, repoPath } from "../paths.js";
 
@@ -68,18 +68,9 @@ export class DirectoryFunction extends NodejsFunction {
         POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
         POWERTOOLS_LOG_LEVEL: config.logLevel,
         POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
-        // Minified bundles: map stack traces back to the TypeScript sources.
-        NODE_OPTIONS: "--enable-source-maps",
+        ...LAMBDA_BUNDLE_ENVIRONMENT,
       },
-      bundling: {
-        ...LAMBDA_BUNDLE,
-        mainFields: [...LAMBDA_BUNDLE.mainFields],
-        externalModules: [...LAMBDA_BUNDLE.externalModules],
-        format: OutputFormat.ESM,
-        esbuildArgs: { "--tree-shaking": "true" },
-        forceDockerBundling: false,
-        logLevel: LogLevel.WARNING,
-      },
+      bundling: lambdaBundling(),
     });
     for (const tableId of props.reads) {
       const table = props.tables[tableId];
