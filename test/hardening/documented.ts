@@ -1,0 +1,85 @@
+/**
+ * What every answer of the local server must be, whatever was sent: a documented status for the
+ * path and method (the route's `ROUTE_CONTRACTS` errors plus 200; 404 / 405 off the route table),
+ * never a 500, a body valid against the strict schema of that status, an `x-request-id`, and
+ * nothing of the internals (stack frames, file paths, error class names, table or engine names).
+ */
+import { parse } from "zod/mini";
+import { routeMatcher } from "../../lib/local/route-match.js";
+import { errorBodySchema } from "../../lib/openapi/error-schemas.js";
+import { ROUTE_CONTRACTS } from "../../lib/openapi/route-contracts.js";
+import { ROUTES } from "../../lib/routes.js";
+import type { RawResponse } from "./raw-http.js";
+
+const match = routeMatcher(ROUTES);
+
+/** Internals an answer must never show, unless the caller sent that very text (an echoed field name). */
+export const INTERNALS: readonly RegExp[] = [
+  /\bstack\b/i,
+  /\bat (async )?[\w$.<>[\]]+ \(/,
+  /\n\s+at /,
+  /Error:/,
+  /[\w-]+\.(ts|js|mjs|cjs)\b/,
+  /(^|[\s"'(])\/(work|home|tmp|usr|var|opt|srv)\//,
+  /node_modules/,
+  /\bdirectory\b/,
+  /\bkeys\b/,
+  /dynamo/i,
+  /dynalite/i,
+  /ResourceNotFound/,
+  /ValidationException/,
+  /ConditionalCheck/,
+  /\bprototype\b/,
+  /\bundefined\b/,
+  /\[object Object\]/,
+];
+
+/** The statuses the contract documents for this method and (server-resolved) path. */
+export function documentedStatuses(method: string, path: string): number[] {
+  if (path === "/openapi.json") return method === "GET" || method === "HEAD" ? [200] : [405];
+  const found = match(method, path);
+  if (found.kind === "not_found") return [404];
+  if (found.kind === "method_not_allowed") return [405];
+  return [200, ...Object.keys(ROUTE_CONTRACTS[found.route.id].errors).map(Number)];
+}
+
+/** The path as the local server resolves it: `.`/`..` segments collapse, the query is dropped. */
+export function serverPath(requestPath: string): string {
+  return new URL(requestPath, "http://localhost").pathname;
+}
+
+/**
+ * Throws (through expect) unless the answer is documented. `sent` is everything the caller sent, as
+ * text: an internal-looking word that the caller wrote itself (e.g. an unknown field named `stack`,
+ * which the message must name) is an echo, not a leak.
+ */
+export function expectDocumented(method: string, requestPath: string, response: RawResponse, sent: string) {
+  const path = serverPath(requestPath);
+  expect(response.status).not.toBe(500);
+  expect(documentedStatuses(method, path)).toContain(response.status);
+  expect(response.headers.get("x-request-id")).toMatch(/^\S+$/);
+  if (path === "/openapi.json" && response.status === 200) return;
+  expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+  const json: unknown = JSON.parse(response.body);
+  const found = match(method, path);
+  if (path === "/openapi.json") errorBodySchema(["method_not_allowed"]).parse(json);
+  else if (found.kind === "not_found") errorBodySchema(["not_found"]).parse(json);
+  else if (found.kind === "method_not_allowed") errorBodySchema(["method_not_allowed"]).parse(json);
+  else {
+    const contract = ROUTE_CONTRACTS[found.route.id];
+    if (response.status === 200) {
+      parse(contract.response, json);
+      return; // A 200 body is directory data, which may hold any text; it is checked by schema only.
+    }
+    const codes = contract.errors[response.status];
+    if (!codes) throw new Error(`${method} ${path}: ${response.status} is not documented`);
+    errorBodySchema(codes).parse(json);
+    if (response.status === 429)
+      expect(Number(response.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+  }
+  for (const pattern of INTERNALS) {
+    if (pattern.test(response.body) && !pattern.test(sent)) {
+      throw new Error(`${method} ${path} answered ${response.status} ${response.body}: shows ${pattern}`);
+    }
+  }
+}

@@ -1,0 +1,425 @@
+/**
+ * Issue point 3, bad input: random and hostile methods, paths, headers and bodies sent byte for
+ * byte to the local service (real dynalite, authorizer and handlers). Every answer is a documented
+ * status with a strict contract body, an `x-request-id` and no internals; never a 500; and both
+ * tables are exactly as they were.
+ */
+import fc from "fast-check";
+import { demoRecords } from "../../lib/directory/demo-data.js";
+import { parseDataFile } from "../../lib/directory/source.js";
+import { generateApiKey } from "../../lib/keys/api-key.js";
+import { type Engine, startDynalite } from "../../lib/local/engines.js";
+import { parseKeysFile } from "../../lib/local/keys-file.js";
+import { LOCAL_TABLE_NAMES, type LocalService, startLocalService } from "../../lib/local/service.js";
+import { expectDocumented } from "./documented.js";
+import { type RawRequest, type RawResponse, scanTables, send, utf8Bytes } from "./raw-http.js";
+
+const ALL = ["persons.search", "employees.search", "companies.hello"];
+const FAST = { rateLimit: 100_000, burstLimit: 100_000 };
+const KEYS = {
+  full: generateApiKey("test"),
+  narrow: generateApiKey("live"),
+  revoked: generateApiKey("test"),
+  slow: generateApiKey("test"),
+};
+const { records: KEY_RECORDS } = parseKeysFile(
+  JSON.stringify({
+    keys: [
+      {
+        key: KEYS.full,
+        partner: "Full",
+        operations: ALL,
+        companies: ["acme-home-care", "bluebird-health"],
+        throttle: FAST,
+      },
+      {
+        key: KEYS.narrow,
+        partner: "Narrow",
+        operations: ["companies.hello"],
+        companies: ["acme-home-care"],
+        throttle: FAST,
+      },
+      {
+        key: KEYS.revoked,
+        partner: "Gone",
+        operations: ALL,
+        companies: ["acme-home-care"],
+        status: "revoked",
+        throttle: FAST,
+      },
+      {
+        key: KEYS.slow,
+        partner: "Slow",
+        operations: ALL,
+        companies: ["acme-home-care"],
+        throttle: { rateLimit: 1, burstLimit: 1 },
+      },
+    ],
+  }),
+  "fuzz keys",
+);
+
+function demoData() {
+  const persons: unknown[] = [];
+  const employees: unknown[] = [];
+  for (const record of demoRecords({ companies: 3, employees: 40, seed: 11 })) {
+    (record.kind === "person" ? persons : employees).push(record.value);
+  }
+  return parseDataFile(JSON.stringify({ persons, employees }));
+}
+
+let engine: Engine;
+let service: LocalService;
+let port: number;
+const TABLES = Object.values(LOCAL_TABLE_NAMES);
+
+beforeAll(async () => {
+  engine = await startDynalite();
+  service = await startLocalService({ port: 0, stage: "local", keys: KEY_RECORDS, data: demoData(), engine });
+  port = Number(new URL(service.url).port);
+}, 60_000);
+
+afterAll(async () => {
+  await service.stop();
+  await engine.stop();
+});
+
+// ---------------------------------------------------------------------------------------------
+// Hostile parts
+
+const MIB = 1_048_576;
+/** `{"firstName":"aaa…"}` of exactly `bytes` bytes, with `fill` (1 or 2 bytes in UTF-8) as padding. */
+function sized(bytes: number, fill: "a" | "é" = "a"): Buffer {
+  const frame = Buffer.byteLength('{"firstName":""}');
+  const width = Buffer.byteLength(fill);
+  const count = Math.floor((bytes - frame) / width);
+  const text = `{"firstName":"${fill.repeat(count)}${"a".repeat(bytes - frame - count * width)}"}`;
+  return Buffer.from(text);
+}
+
+const FIELDS = [
+  "companyId",
+  "firstName",
+  "lastName",
+  "phone",
+  "personId",
+  "limit",
+  "offset",
+  "externalIdSystems",
+  "createdFrom",
+  "createdBefore",
+  "__proto__",
+  "constructor",
+  "toString",
+  "hasOwnProperty",
+];
+const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
+  fc.jsonValue({ maxDepth: 3 }),
+  fc.string({ unit: "binary", maxLength: 40 }),
+  fc.constantFrom(
+    "",
+    " ",
+    "\u0000",
+    "\ud800",
+    "acme-home-care",
+    "bluebird-health",
+    "company-003",
+    "*",
+    "%",
+    "acme-home-care\u0000",
+    "ACME-HOME-CARE",
+    "(713) 555-7808",
+    "٥٥٥١٢٣٤٥٦٧",
+    "1e400",
+    -1,
+    0,
+    101,
+    1.5,
+    2 ** 53,
+    Number.MAX_SAFE_INTEGER,
+    ["payroll_system", "nope"],
+    "2024-13-45T99:99:99Z",
+    "00000000-0000-0000-0000-000000000000",
+    "x".repeat(100_000),
+  ),
+);
+
+const bodyText: fc.Arbitrary<string> = fc.oneof(
+  fc.jsonValue({ maxDepth: 4 }).map((value) => JSON.stringify(value) ?? ""),
+  fc
+    .dictionary(fc.constantFrom(...FIELDS), hostileValue, { maxKeys: 5 })
+    .map((value) => JSON.stringify(value)),
+  fc.string({ unit: "binary", maxLength: 200 }),
+  fc.constantFrom(
+    "",
+    " ",
+    "null",
+    "true",
+    "0",
+    '"text"',
+    "[]",
+    "{",
+    "}",
+    "{}garbage",
+    '{"__proto__":{"polluted":true}}',
+    '{"constructor":{"prototype":{"polluted":true}}}',
+    '{"__proto__":{"companyId":"bluebird-health"}}',
+    '{"companyId":"acme-home-care","companyId":"bluebird-health"}',
+    '{"companyId":"company-003","companyId":"acme-home-care"}',
+    '{"limit":1,"limit":1000}',
+    '{"limit":"1"}',
+    '{"limit":1e2}',
+    '{"limit":100.0}',
+    '{"offset":-0}',
+    '{"firstName":"\\ud800"}',
+    '{"firstName":"\\u0000"}',
+    '{"lastName":"Ｓｍｉｔｈ"}',
+    '{"externalIdSystems":[]}',
+    '{"externalIdSystems":"payroll_system"}',
+    "\uFEFF{}",
+    "[".repeat(10_000) + "]".repeat(10_000),
+    `${'{"a":'.repeat(5_000)}1${"}".repeat(5_000)}`,
+    `{"firstName":${'{"x":'.repeat(2_000)}null${"}".repeat(2_000)}}`,
+    `{${Array.from({ length: 2_000 }, (_, i) => `"k${i}":${i}`).join(",")}}`,
+  ),
+);
+
+const body: fc.Arbitrary<Buffer> = fc.oneof(
+  { weight: 6, arbitrary: bodyText.map((text) => Buffer.from(text)) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      Buffer.from([
+        0x7b, 0x22, 0x66, 0x69, 0x72, 0x73, 0x74, 0x4e, 0x61, 0x6d, 0x65, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22,
+        0x7d,
+      ]),
+      Buffer.from([0xc3, 0x28]),
+      Buffer.from([0xef, 0xbb, 0xbf, 0x7b, 0x7d]),
+      Buffer.from('{"lastName":"\xed\xa0\x80"}', "latin1"),
+      Buffer.from([0x7b, 0x7d, 0x00]),
+    ),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .record({
+        bytes: fc.constantFrom(MIB - 1, MIB, MIB + 1, 3 * MIB),
+        fill: fc.constantFrom("a" as const, "é" as const),
+      })
+      .map(({ bytes, fill }) => sized(bytes, fill)),
+  },
+);
+
+const companySegment = fc.oneof(
+  fc.constantFrom(
+    "acme-home-care",
+    "bluebird-health",
+    "company-003",
+    "no-such-company",
+    "__proto__",
+    "constructor",
+  ),
+  fc.string({ unit: "binary", maxLength: 30 }).map(encodeURIComponent),
+  fc.constantFrom("%ZZ", "%00", "%2F", "a%20b", "..", ".", "%C3%A9", "x".repeat(129), "x".repeat(128), "a/b"),
+);
+const path: fc.Arbitrary<string> = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom("/v1/persons/search", "/v1/employees/search") },
+  { weight: 3, arbitrary: companySegment.map((id) => `/v1/companies/${id}/hello`) },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      "/",
+      "/v1",
+      "/v1/",
+      "/v1/persons",
+      "/v1/persons/search/",
+      "/V1/persons/search",
+      "/v2/persons/search",
+      "/v1/persons/search?limit=1000&companyId=company-003",
+      "/v1/persons/search#x",
+      "/v1//persons/search",
+      "/v1/persons/../employees/search",
+      "/v1/companies/acme-home-care/hello/",
+      "/v1/companies/acme-home-care/hello?companyId=bluebird-health",
+      "/openapi.json",
+      "/openapi.json/x",
+      "/__proto__",
+      "/%00",
+      `/${"a".repeat(5_000)}`,
+    ),
+  },
+);
+
+const authorization: fc.Arbitrary<string[]> = fc.oneof(
+  { weight: 5, arbitrary: fc.constant(`Bearer ${KEYS.full}`).map((value) => [value]) },
+  {
+    weight: 4,
+    arbitrary: fc
+      .constantFrom(
+        `bearer ${KEYS.full}`,
+        `BEARER   ${KEYS.full}  `,
+        `Bearer ${KEYS.narrow}`,
+        `Bearer ${KEYS.revoked}`,
+        `Bearer ${KEYS.slow}`,
+        `Bearer ${generateApiKey("live")}`,
+        `Bearer ${KEYS.full.slice(0, -1)}${KEYS.full.endsWith("0") ? "1" : "0"}`,
+        `Bearer ${KEYS.full} extra`,
+        `Bearer\t${KEYS.full}`,
+        `Token ${KEYS.full}`,
+        KEYS.full,
+        "Bearer",
+        "Bearer ",
+        "Basic dXNlcjpwYXNz",
+        "Bearer pd_live_",
+        "Bearer null",
+        "Bearer undefined",
+        `Bearer ${"A".repeat(8_000)}`,
+        utf8Bytes(`Bearer ${KEYS.full}é`),
+        utf8Bytes("Bearer pd_test_ÄÖÜ"),
+      )
+      .map((value) => [value]),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom<string[]>(
+      [`Bearer ${KEYS.full}`, "Bearer nope"],
+      ["Bearer nope", `Bearer ${KEYS.full}`],
+      [`Bearer ${KEYS.narrow}`, `Bearer ${KEYS.full}`],
+      [],
+    ),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .string({ unit: "binary-ascii", maxLength: 60 })
+      .filter((value) => /^[\t\x20-\x7e]*$/.test(value))
+      .map((value) => [value]),
+  },
+);
+
+const otherHeaders: fc.Arbitrary<[string, string][]> = fc.array(
+  fc.oneof(
+    fc.constantFrom<[string, string]>(
+      ["content-type", "application/json"],
+      ["content-type", "application/json; charset=utf-8"],
+      ["content-type", "APPLICATION/JSON"],
+      ["content-type", "text/plain"],
+      ["content-type", "application/x-www-form-urlencoded"],
+      ["content-type", "multipart/form-data; boundary=x"],
+      ["content-type", "application/json; charset=latin1"],
+      ["content-type", ""],
+      ["content-encoding", "gzip"],
+      ["x-request-id", "injected-id"],
+      ["x-forwarded-for", "10.0.0.1"],
+      ["x-api-key", KEYS.full],
+      ["__proto__", "polluted"],
+      ["constructor", "x"],
+      ["accept", "text/html"],
+      ["user-agent", utf8Bytes("ünïcödé")],
+      ["x-huge", "h".repeat(8_000)],
+    ),
+    fc.tuple(
+      fc.stringMatching(/^x-[a-z0-9-]{1,20}$/),
+      fc.string({ unit: "binary-ascii", maxLength: 40 }).filter((value) => /^[\x20-\x7e]*$/.test(value)),
+    ),
+  ),
+  { maxLength: 4 },
+);
+
+const anything: fc.Arbitrary<RawRequest> = fc
+  .record({
+    method: fc.constantFrom("GET", "POST", "POST", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"),
+    path,
+    authorization,
+    headers: otherHeaders,
+    body,
+  })
+  .map(({ method, path, authorization, headers, body }) => ({
+    method,
+    path,
+    headers: [...authorization.map((value): [string, string] => ["authorization", value]), ...headers],
+    body,
+  }));
+
+/** The right method, path and key: the body alone is hostile, so the handlers have to answer. */
+const wellAddressed: fc.Arbitrary<RawRequest> = fc
+  .record({
+    route: fc.constantFrom(
+      { method: "POST", path: "/v1/persons/search" },
+      { method: "POST", path: "/v1/employees/search" },
+      { method: "GET", path: "/v1/companies/acme-home-care/hello" },
+    ),
+    body,
+    contentType: fc.constantFrom("application/json", "application/json; charset=utf-8"),
+  })
+  .map(({ route, body, contentType }) => ({
+    ...route,
+    headers: [
+      ["authorization", `Bearer ${KEYS.full}`],
+      ["content-type", contentType],
+    ],
+    body,
+  }));
+
+function sentText(raw: RawRequest): string {
+  return [raw.method, raw.path, ...raw.headers.flat(), raw.body.toString("utf8")].join("\n");
+}
+
+// ---------------------------------------------------------------------------------------------
+
+describe("hostile requests through the local server", () => {
+  const statuses = new Map<number, number>();
+  let before: string;
+
+  beforeAll(async () => {
+    before = await scanTables(engine.client(), TABLES);
+  });
+
+  async function check(raw: RawRequest): Promise<RawResponse> {
+    const response = await send(port, raw);
+    statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+    expectDocumented(raw.method, raw.path, response, sentText(raw));
+    return response;
+  }
+
+  it("anything at all: a documented status and body, no internals", async () => {
+    await fc.assert(
+      fc.asyncProperty(anything, async (raw) => void (await check(raw))),
+      { numRuns: 180 },
+    );
+  }, 60_000);
+
+  it("well-addressed requests with hostile bodies: the handlers answer documented statuses", async () => {
+    await fc.assert(
+      fc.asyncProperty(wellAddressed, async (raw) => void (await check(raw))),
+      { numRuns: 100 },
+    );
+  }, 60_000);
+
+  it("counts the body limit in bytes: 1 MiB passes, 1 MiB + 1 byte is 400, also in two-byte characters", async () => {
+    const post = (bytes: Buffer) =>
+      check({
+        method: "POST",
+        path: "/v1/persons/search",
+        headers: [
+          ["authorization", `Bearer ${KEYS.full}`],
+          ["content-type", "application/json"],
+        ],
+        body: bytes,
+      });
+    for (const fill of ["a", "é"] as const) {
+      expect((await post(sized(MIB - 1, fill))).status).toBe(200);
+      expect((await post(sized(MIB, fill))).status).toBe(200);
+      const over = await post(sized(MIB + 1, fill));
+      expect(over.status).toBe(400);
+      expect(JSON.parse(over.body)).toMatchObject({ error: "invalid_input" });
+    }
+  }, 30_000);
+
+  it("reached every layer, changed no table and polluted no prototype", async () => {
+    for (const status of [200, 400, 401, 403, 404, 405]) expect(statuses.get(status) ?? 0).toBeGreaterThan(0);
+    expect(await scanTables(engine.client(), TABLES)).toBe(before);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.prototype).not.toHaveProperty("companyId");
+  });
+});
