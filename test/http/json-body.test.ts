@@ -1,5 +1,5 @@
 import { echoRoute } from "./echo-route.js";
-import { invoke, jsonOf } from "./harness.js";
+import { gatewayEvent, invoke, jsonOf, lambdaContext } from "./harness.js";
 
 const NOT_JSON = "request body is not valid JSON";
 const NOT_OBJECT = "request body must be a JSON object";
@@ -73,6 +73,21 @@ describe("JSON body parsing", () => {
     expect(response.statusCode).toBe(200);
     expect(calls[0]?.body).toEqual({ limit: 50 });
     expect(jsonOf(response)).toEqual({ echo: { limit: 50 } });
+  });
+
+  it("copes with API Gateway's null headers: a body is refused for its content type, no body is {}", async () => {
+    const { handler, calls } = echoRoute();
+    const withoutHeaders = (body: string | null) => {
+      const event = gatewayEvent({ body });
+      Object.assign(event, { headers: null, multiValueHeaders: null });
+      return handler(event, lambdaContext());
+    };
+    expect(jsonOf(await withoutHeaders('{"note":"x"}'))).toEqual({
+      error: "invalid_input",
+      message: CONTENT_TYPE,
+    });
+    expect((await withoutHeaders(null)).statusCode).toBe(200);
+    expect(calls[0]?.body).toEqual({ limit: 50 });
   });
 
   it("parses a base64-encoded body", async () => {
