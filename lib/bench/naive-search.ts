@@ -4,7 +4,7 @@
  * lets a FilterExpression drop the misses (billed all the same); persons are then assembled from
  * the byPerson index. The benchmark asserts its answers equal the real ones.
  */
-import { BatchGetCommand, type DynamoDBDocumentClient, type QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { BatchGetCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { type Principal, requireCompany } from "../auth/principal.js";
 import type { ApiEmployeesSearchResponse, ApiPersonsSearchResponse } from "../directory/api-schema.js";
 import { toApiEmployee, toApiPerson } from "../directory/derive.js";

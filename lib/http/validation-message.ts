@@ -3,6 +3,7 @@
  * e.g. `limit: must be at most 100` or `unknown field "compnyId"`.
  */
 import type * as core from "zod/v4/core";
+import { redactApiKeys } from "../keys/api-key.js";
 
 const MAX_SHOWN_VALUE = 80;
 
@@ -54,6 +55,7 @@ export function describeIssue(issue: core.$ZodIssue): string {
   }
 }
 
+/** Never quotes a key: field names and values are the caller's text, and a key may be among them. */
 export function describeZodError(error: core.$ZodError): string {
-  return error.issues.map(describeIssue).join("; ");
+  return redactApiKeys(error.issues.map(describeIssue).join("; "));
 }

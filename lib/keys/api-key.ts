@@ -66,6 +66,16 @@ export function bearerToken(header: string | undefined): string | undefined {
   return match?.[1];
 }
 
+const KEY_LIKE = /pd_(?:live|test)_[0-9A-Za-z]*/g;
+
+/**
+ * Text with anything shaped like a partner key replaced: for messages that quote what a caller
+ * or a file supplied (a key pasted where a field name belongs must not be echoed or logged).
+ */
+export function redactApiKeys(text: string): string {
+  return text.replace(KEY_LIKE, "pd_…[redacted]");
+}
+
 /** A key id: safe to log and to show, names the key without revealing it. */
 export function generateKeyId(): string {
   return `key_${randomBase62(16)}`;

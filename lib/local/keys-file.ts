@@ -53,7 +53,7 @@ export function parseKeysFile(text: string, source: string, createdAt = new Date
     throw new KeysFileError(`keys file ${source}: not valid JSON`);
   }
   // Issues name the path (keys[2].key) and the rule, never the value: a key must not be printed.
-  const parsed = keysFileSchema.safeParse(json);
+  const parsed = keysFileSchema.safeParse(json, { reportInput: true });
   if (!parsed.success) throw new KeysFileError(`keys file ${source}: ${describeZodError(parsed.error)}`);
 
   const records: KeyRecord[] = [];

@@ -22,7 +22,12 @@ export function responseSizeGuard(
       const response = request.response;
       // Escaping at most doubles a JSON body, so a body under half the limit needs no count.
       if (!response || Buffer.byteLength(response.body, "utf8") * 2 < limitBytes) return;
-      const bytes = serializedResponseBytes(response);
+      // Measured as Lambda will see it: the request-id middleware adds its header after this one.
+      const sent = {
+        ...response,
+        headers: { ...response.headers, "x-request-id": request.context.requestId },
+      };
+      const bytes = serializedResponseBytes(sent);
       if (bytes > limitBytes) {
         request.context.log.error("response too large for Lambda", { responseBytes: bytes, limitBytes });
         throw new InternalError("response too large");

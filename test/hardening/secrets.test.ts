@@ -1,0 +1,226 @@
+/**
+ * Issue point 6, secrets: the main HTTP scenarios run with generated canary keys while stdout,
+ * stderr and the console are captured; no key, nor its 32-character random body, may appear in
+ * any log line, response body or response header. The authorizer's final comparison must be
+ * `crypto.timingSafeEqual`: node:crypto is replaced by a spying copy before the service is loaded,
+ * so the check observes the real authorizer on real requests (no source reading).
+ */
+import * as realCrypto from "node:crypto";
+import { jest } from "@jest/globals";
+import { API_KEY_BODY_LENGTH, generateApiKey } from "../../lib/keys/api-key.js";
+import { type Engine, startDynalite } from "../../lib/local/engines.js";
+import { parseKeysFile } from "../../lib/local/keys-file.js";
+import type { LocalService } from "../../lib/local/service.js";
+import { type RawRequest, type RawResponse, send } from "./raw-http.js";
+
+const timingSafeEqual = jest.fn(realCrypto.timingSafeEqual);
+jest.unstable_mockModule("node:crypto", () => ({ ...realCrypto, default: realCrypto, timingSafeEqual }));
+
+const ALL = ["persons.search", "employees.search", "companies.hello"];
+const FAST = { rateLimit: 10_000, burstLimit: 10_000 };
+const KEYS = {
+  full: generateApiKey("test"),
+  live: generateApiKey("live"),
+  helloOnly: generateApiKey("test"),
+  searchOnly: generateApiKey("live"),
+  slow: generateApiKey("test"),
+  revoked: generateApiKey("live"),
+  unknown: generateApiKey("test"),
+};
+const { records } = parseKeysFile(
+  JSON.stringify({
+    keys: [
+      { key: KEYS.full, partner: "Full", operations: ALL, companies: ["acme", "beta"], throttle: FAST },
+      { key: KEYS.live, partner: "Live", operations: ALL, companies: ["acme"], throttle: FAST },
+      {
+        key: KEYS.helloOnly,
+        partner: "Hello",
+        operations: ["companies.hello"],
+        companies: ["acme"],
+        throttle: FAST,
+      },
+      {
+        key: KEYS.searchOnly,
+        partner: "Search",
+        operations: ["persons.search"],
+        companies: ["acme"],
+        throttle: FAST,
+      },
+      {
+        key: KEYS.slow,
+        partner: "Slow",
+        operations: ALL,
+        companies: ["acme"],
+        throttle: { rateLimit: 1, burstLimit: 1 },
+      },
+      {
+        key: KEYS.revoked,
+        partner: "Gone",
+        operations: ALL,
+        companies: ["acme"],
+        status: "revoked",
+        throttle: FAST,
+      },
+    ],
+  }),
+  "canary keys",
+);
+/** A one-character change in the checksum, and one in the random body: mistyped keys that still carry the secret. */
+const badCheck = (key: string) => `${key.slice(0, -1)}${key.endsWith("0") ? "1" : "0"}`;
+const badBody = (key: string) => `${key.slice(0, 12)}${key[12] === "0" ? "1" : "0"}${key.slice(13)}`;
+/** The random part of a key: after `pd_test_` / `pd_live_`, before the 6-character check. */
+const randomPart = (key: string) => key.slice(8, 8 + API_KEY_BODY_LENGTH);
+
+const output: string[] = [];
+const restore: (() => void)[] = [];
+let engine: Engine;
+let service: LocalService;
+let port: number;
+
+function capture(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    const write = stream.write.bind(stream);
+    stream.write = ((chunk: string | Uint8Array) => {
+      output.push(typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8"));
+      return true;
+    }) as typeof stream.write;
+    restore.push(() => {
+      stream.write = write;
+    });
+  }
+  for (const level of ["log", "info", "warn", "error", "debug"] as const) {
+    const spy = jest.spyOn(console, level).mockImplementation((...args: unknown[]) => {
+      output.push(args.map((arg) => (typeof arg === "string" ? arg : JSON.stringify(arg))).join(" "));
+    });
+    restore.push(() => spy.mockRestore());
+  }
+}
+
+beforeAll(async () => {
+  // The most talkative level: a key in a debug line is a leak too. Set before the logger loads.
+  process.env.POWERTOOLS_LOG_LEVEL = "DEBUG";
+  const { startLocalService } = await import("../../lib/local/service.js");
+  capture();
+  engine = await startDynalite();
+  service = await startLocalService({ port: 0, stage: "local", keys: records, engine });
+  port = Number(new URL(service.url).port);
+}, 30_000);
+
+afterAll(async () => {
+  for (const undo of restore.splice(0)) undo();
+  await service.stop();
+  await engine.stop();
+});
+
+const responses: RawResponse[] = [];
+
+async function call(
+  method: string,
+  path: string,
+  authorization: string[],
+  body = "",
+  extra: [string, string][] = [],
+): Promise<RawResponse> {
+  const raw: RawRequest = {
+    method,
+    path,
+    headers: [
+      ...authorization.map((value): [string, string] => ["authorization", value]),
+      ["content-type", "application/json"],
+      ...extra,
+    ],
+    body: Buffer.from(body),
+  };
+  const response = await send(port, raw);
+  responses.push(response);
+  return response;
+}
+const bearer = (key: string) => [`Bearer ${key}`];
+const hello = (key: string[], company = "acme") => call("GET", `/v1/companies/${company}/hello`, key);
+const persons = (key: string[], body = "") => call("POST", "/v1/persons/search", key, body);
+const employees = (key: string[], body = "") => call("POST", "/v1/employees/search", key, body);
+
+describe("the main scenarios with canary keys", () => {
+  it("greeting: 200, 401 (missing, bad checksum, bad body, unknown, revoked, malformed), 403, 429", async () => {
+    expect((await hello(bearer(KEYS.full))).status).toBe(200);
+    expect((await hello([`bearer   ${KEYS.live}  `])).status).toBe(200);
+    expect((await hello([])).status).toBe(401);
+    for (const key of [KEYS.full, KEYS.live]) {
+      expect((await hello(bearer(badCheck(key)))).status).toBe(401);
+      expect((await hello(bearer(badBody(key)))).status).toBe(401);
+      expect((await hello([`Bearer ${key} ${key}`])).status).toBe(401);
+      expect((await hello([`Basic ${key}`])).status).toBe(401);
+      expect((await hello([key])).status).toBe(401);
+    }
+    expect((await hello(bearer(KEYS.unknown))).status).toBe(401);
+    expect((await hello(bearer(KEYS.revoked))).status).toBe(401);
+    expect((await hello(bearer(KEYS.searchOnly))).status).toBe(403);
+    expect((await hello(bearer(KEYS.helloOnly), "beta")).status).toBe(403);
+    const slow = [
+      await hello(bearer(KEYS.slow)),
+      await hello(bearer(KEYS.slow)),
+      await hello(bearer(KEYS.slow)),
+    ];
+    expect(slow.map((r) => r.status)).toContain(429);
+  });
+
+  it("both searches: 200, 400, 403 (operation and company), 401", async () => {
+    expect((await persons(bearer(KEYS.full))).status).toBe(200);
+    expect((await persons(bearer(KEYS.full), '{"companyId":"acme","limit":0}')).status).toBe(400);
+    expect((await persons(bearer(KEYS.full), '{"nope":1}')).status).toBe(400);
+    expect((await persons(bearer(KEYS.full), "{not json")).status).toBe(400);
+    expect((await persons(bearer(KEYS.live), '{"companyId":"beta"}')).status).toBe(403);
+    expect((await persons(bearer(KEYS.helloOnly))).status).toBe(403);
+    expect((await persons(bearer(badCheck(KEYS.searchOnly)))).status).toBe(401);
+    expect((await employees(bearer(KEYS.full), '{"companyId":"acme"}')).status).toBe(200);
+    expect((await employees(bearer(KEYS.full), "{}")).status).toBe(400);
+    expect((await employees(bearer(KEYS.full), '{"companyId":"acme","phone":"12"}')).status).toBe(400);
+    expect((await employees(bearer(KEYS.live), '{"companyId":"beta"}')).status).toBe(403);
+    expect((await employees(bearer(KEYS.searchOnly), '{"companyId":"acme"}')).status).toBe(403);
+    expect((await employees(bearer(KEYS.revoked), '{"companyId":"acme"}')).status).toBe(401);
+    expect((await employees(bearer(badBody(KEYS.full)), '{"companyId":"acme"}')).status).toBe(401);
+  });
+
+  it("two Authorization headers, and a key in another header", async () => {
+    expect((await hello([`Bearer ${KEYS.full}`, `Bearer ${badCheck(KEYS.live)}`])).status).toBe(401);
+    expect((await hello([`Bearer ${badCheck(KEYS.live)}`, `Bearer ${KEYS.full}`])).status).toBe(200);
+    const other = await call("GET", "/v1/companies/acme/hello", [], "", [["x-api-key", KEYS.full]]);
+    expect(other.status).toBe(401);
+  });
+});
+
+describe("secrets", () => {
+  const canaries = Object.values(KEYS).flatMap((key) => [key, randomPart(key)]);
+
+  it("the scenarios ran and logged (so an empty capture cannot pass)", () => {
+    expect(responses.length).toBeGreaterThan(30);
+    const lines = output
+      .join("")
+      .split("\n")
+      .filter((line) => line.startsWith("{"));
+    expect(lines.length).toBeGreaterThan(responses.length);
+    expect(lines.some((line) => line.includes("key refused"))).toBe(true);
+  });
+
+  it("no key and no key body in any log line, response body or response header", () => {
+    const logs = output.join("");
+    const bodies = responses.map((r) => r.body).join("\n");
+    const headers = responses.flatMap((r) => r.rawHeaders).join("\n");
+    for (const canary of canaries) {
+      expect(logs).not.toContain(canary);
+      expect(bodies).not.toContain(canary);
+      expect(headers).not.toContain(canary);
+    }
+    // Nothing that merely looks like a key (a prefix a scanner would flag) was echoed either.
+    expect(`${logs}${bodies}${headers}`).not.toMatch(/pd_(live|test)_[0-9A-Za-z]{8}/);
+  });
+
+  it("the authorizer compares the stored and computed hashes with crypto.timingSafeEqual", () => {
+    // Every request with a well-formed key that exists in the keys table reaches the comparison.
+    expect(timingSafeEqual.mock.calls.length).toBeGreaterThanOrEqual(20);
+    for (const [stored, computed] of timingSafeEqual.mock.calls) {
+      expect(stored).toHaveLength(32); // SHA-256 bytes
+      expect(computed).toHaveLength(32);
+    }
+  });
+});

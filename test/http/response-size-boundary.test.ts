@@ -1,0 +1,26 @@
+/**
+ * The size guard at its exact boundary, with the response as the handler really returns it
+ * (x-request-id included). Fails today: see the report — the guard measures the response before
+ * the request-id middleware adds x-request-id, so up to 54 bytes over the limit get through.
+ */
+import type { APIGatewayProxyResult } from "aws-lambda";
+import { plainRoute } from "./echo-route.js";
+import { invoke } from "./harness.js";
+
+const LIMIT = 6_291_456;
+// API Gateway request ids are UUIDs.
+const REQUEST_ID = "3f2b8c1e-9a4d-4e7f-8b6a-1c2d3e4f5a6b";
+const serializedBytes = (response: APIGatewayProxyResult) => Buffer.byteLength(JSON.stringify(response));
+const call = (count: number) =>
+  invoke(
+    plainRoute(async () => "x".repeat(count)),
+    { method: "GET", body: null, requestId: REQUEST_ID },
+  );
+
+it("never returns a Lambda response over 6,291,456 bytes (x-request-id included)", async () => {
+  const overhead = serializedBytes(await call(100)) - 100;
+  for (let over = 1; over <= 64; over++) {
+    const response = await call(LIMIT + over - overhead);
+    expect([over, response.statusCode]).toEqual([over, 500]);
+  }
+});
