@@ -1,4 +1,7 @@
-/** What `npm start` prints once it listens: where it is, and the demo keys when they are in use. */
+/**
+ * What `npm start` prints once it listens: where it is, its API reference page, and the demo keys
+ * when they are in use.
+ */
 import type { KeyRecord } from "../keys/key-record.js";
 import { type RouteDefinition, routesForStage } from "../routes.js";
 import type { Stage } from "../stages.js";
@@ -44,6 +47,7 @@ export function startupBanner(options: BannerOptions): string {
   const routes = routesForStage(stage);
   const lines = [
     `listening on ${url}`,
+    `API reference: ${url}/docs (the OpenAPI document: ${url}/openapi.json)`,
     `stage: ${stage}`,
     `directory: ${directory.persons} persons, ${directory.employees} employee records from ${directory.file}`,
     `DynamoDB: ${engine}`,

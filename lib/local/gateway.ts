@@ -61,8 +61,8 @@ export interface GatewayOptions {
   throttleFor: (usageKey: string) => Throttle | undefined;
   functionTimeoutMs?: number;
   now?: () => number;
-  /** Public documents served for GET without a key (path → body and content type), e.g. /openapi.json. */
-  documents?: ReadonlyMap<string, { contentType: string; body: string }>;
+  /** Public documents served for GET and HEAD without a key, by exact path: /openapi.json, /docs. */
+  documents?: ReadonlyMap<string, GatewayDocument>;
   /** Receives one access-log entry per request, like API Gateway's JSON access logs. */
   accessLog?: (entry: GatewayAccessLogEntry) => void;
 }
@@ -74,6 +74,46 @@ export interface GatewayAccessLogEntry {
   status: number;
   latencyMs: number;
   keyId?: string;
+}
+
+/** A public document: a fixed body, or one produced on request (e.g. a file read once, when first asked for). */
+export interface GatewayDocument {
+  contentType: string;
+  /** The body, or a function giving it; it may throw DocumentUnavailableError. */
+  body: string | (() => string);
+  /** Extra response headers, e.g. cache-control. */
+  headers?: Readonly<Record<string, string>>;
+}
+
+/**
+ * Thrown by a document's body function when it cannot be served here (e.g. a devDependency that is
+ * not installed). The gateway answers 503 with this message, which must therefore say what to do
+ * and nothing of the internals; any other error is a 500 `internal_error`.
+ */
+export class DocumentUnavailableError extends Error {}
+
+function documentResponse(document: GatewayDocument, requestId: string): GatewayResponse {
+  let body: string;
+  try {
+    body = typeof document.body === "string" ? document.body : document.body();
+  } catch (error) {
+    if (!(error instanceof DocumentUnavailableError)) return gatewayError(error, requestId);
+    const response = jsonResponse(
+      503,
+      { error: "unavailable", message: error.message },
+      { "cache-control": "no-store", "x-request-id": requestId },
+    );
+    return {
+      status: response.statusCode,
+      headers: response.headers as Record<string, string>,
+      body: response.body,
+    };
+  }
+  return {
+    status: 200,
+    headers: { ...document.headers, "content-type": document.contentType, "x-request-id": requestId },
+    body,
+  };
 }
 
 function gatewayError(error: ApiError | unknown, requestId: string): GatewayResponse {
@@ -144,11 +184,7 @@ export function createGateway(
     if (document) {
       if (request.method !== "GET" && request.method !== "HEAD")
         return gatewayError(new MethodNotAllowedError(), requestId);
-      return {
-        status: 200,
-        headers: { "content-type": document.contentType, "x-request-id": requestId },
-        body: document.body,
-      };
+      return documentResponse(document, requestId);
     }
     const matched = match(request.method, request.path);
     if (matched.kind === "not_found") return gatewayError(new NotFoundError(), requestId);

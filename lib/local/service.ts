@@ -21,6 +21,7 @@ import { TABLES, type TableId } from "../store/tables.js";
 import { type Engine, startDynalite } from "./engines.js";
 import { createGateway } from "./gateway.js";
 import { serveGateway } from "./http-server.js";
+import { referencePageDocuments } from "./reference-page.js";
 
 const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -105,6 +106,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
           "/openapi.json",
           { contentType: JSON_CONTENT_TYPE, body: JSON.stringify(openApiDocument(), null, 2) },
         ],
+        ...referencePageDocuments(),
       ]),
       ...(options.functionTimeoutMs ? { functionTimeoutMs: options.functionTimeoutMs } : {}),
       ...(options.now ? { now: options.now } : {}),

@@ -167,6 +167,24 @@ describe("stages", () => {
     expect(response.status).toBe(200);
     expect(JSON.parse(response.body)).toMatchObject({ openapi: "3.1.0" });
   });
+
+  it("serves the API reference page and the installed Scalar bundle without a key", async () => {
+    // Not partner routes (no contract body): checked here directly; test/reference-page renders it.
+    const page = await fetch(`${local.url}/docs`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(page.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    const script = (await page.text()).match(
+      /<script src="(\/docs\/scalar\.js\?v=[0-9a-f]{16})"><\/script>/,
+    )?.[1];
+    expect(script).toBeDefined();
+    const bundle = await fetch(`${local.url}${script}`);
+    expect(bundle.status).toBe(200);
+    expect(bundle.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+    expect(bundle.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(bundle.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await bundle.text()).toMatch(/createApiReference/);
+  });
 });
 
 describe("logs", () => {
