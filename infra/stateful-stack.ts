@@ -13,7 +13,7 @@ import {
 } from "aws-cdk-lib/aws-dynamodb";
 import { StringParameter } from "aws-cdk-lib/aws-ssm";
 import type { Construct } from "constructs";
-import { TABLES, type TableDefinition, type TableId } from "../lib/store/tables.js";
+import { type KeyAttribute, TABLES, type TableDefinition, type TableId } from "../lib/store/tables.js";
 import { type StageConfig, ssmParameterNames } from "./config.js";
 
 export interface StatefulStackProps extends StackProps {
@@ -44,7 +44,10 @@ export class StatefulStack extends Stack {
   }
 
   private table(id: string, definition: TableDefinition, config: StageConfig): Table {
-    const key = (attribute: { name: string }) => ({ name: attribute.name, type: AttributeType.STRING });
+    const key = (attribute: KeyAttribute) => ({
+      name: attribute.name,
+      type: attribute.type === "B" ? AttributeType.BINARY : AttributeType.STRING,
+    });
     const table = new Table(this, id, {
       partitionKey: key(definition.partitionKey),
       sortKey: definition.sortKey && key(definition.sortKey),

@@ -3,8 +3,8 @@
  * together on one employment, so they always match the same employment.
  */
 import { normalizeName } from "../directory/name.js";
-import type { SourceEmployee } from "../directory/source.js";
-import { employeeItem, type NarrowEntry, narrowEntry } from "../store/directory-items.js";
+import { instantOrderPrefix, type OrderKey } from "../store/binary-keys.js";
+import type { NamePair, NarrowEntry } from "../store/directory-items.js";
 
 export interface EmploymentFilter {
   /** Companies an employment may belong to (the requested company, or every authorized one). */
@@ -29,18 +29,19 @@ export function employmentFilter(
 }
 
 /** Stored names are normalized at load time, so matching is a plain substring test here. */
-export function employmentMatches(entry: NarrowEntry, filter: EmploymentFilter): boolean {
-  if (!filter.companies.has(entry.companyId)) return false;
-  if (filter.phone !== undefined && entry.phone !== filter.phone) return false;
-  if (filter.firstName !== undefined && !entry.firstName?.includes(filter.firstName)) return false;
-  if (filter.lastName !== undefined && !entry.lastName?.includes(filter.lastName)) return false;
+export function namesMatch(names: NamePair, filter: EmploymentFilter): boolean {
+  if (filter.firstName !== undefined && !names.firstName?.includes(filter.firstName)) return false;
+  if (filter.lastName !== undefined && !names.lastName?.includes(filter.lastName)) return false;
   return true;
 }
 
-/** The narrow view of a whole record, so full records are matched by the very same rule. */
-export function narrowView(record: SourceEmployee, personCreatedAt?: string): NarrowEntry {
-  return narrowEntry(employeeItem(record, personCreatedAt));
+export function employmentMatches(entry: NarrowEntry, filter: EmploymentFilter): boolean {
+  if (!filter.companies.has(entry.companyId)) return false;
+  if (filter.phone !== undefined && entry.phone !== filter.phone) return false;
+  return namesMatch(entry, filter);
 }
+
+export { narrowView } from "../store/directory-items.js";
 
 /** Both searches sort by createdAt, then id, ascending (plain string order on ids). */
 export function compareByCreated(
@@ -56,5 +57,22 @@ export function compareByCreated(
 export function inCreatedRange(key: string, range: { from?: string; before?: string }): boolean {
   return (
     (range.from === undefined || key >= range.from) && (range.before === undefined || key < range.before)
+  );
+}
+
+/** A created range as order-key bounds: keys at or after `from`, and before `before`. */
+export function orderRange(range: { from?: string; before?: string }): {
+  from?: OrderKey;
+  before?: OrderKey;
+} {
+  return {
+    ...(range.from === undefined ? {} : { from: instantOrderPrefix(range.from) }),
+    ...(range.before === undefined ? {} : { before: instantOrderPrefix(range.before) }),
+  };
+}
+
+export function inOrderRange(order: OrderKey, range: { from?: OrderKey; before?: OrderKey }): boolean {
+  return (
+    (range.from === undefined || order >= range.from) && (range.before === undefined || order < range.before)
   );
 }

@@ -6,11 +6,20 @@ import { type Principal, requireCompany } from "../auth/principal.js";
 import type { ApiEmployeesSearchResponse } from "../directory/api-schema.js";
 import { toApiEmployee } from "../directory/derive.js";
 import type { SourceEmployee } from "../directory/source.js";
-import type { NarrowEntry } from "../store/directory-items.js";
 import type { DirectoryRepository } from "../store/directory-repository.js";
-import { employmentFilter, employmentMatches, narrowView } from "./matching.js";
+import {
+  employmentFilter,
+  employmentMatches,
+  inOrderRange,
+  namesMatch,
+  narrowView,
+  orderRange,
+} from "./matching.js";
 import { pageOf } from "./paging.js";
 import { createdRange, type EmployeesSearchRequest } from "./request-schemas.js";
+
+type Match = { order: string; record?: SourceEmployee };
+const byOrder = (a: Match, b: Match) => (a.order < b.order ? -1 : a.order > b.order ? 1 : 0);
 
 export async function searchEmployees(
   request: EmployeesSearchRequest,
@@ -21,31 +30,44 @@ export async function searchEmployees(
   const { companyId, personId, phone } = request;
   requireCompany(principal, companyId);
   const range = createdRange(request);
+  const orders = orderRange(range);
   const filter = employmentFilter([companyId], request);
+  const hasNames = filter.firstName !== undefined || filter.lastName !== undefined;
 
-  // The most selective key condition available; the other filters are applied to what it reads.
-  // Each path reads one company's key range, so candidates arrive in createdAt, id order. The
-  // person path reads whole records already; the others read narrow entries only.
-  let candidates: { entry: NarrowEntry; record?: SourceEmployee }[];
+  // The most selective read available; the remaining filters are applied to what it returns.
+  // person: the person's bundle holds the records whole; phone: the byPhone index; otherwise the
+  // company's employment entries (names included), in createdAt, id order.
+  let matches: Match[];
+  let adjacent = false;
   if (personId !== undefined) {
-    const { employees } = await directory.partition(personId, companyId, range);
-    candidates = employees.map((record) => ({ entry: narrowView(record), record }));
+    const found = (await directory.persons([personId])).get(personId);
+    matches = (found?.employees ?? []).flatMap((record) => {
+      const entry = narrowView(record);
+      return inOrderRange(entry.order, orders) && employmentMatches(entry, filter)
+        ? [{ order: entry.order, record }]
+        : [];
+    });
+  } else if (phone !== undefined) {
+    matches = (await directory.phoneEntries(phone, companyId))
+      .filter((entry) => inOrderRange(entry.order, orders) && employmentMatches(entry, filter))
+      .map(({ order }) => ({ order }));
   } else {
-    const entries =
-      phone !== undefined
-        ? await directory.phoneEntries(phone, companyId, range)
-        : await directory.companyEntries(companyId, range);
-    candidates = entries.map((entry) => ({ entry }));
+    const entries = await directory.employmentEntries(companyId, range);
+    matches = hasNames ? entries.filter((entry) => namesMatch(entry, filter)) : entries;
+    adjacent = !hasNames;
   }
+  matches.sort(byOrder);
 
-  const { page, pagination } = pageOf(
-    candidates.filter(({ entry }) => employmentMatches(entry, filter)),
-    request.offset,
-    request.limit,
-  );
+  const { page, pagination } = pageOf(matches, request.offset, request.limit);
   const known = page.flatMap(({ record }) => (record ? [record] : []));
   const records =
-    known.length === page.length ? known : await directory.employees(page.map(({ entry }) => entry));
+    known.length === page.length
+      ? known
+      : await directory.employeeRecords(
+          companyId,
+          page.map(({ order }) => order),
+          { adjacent },
+        );
   const options = {
     asOf,
     ...(request.externalIdSystems ? { externalIdSystems: request.externalIdSystems } : {}),

@@ -1,7 +1,7 @@
 /**
  * Search persons: each person once, selected by filters that must all hold on one employment in
  * a company the key may read, returned with every employment in every company the key may read.
- * Candidates come from narrow index entries; only the page's persons are read whole.
+ * Candidates come from narrow entries (person entries or the phone index); only the page is read whole.
  */
 import type { Principal } from "../auth/principal.js";
 import type { ApiPersonsSearchResponse } from "../directory/api-schema.js";
@@ -9,22 +9,20 @@ import { toApiEmployee, toApiPerson } from "../directory/derive.js";
 import { instantKey } from "../directory/instant-key.js";
 import type { SourceEmployee } from "../directory/source.js";
 import { ForbiddenError } from "../http/errors.js";
-import type { NarrowEntry } from "../store/directory-items.js";
-import type { DirectoryRepository, PersonRecords } from "../store/directory-repository.js";
+import { type OrderKey, orderKey } from "../store/binary-keys.js";
+import { idOfOrder, type PersonRecords } from "../store/directory-items.js";
+import type { DirectoryRepository } from "../store/directory-repository.js";
 import {
   compareByCreated,
   employmentFilter,
   employmentMatches,
-  inCreatedRange,
+  inOrderRange,
+  namesMatch,
   narrowView,
+  orderRange,
 } from "./matching.js";
 import { pageOf } from "./paging.js";
 import { createdRange, type PersonsSearchRequest } from "./request-schemas.js";
-
-interface Candidate {
-  id: string;
-  createdKey: string;
-}
 
 export async function searchPersons(
   request: PersonsSearchRequest,
@@ -38,51 +36,60 @@ export async function searchPersons(
   }
   const scope = companyId === undefined ? [...principal.companies] : [companyId];
   const filter = employmentFilter(scope, request);
+  const hasNames = filter.firstName !== undefined || filter.lastName !== undefined;
   const personRange = createdRange(request);
+  const orders = orderRange(personRange);
 
-  // Candidate persons: person id → its createdAt key, from the cheapest entries that can hold a match.
-  const candidates = new Map<string, string>();
-  const consider = (entry: NarrowEntry) => {
-    const { personId: id, personCreatedKey } = entry;
-    if (id === null || personCreatedKey === null || candidates.has(id)) return;
-    if (inCreatedRange(personCreatedKey, personRange) && employmentMatches(entry, filter)) {
-      candidates.set(id, personCreatedKey);
-    }
-  };
-  let prefetched: PersonRecords | undefined;
+  // Candidate persons by order key (createdAt, id), which sorts them as the response does. A person
+  // is a candidate when one employment in scope passes every filter (the same-employment rule)
+  // and their createdAt lies in the range.
+  const candidates = new Set<OrderKey>();
+  let prefetched: Map<string, PersonRecords> | undefined;
   if (personId !== undefined) {
-    prefetched = await directory.partition(personId);
-    const { person } = prefetched;
-    if (person) for (const record of prefetched.employees) consider(narrowView(record, person.createdAt));
+    prefetched = await directory.persons([personId]);
+    const found = prefetched.get(personId);
+    const order = found && orderKey(instantKey(found.person.createdAt), found.person.id);
+    if (order && inOrderRange(order, orders)) {
+      if (found.employees.some((record) => employmentMatches(narrowView(record), filter)))
+        candidates.add(order);
+    }
   } else if (phone !== undefined) {
-    (await directory.phoneEntries(phone)).forEach(consider);
+    for (const entry of await directory.phoneEntries(phone)) {
+      const order = entry.personOrder;
+      if (order !== null && inOrderRange(order, orders) && employmentMatches(entry, filter))
+        candidates.add(order);
+    }
   } else {
     // One query per company, all at once: latency follows the largest company, not their sum.
-    const perCompany = await Promise.all(scope.map((id) => directory.companyEntries(id)));
-    for (const entries of perCompany) entries.forEach(consider);
+    const perCompany = await Promise.all(scope.map((id) => directory.personEntries(id, personRange)));
+    for (const entries of perCompany) {
+      for (const entry of entries) {
+        if (!hasNames || entry.pairs.some((pair) => namesMatch(pair, filter))) candidates.add(entry.order);
+      }
+    }
   }
 
-  const sorted = [...candidates]
-    .map(([id, createdKey]): Candidate => ({ id, createdKey }))
-    .sort(compareByCreated);
+  const sorted = [...candidates].sort();
   const { page, pagination } = pageOf(sorted, request.offset, request.limit);
+  const ids = page.map(idOfOrder);
 
   const options = {
     asOf,
     ...(request.externalIdSystems ? { externalIdSystems: request.externalIdSystems } : {}),
   };
   const authorizedEmployment = (record: SourceEmployee) => principal.companies.has(record.companyId);
-  const persons = await Promise.all(
-    page.map(async ({ id }) => {
-      const records = prefetched?.person?.id === id ? prefetched : await directory.partition(id);
-      if (!records.person) throw new Error("person disappeared between index read and fetch");
-      const employments = records.employees
-        .filter(authorizedEmployment)
-        .map((record) => ({ record, createdKey: instantKey(record.createdAt), id: record.id }))
-        .sort(compareByCreated)
-        .map(({ record }) => toApiEmployee(record, options));
-      return toApiPerson(records.person, employments);
-    }),
-  );
+  const bundles =
+    ids.length === 0 ? new Map<string, PersonRecords>() : (prefetched ?? (await directory.persons(ids)));
+  const persons = ids.map((id) => {
+    const found = bundles.get(id);
+    // The candidate was read moments ago; a person gone since is a live-data race, not a client error.
+    if (!found) throw new Error("person disappeared between entry read and fetch");
+    const employments = found.employees
+      .filter(authorizedEmployment)
+      .map((record) => ({ record, createdKey: instantKey(record.createdAt), id: record.id }))
+      .sort(compareByCreated)
+      .map(({ record }) => toApiEmployee(record, options));
+    return toApiPerson(found.person, employments);
+  });
   return { asOf: asOf.toISOString(), persons, pagination };
 }

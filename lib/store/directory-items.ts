@@ -1,92 +1,216 @@
 /**
  * How persons and employee records are laid out as items of the directory table (see
- * docs/data-model.md). Employee items carry a few short, normalized attributes for the narrow
- * indexes and the whole source record as JSON in `d`, which only the page's records are read for.
+ * docs/data-model.md). A company's partition holds its employment entries and person entries,
+ * packed into blocks, and each employee record whole; a person's partition holds the person
+ * with every employment, compressed, so a page of persons is one BatchGetItem.
  */
+import { brotliCompressSync, brotliDecompressSync, constants } from "node:zlib";
 import { instantKey } from "../directory/instant-key.js";
 import { normalizeName } from "../directory/name.js";
 import { normalizePhone } from "../directory/phone.js";
 import type { SourceEmployee, SourcePerson } from "../directory/source.js";
+import {
+  concatBytes,
+  INSTANT_BYTES,
+  instantKeyOf,
+  type OrderKey,
+  orderKey,
+  orderKeyBytes,
+  orderKeyOfBytes,
+  phoneBytes,
+  utf8Bytes,
+  uuidBytes,
+  uuidOf,
+} from "./binary-keys.js";
+import { type EntryShape, type NamePair, type PackedEntry, packBlocks } from "./entry-blocks.js";
 import { DIRECTORY_ATTR as A } from "./tables.js";
 
 export type DirectoryItem = Record<string, unknown>;
+export type { NamePair, OrderKey };
 
-/** Sort key of the person item: sorts before every employment (company ids start with [A-Za-z0-9._-]). */
-export const PERSON_SORT_KEY = "#";
-/** Partition of an employee record with no person: can never collide with a person id (a uuid). */
-export const UNLINKED_PREFIX = "~";
+/** First byte of a company partition's sort key: which family an item belongs to. */
+export const FAMILY = {
+  /** Blocks of employment entries (createdAt, id, names): employees searches without phone or person. */
+  employmentBlocks: 0x01,
+  /** Blocks of person entries (person createdAt, person id, name pairs), one per person of the company. */
+  personBlocks: 0x02,
+  /** One item per employee record, the record compressed: a page of employees. byPhone indexes these. */
+  employmentRecord: 0x03,
+} as const;
+export type BlockFamily = typeof FAMILY.employmentBlocks | typeof FAMILY.personBlocks;
 
-export interface ItemKey {
-  readonly partition: string;
-  readonly sort: string;
+export const BLOCK_SHAPE: Readonly<Record<BlockFamily, EntryShape>> = {
+  [FAMILY.employmentBlocks]: "employment",
+  [FAMILY.personBlocks]: "person",
+};
+
+/** A person's partition starts with 0x00, which no company id (`[A-Za-z0-9._-]`) can. */
+const PERSON_PARTITION = 0x00;
+/** A compressed person bundle larger than this is split over several items (an item holds 400 KB). */
+export const BUNDLE_CHUNK_BYTES = 350_000;
+
+export interface PersonRecords {
+  readonly person: SourcePerson;
+  readonly employees: readonly SourceEmployee[];
 }
 
-/** `companyId#createdAtKey#employeeId`: within a company, sorted by createdAt, then id. */
-export function employmentSortKey(companyId: string, createdAt: string, employeeId: string): string {
-  return `${companyId}#${instantKey(createdAt)}#${employeeId}`;
+/** An employment entry as a search reads it: its order key (createdAt, id) and names. */
+export interface EmploymentEntry extends NamePair {
+  readonly order: OrderKey;
 }
 
-export function personItem(person: SourcePerson): DirectoryItem {
-  return { [A.partition]: person.id, [A.sort]: PERSON_SORT_KEY, [A.data]: JSON.stringify(person) };
+/** A person entry of one company: order key (person createdAt, person id) and their name pairs. */
+export interface PersonEntry {
+  readonly order: OrderKey;
+  readonly pairs: readonly NamePair[];
 }
 
-export function employeeItem(record: SourceEmployee, personCreatedAt: string | undefined): DirectoryItem {
-  const { firstName, lastName } = record.demographics;
-  const phone = record.contact.phone === null ? undefined : normalizePhone(record.contact.phone);
-  return {
-    [A.partition]: record.personId ?? `${UNLINKED_PREFIX}${record.id}`,
-    [A.sort]: employmentSortKey(record.companyId, record.createdAt, record.id),
-    [A.company]: record.companyId,
-    ...(phone?.ok ? { [A.phone]: phone.digits } : {}),
-    ...(firstName === null ? {} : { [A.firstName]: normalizeName(firstName) }),
-    ...(lastName === null ? {} : { [A.lastName]: normalizeName(lastName) }),
-    ...(personCreatedAt === undefined ? {} : { [A.personCreated]: instantKey(personCreatedAt) }),
-    [A.data]: JSON.stringify(record),
-  };
-}
-
-/** An employment as the narrow indexes hold it: enough to match, de-duplicate, sort and window. */
-export interface NarrowEntry extends ItemKey {
+/** An employment as matching needs it (phone and person paths): enough to match, sort and window. */
+export interface NarrowEntry extends NamePair {
   readonly companyId: string;
-  readonly createdKey: string;
-  readonly employeeId: string;
-  /** Null for an employee record with no person. */
-  readonly personId: string | null;
-  readonly personCreatedKey: string | null;
-  readonly firstName: string | null;
-  readonly lastName: string | null;
+  /** createdAt and employee id. */
+  readonly order: OrderKey;
+  /** Person createdAt and person id; null for an employee record with no person. */
+  readonly personOrder: OrderKey | null;
+  /** Normalized 10 digits, or null when the stored phone does not normalize. */
   readonly phone: string | null;
 }
 
-const optionalString = (value: unknown): string | null => (typeof value === "string" ? value : null);
+// ---- keys ----------------------------------------------------------------------------------
 
-export function narrowEntry(item: DirectoryItem): NarrowEntry {
-  const partition = String(item[A.partition]);
-  const sort = String(item[A.sort]);
-  const [companyId = "", createdKey = "", employeeId = ""] = sort.split("#");
+export const companyPartition = (companyId: string): Uint8Array => utf8Bytes(companyId);
+export const personPartition = (personId: string): Uint8Array =>
+  concatBytes(PERSON_PARTITION, uuidBytes(personId));
+export const recordSortKey = (order: OrderKey): Uint8Array =>
+  concatBytes(FAMILY.employmentRecord, orderKeyBytes(order));
+export const bundleChunkKey = (index: number): Uint8Array => Uint8Array.of(index >> 8, index & 0xff);
+/** Above every order key: 25 bytes of 0xff. */
+export const ORDER_KEY_MAX = "\u00ff".repeat(25);
+
+/** The person id of an order key. */
+export const idOfOrder = (order: OrderKey): string => uuidOf(orderKeyBytes(order), INSTANT_BYTES);
+export const createdKeyOfOrder = (order: OrderKey): string => instantKeyOf(orderKeyBytes(order), 0);
+
+// ---- items ---------------------------------------------------------------------------------
+
+const compress = (value: unknown): Uint8Array =>
+  brotliCompressSync(JSON.stringify(value), {
+    params: {
+      [constants.BROTLI_PARAM_QUALITY]: 6,
+      [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+    },
+  });
+export const decompress = <T>(bytes: Uint8Array): T =>
+  JSON.parse(brotliDecompressSync(bytes).toString("utf8")) as T;
+
+export function namesOf(record: SourceEmployee): NamePair {
+  const { firstName, lastName } = record.demographics;
   return {
-    partition,
-    sort,
-    companyId,
-    createdKey,
-    employeeId,
-    personId: partition.startsWith(UNLINKED_PREFIX) ? null : partition,
-    personCreatedKey: optionalString(item[A.personCreated]),
-    firstName: optionalString(item[A.firstName]),
-    lastName: optionalString(item[A.lastName]),
-    phone: optionalString(item[A.phone]),
+    firstName: firstName === null ? null : normalizeName(firstName),
+    lastName: lastName === null ? null : normalizeName(lastName),
   };
 }
 
-/** The stored source record. Records were validated when loaded, so they are trusted here. */
+const nameAttributes = ({ firstName, lastName }: NamePair): DirectoryItem => ({
+  ...(firstName === null ? {} : { [A.firstName]: firstName }),
+  ...(lastName === null ? {} : { [A.lastName]: lastName }),
+});
+
+export const employmentOrder = (record: SourceEmployee): OrderKey =>
+  orderKey(instantKey(record.createdAt), record.id);
+export const personOrder = (person: SourcePerson): OrderKey =>
+  orderKey(instantKey(person.createdAt), person.id);
+
+/** An employee record whole, with what the byPhone index needs to match without reading it. */
+export function recordItem(record: SourceEmployee, person: SourcePerson | undefined): DirectoryItem {
+  const phone = record.contact.phone === null ? undefined : normalizePhone(record.contact.phone);
+  return {
+    [A.partition]: companyPartition(record.companyId),
+    [A.sort]: recordSortKey(employmentOrder(record)),
+    [A.data]: compress(record),
+    ...(phone?.ok ? { [A.phone]: phoneBytes(phone.digits) } : {}),
+    ...(person ? { [A.person]: orderKeyBytes(personOrder(person)) } : {}),
+    ...nameAttributes(namesOf(record)),
+  };
+}
+
+/** A person's bundle: the person and every employment, compressed, split when large. */
+export function bundleItems(records: PersonRecords, chunkBytes = BUNDLE_CHUNK_BYTES): DirectoryItem[] {
+  const bundle = compress(records);
+  const chunks = Math.max(1, Math.ceil(bundle.length / chunkBytes));
+  return Array.from({ length: chunks }, (_, index) => ({
+    [A.partition]: personPartition(records.person.id),
+    [A.sort]: bundleChunkKey(index),
+    [A.data]: bundle.subarray(index * chunkBytes, (index + 1) * chunkBytes),
+    ...(index === 0 && chunks > 1 ? { [A.chunks]: chunks } : {}),
+  }));
+}
+
+export function employmentEntry(record: SourceEmployee): PackedEntry {
+  return { key: orderKeyBytes(employmentOrder(record)), pairs: [namesOf(record)] };
+}
+
+/** Per company of the person: their entry with the distinct name pairs of their records there. */
+export function personEntries({ person, employees }: PersonRecords): Map<string, PackedEntry> {
+  const pairsByCompany = new Map<string, Map<string, NamePair>>();
+  for (const record of employees) {
+    const pairs = pairsByCompany.get(record.companyId) ?? new Map<string, NamePair>();
+    pairsByCompany.set(record.companyId, pairs);
+    const names = namesOf(record);
+    if (names.firstName !== null || names.lastName !== null) pairs.set(JSON.stringify(names), names);
+  }
+  const key = orderKeyBytes(personOrder(person));
+  return new Map(
+    [...pairsByCompany].map(([companyId, pairs]) => [companyId, { key, pairs: [...pairs.values()] }]),
+  );
+}
+
+/** A family's entries of one company as block items, each keyed by its last entry. */
+export function blockItems(
+  companyId: string,
+  family: BlockFamily,
+  entries: readonly PackedEntry[],
+): DirectoryItem[] {
+  return packBlocks(entries, BLOCK_SHAPE[family]).map(({ last, data }) => ({
+    [A.partition]: companyPartition(companyId),
+    [A.sort]: concatBytes(family, last),
+    [A.data]: data,
+  }));
+}
+
+// ---- reading items back ----------------------------------------------------------------------
+
+export const bytesOf = (value: unknown): Uint8Array => {
+  if (value instanceof Uint8Array) return value;
+  throw new Error("expected a Binary attribute");
+};
+const stringOrNull = (value: unknown): string | null => (typeof value === "string" ? value : null);
+
+/** A record item (or its byPhone index entry): everything matching needs, no record body. */
+export function narrowEntryFromRecordItem(item: DirectoryItem, phone: string | null): NarrowEntry {
+  const person = item[A.person];
+  return {
+    companyId: new TextDecoder().decode(bytesOf(item[A.partition])),
+    order: orderKeyOfBytes(bytesOf(item[A.sort]).subarray(1)),
+    personOrder: person === undefined ? null : orderKeyOfBytes(bytesOf(person)),
+    firstName: stringOrNull(item[A.firstName]),
+    lastName: stringOrNull(item[A.lastName]),
+    phone,
+  };
+}
+
 export function employeeFromItem(item: DirectoryItem): SourceEmployee {
-  return JSON.parse(String(item[A.data])) as SourceEmployee;
+  return decompress<SourceEmployee>(bytesOf(item[A.data]));
 }
 
-export function personFromItem(item: DirectoryItem): SourcePerson {
-  return JSON.parse(String(item[A.data])) as SourcePerson;
-}
-
-export function isPersonItem(item: DirectoryItem): boolean {
-  return item[A.sort] === PERSON_SORT_KEY;
+/** The narrow view of a whole record, so whole records are matched by the very same rule. */
+export function narrowView(record: SourceEmployee, person?: SourcePerson): NarrowEntry {
+  const phone = record.contact.phone === null ? undefined : normalizePhone(record.contact.phone);
+  return {
+    companyId: record.companyId,
+    order: employmentOrder(record),
+    personOrder: person ? personOrder(person) : null,
+    ...namesOf(record),
+    phone: phone?.ok ? phone.digits : null,
+  };
 }

@@ -1,6 +1,6 @@
 /**
- * Every read of the directory table. Searches read the narrow indexes to find, sort and window
- * candidates, then fetch whole records only for the page they return.
+ * Every read of the directory table. Searches count, sort and window their candidates on the
+ * narrow item families of a company's partition, then read whole records only for the page.
  */
 import {
   BatchGetCommand,
@@ -8,55 +8,69 @@ import {
   QueryCommand,
   type QueryCommandInput,
 } from "@aws-sdk/lib-dynamodb";
-import type { SourceEmployee, SourcePerson } from "../directory/source.js";
+import type { SourceEmployee } from "../directory/source.js";
 import {
+  compareBytes,
+  concatBytes,
+  instantOrderPrefix,
+  orderKeyBytes,
+  orderKeyOfBytes,
+  phoneBytes,
+} from "./binary-keys.js";
+import {
+  BLOCK_SHAPE,
+  type BlockFamily,
+  bundleChunkKey,
+  bytesOf,
+  companyPartition,
   type DirectoryItem,
+  decompress,
+  type EmploymentEntry,
   employeeFromItem,
-  type ItemKey,
-  isPersonItem,
+  FAMILY,
   type NarrowEntry,
-  narrowEntry,
-  personFromItem,
+  narrowEntryFromRecordItem,
+  ORDER_KEY_MAX,
+  type OrderKey,
+  type PersonEntry,
+  type PersonRecords,
+  personPartition,
+  recordSortKey,
 } from "./directory-items.js";
+import { type PackedEntry, unpackBlock } from "./entry-blocks.js";
 import { DIRECTORY_ATTR as A } from "./tables.js";
 
-/** Bounds on an employment's createdAt, as instant keys: `from` inclusive, `before` exclusive. */
+/** Bounds on a createdAt, as instant keys: `from` inclusive, `before` exclusive. */
 export interface CreatedRange {
   readonly from?: string;
   readonly before?: string;
 }
 
-export interface PersonRecords {
-  readonly person: SourcePerson | undefined;
-  readonly employees: SourceEmployee[];
-}
-
 export interface DirectoryRepository {
-  /** Narrow entries of one company's employments, in createdAt, id order (byCompany index). */
-  companyEntries(companyId: string, range?: CreatedRange): Promise<NarrowEntry[]>;
-  /** Narrow entries of the employments whose stored phone normalizes to `phone` (byPhone index). */
-  phoneEntries(phone: string, companyId?: string, range?: CreatedRange): Promise<NarrowEntry[]>;
-  /** A person (or unlinked record partition) with its employee records, optionally of one company. */
-  partition(partition: string, companyId?: string, range?: CreatedRange): Promise<PersonRecords>;
-  /** Whole employee records for the given keys, in the order of the keys. */
-  employees(keys: readonly ItemKey[]): Promise<SourceEmployee[]>;
+  /** Every employment of a company with createdAt in the range, in createdAt, id order. */
+  employmentEntries(companyId: string, range?: CreatedRange): Promise<EmploymentEntry[]>;
+  /** Every person with an employment in the company, person createdAt in the range, in order. */
+  personEntries(companyId: string, range?: CreatedRange): Promise<PersonEntry[]>;
+  /** Employments whose stored phone normalizes to `phone`, of one company or of all. */
+  phoneEntries(phone: string, companyId?: string): Promise<NarrowEntry[]>;
+  /**
+   * Whole employee records of one company, in the order of the keys. `adjacent`: the keys are a
+   * run of consecutive records (an unfiltered window), so one Query can read them.
+   */
+  employeeRecords(
+    companyId: string,
+    orders: readonly OrderKey[],
+    options?: { adjacent?: boolean },
+  ): Promise<SourceEmployee[]>;
+  /** Persons with every employment in every company; absent ids are missing from the map. */
+  persons(ids: readonly string[]): Promise<Map<string, PersonRecords>>;
+  /** The block items of a family, raw: the loader merges into them. */
+  blocks(companyId: string, family: BlockFamily): Promise<{ sort: Uint8Array; entries: PackedEntry[] }[]>;
 }
 
 const BATCH_GET_LIMIT = 100;
 const MAX_BATCH_ATTEMPTS = 6;
-const INDEX = { byCompany: "byCompany", byPhone: "byPhone" } as const;
-
-/** The sort-key condition for one company's employments in a created range; null when empty. */
-export function companySortRange(
-  companyId: string,
-  range: CreatedRange = {},
-): { low: string; high: string } | null {
-  const low = `${companyId}#${range.from ?? ""}`;
-  // Keys are `company#<instant>#id`: `company#<before>` is below every key at that instant, and
-  // `~` sorts above every instant key (they start with a digit).
-  const high = `${companyId}#${range.before ?? "~"}`;
-  return low <= high ? { low, high } : null;
-}
+const INDEX = { byPhone: "byPhone" } as const;
 
 /** Every item of a Query, following LastEvaluatedKey page after page. */
 export async function queryAllPages(
@@ -75,83 +89,197 @@ export async function queryAllPages(
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const backoff = (attempt: number) => 25 * 2 ** attempt * (0.5 + Math.random() / 2);
-const keyOf = (item: DirectoryItem) => `${String(item[A.partition])}\u0000${String(item[A.sort])}`;
+const keyId = (partition: Uint8Array, sort: Uint8Array) =>
+  `${Buffer.from(partition).toString("hex")}/${Buffer.from(sort).toString("hex")}`;
+
+/** Entries strictly increasing by key; a load in progress may leave two blocks overlapping. */
+function inKeyOrder(entries: PackedEntry[]): PackedEntry[] {
+  let sorted = true;
+  for (let i = 1; i < entries.length && sorted; i += 1) {
+    sorted = compareBytes((entries[i - 1] as PackedEntry).key, (entries[i] as PackedEntry).key) < 0;
+  }
+  if (sorted) return entries;
+  const unique = new Map(entries.map((entry) => [orderKeyOfBytes(entry.key), entry]));
+  return [...unique.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, entry]) => entry);
+}
 
 export function directoryRepository(client: DynamoDBDocumentClient, tableName: string): DirectoryRepository {
-  const queryAll = (input: QueryCommandInput) => queryAllPages(client, input);
+  const blockQuery = (
+    companyId: string,
+    low: Uint8Array,
+    high: Uint8Array,
+    limit?: number,
+  ): QueryCommandInput => ({
+    TableName: tableName,
+    KeyConditionExpression: "#p = :p AND #s BETWEEN :low AND :high",
+    ExpressionAttributeNames: { "#p": A.partition, "#s": A.sort },
+    ExpressionAttributeValues: { ":p": companyPartition(companyId), ":low": low, ":high": high },
+    ...(limit ? { Limit: limit } : {}),
+  });
 
-  const queryCompanyRange = async (
-    indexName: string | undefined,
-    partitionAttr: string,
-    partitionValue: string,
-    companyId: string | undefined,
-    range: CreatedRange | undefined,
-  ): Promise<DirectoryItem[]> => {
-    const names: Record<string, string> = { "#pk": partitionAttr };
-    const values: Record<string, unknown> = { ":pk": partitionValue };
-    let condition = "#pk = :pk";
-    if (companyId !== undefined) {
-      const bounds = companySortRange(companyId, range);
-      if (!bounds) return [];
-      names["#sk"] = A.sort;
-      values[":low"] = bounds.low;
-      values[":high"] = bounds.high;
-      condition += " AND #sk BETWEEN :low AND :high";
+  /**
+   * The entries of a family with order keys in [from, before). Blocks are keyed by their last
+   * entry: those ending in the range, plus the first one ending after it (it may start inside).
+   */
+  const familyEntries = async (companyId: string, family: BlockFamily, range: CreatedRange = {}) => {
+    const from = range.from === undefined ? "" : instantOrderPrefix(range.from);
+    const before = range.before === undefined ? ORDER_KEY_MAX : instantOrderPrefix(range.before);
+    if (from >= before) return [];
+    const bound = (order: string) => concatBytes(family, orderKeyBytes(order));
+    const [inside, after] = await Promise.all([
+      queryAllPages(client, blockQuery(companyId, bound(from), bound(before))),
+      range.before === undefined
+        ? Promise.resolve([])
+        : client
+            .send(new QueryCommand(blockQuery(companyId, bound(before), bound(ORDER_KEY_MAX), 1)))
+            .then((page) => page.Items ?? []),
+    ]);
+    const entries = inKeyOrder(
+      [...inside, ...after].flatMap((item) => unpackBlock(bytesOf(item[A.data]), BLOCK_SHAPE[family])),
+    );
+    return entries
+      .map((entry) => ({ entry, order: orderKeyOfBytes(entry.key) }))
+      .filter(({ order }) => order >= from && order < before);
+  };
+
+  /** BatchGetItem of any number of keys, retrying UnprocessedKeys within a bounded budget. */
+  const batchGet = async (keys: readonly { partition: Uint8Array; sort: Uint8Array }[]) => {
+    const found = new Map<string, DirectoryItem>();
+    for (let offset = 0; offset < keys.length; offset += BATCH_GET_LIMIT) {
+      let pending: Record<string, unknown>[] = keys
+        .slice(offset, offset + BATCH_GET_LIMIT)
+        .map((key) => ({ [A.partition]: key.partition, [A.sort]: key.sort }));
+      for (let attempt = 0; pending.length > 0; attempt += 1) {
+        if (attempt >= MAX_BATCH_ATTEMPTS)
+          throw new Error(`BatchGetItem left ${pending.length} keys unprocessed`);
+        if (attempt > 0) await sleep(backoff(attempt));
+        const result = await client.send(
+          new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending } } }),
+        );
+        for (const item of result.Responses?.[tableName] ?? []) {
+          found.set(keyId(bytesOf(item[A.partition]), bytesOf(item[A.sort])), item);
+        }
+        pending = (result.UnprocessedKeys?.[tableName]?.Keys ?? []) as Record<string, unknown>[];
+      }
     }
-    return queryAll({
-      TableName: tableName,
-      ...(indexName ? { IndexName: indexName } : {}),
-      KeyConditionExpression: condition,
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-    });
+    return found;
+  };
+
+  /**
+   * The records from the first key to the last with one Query, when they are exactly the keys
+   * (a run of adjacent records); undefined when they are not, e.g. after a load in between.
+   */
+  const recordsBySpan = async (companyId: string, orders: readonly OrderKey[]) => {
+    const [first, last] = [orders[0], orders.at(-1)];
+    if (first === undefined || last === undefined) return undefined;
+    const items: DirectoryItem[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const input = blockQuery(
+        companyId,
+        recordSortKey(first),
+        recordSortKey(last),
+        orders.length - items.length,
+      );
+      const page = await client.send(new QueryCommand({ ...input, ExclusiveStartKey: start }));
+      items.push(...(page.Items ?? []));
+      start = page.LastEvaluatedKey;
+      // A 1 MB page may end early; Limit reached leaves a LastEvaluatedKey that needs no follow-up.
+    } while (start && items.length < orders.length);
+    const exact =
+      items.length === orders.length &&
+      items.every((item, i) => orderKeyOfBytes(bytesOf(item[A.sort]).subarray(1)) === orders[i]);
+    return exact ? items : undefined;
   };
 
   return {
-    async companyEntries(companyId, range) {
-      const items = await queryCompanyRange(INDEX.byCompany, A.company, companyId, companyId, range);
-      return items.map(narrowEntry);
+    async employmentEntries(companyId, range) {
+      const entries = await familyEntries(companyId, FAMILY.employmentBlocks, range);
+      return entries.map(({ entry, order }) => {
+        const names = entry.pairs[0];
+        return { order, firstName: names?.firstName ?? null, lastName: names?.lastName ?? null };
+      });
     },
 
-    async phoneEntries(phone, companyId, range) {
-      const items = await queryCompanyRange(INDEX.byPhone, A.phone, phone, companyId, range);
-      return items.map(narrowEntry);
+    async personEntries(companyId, range) {
+      const entries = await familyEntries(companyId, FAMILY.personBlocks, range);
+      return entries.map(({ entry, order }) => ({ order, pairs: entry.pairs }));
     },
 
-    async partition(partition, companyId, range) {
-      const items = await queryCompanyRange(undefined, A.partition, partition, companyId, range);
-      let person: SourcePerson | undefined;
-      const employees: SourceEmployee[] = [];
-      for (const item of items) {
-        if (isPersonItem(item)) person = personFromItem(item);
-        else employees.push(employeeFromItem(item));
-      }
-      return { person, employees };
+    async phoneEntries(phone, companyId) {
+      const items = await queryAllPages(client, {
+        TableName: tableName,
+        IndexName: INDEX.byPhone,
+        KeyConditionExpression: companyId === undefined ? "#t = :t" : "#t = :t AND #p = :p",
+        ExpressionAttributeNames: {
+          "#t": A.phone,
+          ...(companyId === undefined ? {} : { "#p": A.partition }),
+        },
+        ExpressionAttributeValues: {
+          ":t": phoneBytes(phone),
+          ...(companyId === undefined ? {} : { ":p": companyPartition(companyId) }),
+        },
+      });
+      return items.map((item) => narrowEntryFromRecordItem(item, phone));
     },
 
-    async employees(keys) {
-      const found = new Map<string, DirectoryItem>();
-      for (let offset = 0; offset < keys.length; offset += BATCH_GET_LIMIT) {
-        let pending: Record<string, unknown>[] = keys
-          .slice(offset, offset + BATCH_GET_LIMIT)
-          .map((key) => ({ [A.partition]: key.partition, [A.sort]: key.sort }));
-        for (let attempt = 0; pending.length > 0; attempt += 1) {
-          if (attempt >= MAX_BATCH_ATTEMPTS)
-            throw new Error(`BatchGetItem left ${pending.length} keys unprocessed`);
-          if (attempt > 0) await sleep(backoff(attempt));
-          const result = await client.send(
-            new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending } } }),
-          );
-          for (const item of result.Responses?.[tableName] ?? []) found.set(keyOf(item), item);
-          pending = (result.UnprocessedKeys?.[tableName]?.Keys ?? []) as Record<string, unknown>[];
-        }
-      }
-      return keys.map((key) => {
-        const item = found.get(`${key.partition}\u0000${key.sort}`);
-        // The key came from an index read moments ago; a record gone since is a live-data race.
-        if (!item) throw new Error("employee record disappeared between index read and fetch");
+    async employeeRecords(companyId, orders, options) {
+      if (orders.length === 0) return [];
+      // A run of adjacent records is one Query, billed on their summed size; scattered records
+      // (or a run that changed under us) are fetched one by one, each billed at least 4 KB.
+      const span =
+        options?.adjacent && orders.length > 1 ? await recordsBySpan(companyId, orders) : undefined;
+      if (span) return span.map(employeeFromItem);
+      const partition = companyPartition(companyId);
+      const found = await batchGet(orders.map((order) => ({ partition, sort: recordSortKey(order) })));
+      return orders.map((order) => {
+        const item = found.get(keyId(partition, recordSortKey(order)));
+        // The key was read moments ago; a record gone since is a live-data race, not a client error.
+        if (!item) throw new Error("employee record disappeared between key read and fetch");
         return employeeFromItem(item);
       });
+    },
+
+    async persons(ids) {
+      const unique = [...new Set(ids)];
+      const heads = await batchGet(
+        unique.map((id) => ({ partition: personPartition(id), sort: bundleChunkKey(0) })),
+      );
+      const result = new Map<string, PersonRecords>();
+      await Promise.all(
+        unique.map(async (id) => {
+          const head = heads.get(keyId(personPartition(id), bundleChunkKey(0)));
+          if (!head) return;
+          const count = head[A.chunks];
+          const chunks = typeof count === "number" ? count : 1;
+          const parts = [bytesOf(head[A.data])];
+          if (chunks > 1) {
+            const rest = await queryAllPages(client, {
+              TableName: tableName,
+              KeyConditionExpression: "#p = :p AND #s BETWEEN :low AND :high",
+              ExpressionAttributeNames: { "#p": A.partition, "#s": A.sort },
+              ExpressionAttributeValues: {
+                ":p": personPartition(id),
+                ":low": bundleChunkKey(1),
+                ":high": bundleChunkKey(chunks - 1),
+              },
+            });
+            if (rest.length !== chunks - 1) throw new Error("person bundle is missing chunks");
+            parts.push(...rest.map((item) => bytesOf(item[A.data])));
+          }
+          result.set(id, decompress<PersonRecords>(Buffer.concat(parts)));
+        }),
+      );
+      return result;
+    },
+
+    async blocks(companyId, family) {
+      const bound = (order: string) => concatBytes(family, orderKeyBytes(order));
+      const items = await queryAllPages(client, blockQuery(companyId, bound(""), bound(ORDER_KEY_MAX)));
+      return items.map((item) => ({
+        sort: bytesOf(item[A.sort]),
+        entries: unpackBlock(bytesOf(item[A.data]), BLOCK_SHAPE[family]),
+      }));
     },
   };
 }

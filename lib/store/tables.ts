@@ -8,7 +8,8 @@ export type TableId = "directory" | "keys";
 
 export interface KeyAttribute {
   readonly name: string;
-  readonly type: "S";
+  /** String or Binary: binary ids and instants are less than half the bytes of their text. */
+  readonly type: "S" | "B";
 }
 
 export interface IndexDefinition {
@@ -31,56 +32,44 @@ export interface TableDefinition {
 }
 
 const S = (name: string): KeyAttribute => ({ name, type: "S" });
+const B = (name: string): KeyAttribute => ({ name, type: "B" });
 
-/** Attribute names of the directory table (see docs/data-model.md). */
+/** Attribute names of the directory table (see docs/data-model.md and lib/store/directory-items.ts). */
 export const DIRECTORY_ATTR = {
-  /** Partition key: person id, or `~` + employee id for an employee record with no person. */
+  /** Partition key: a company id (UTF-8), or 0x00 + a person id (16 bytes). */
   partition: "p",
-  /** Sort key: `#` for the person item; `companyId#createdAtKey#employeeId` for an employment. */
+  /** Sort key: family byte + instant (9 bytes) + uuid (16) in a company; chunk number in a person. */
   sort: "s",
-  /** Company id of an employment (byCompany partition key). */
-  company: "c",
-  /** Normalized 10-digit phone of an employment, when the stored phone normalizes (byPhone key). */
-  phone: "ph",
-  /** NFKC lower-cased first and last name, for partial name matching on the narrow indexes. */
+  /** NFKC lower-cased first and last name, for partial name matching. */
   firstName: "f",
   lastName: "l",
-  /** Sort key form of the linked person's createdAt, for ordering and filtering people. */
-  personCreated: "pc",
-  /** The whole source record (JSON), read only for the records of the page returned. */
+  /** A person's further distinct name pairs in a company (JSON), rarely present. */
+  otherNames: "m",
+  /** Normalized phone as 5 bytes, on record items whose phone normalizes (byPhone key). */
+  phone: "t",
+  /** The linked person's createdAt (9 bytes) and id (16), on record items. */
+  person: "q",
+  /** Brotli-compressed JSON: an employee record, or a chunk of a person's bundle. */
   data: "d",
+  /** Number of chunks of a person's bundle, on its first chunk when there are several. */
+  chunks: "n",
 } as const;
-
-const NARROW_ATTRIBUTES = [
-  DIRECTORY_ATTR.firstName,
-  DIRECTORY_ATTR.lastName,
-  DIRECTORY_ATTR.phone,
-  DIRECTORY_ATTR.personCreated,
-] as const;
 
 export const DIRECTORY_TABLE: TableDefinition = {
   id: "directory",
   envVar: "DIRECTORY_TABLE",
-  partitionKey: S(DIRECTORY_ATTR.partition),
-  sortKey: S(DIRECTORY_ATTR.sort),
+  partitionKey: B(DIRECTORY_ATTR.partition),
+  sortKey: B(DIRECTORY_ATTR.sort),
   indexes: [
     {
-      name: "byCompany",
-      partitionKey: S(DIRECTORY_ATTR.company),
-      sortKey: S(DIRECTORY_ATTR.sort),
-      projection: { type: "INCLUDE", attributes: NARROW_ATTRIBUTES },
-    },
-    {
+      // Sparse: only record items whose phone normalizes. Sorted by company, so one company's
+      // entries are one key condition; base keys (p, s) come with every entry.
       name: "byPhone",
-      partitionKey: S(DIRECTORY_ATTR.phone),
-      sortKey: S(DIRECTORY_ATTR.sort),
-      // The index's own key (`ph`) is projected anyway; DynamoDB refuses it among NonKeyAttributes.
+      partitionKey: B(DIRECTORY_ATTR.phone),
+      sortKey: B(DIRECTORY_ATTR.partition),
       projection: {
         type: "INCLUDE",
-        attributes: [
-          DIRECTORY_ATTR.company,
-          ...NARROW_ATTRIBUTES.filter((name) => name !== DIRECTORY_ATTR.phone),
-        ],
+        attributes: [DIRECTORY_ATTR.person, DIRECTORY_ATTR.firstName, DIRECTORY_ATTR.lastName],
       },
     },
   ],

@@ -139,14 +139,26 @@ export function platformAssertions(stage: string, synthesized: () => Synthesized
         expect(p.DeletionProtectionEnabled).toBe(deletionProtection);
         expect(table.DeletionPolicy).toBe(retained ? "Retain" : "Delete");
       }
+      // Binary keys, as lib/store/tables.ts defines them: the stack and the local engines agree.
       s().statefulTemplate.hasResourceProperties("AWS::DynamoDB::Table", {
         KeySchema: [
           { AttributeName: "p", KeyType: "HASH" },
           { AttributeName: "s", KeyType: "RANGE" },
         ],
+        AttributeDefinitions: [
+          { AttributeName: "p", AttributeType: "B" },
+          { AttributeName: "s", AttributeType: "B" },
+          { AttributeName: "t", AttributeType: "B" },
+        ],
         GlobalSecondaryIndexes: [
-          { IndexName: "byCompany", Projection: { ProjectionType: "INCLUDE" } },
-          { IndexName: "byPhone", Projection: { ProjectionType: "INCLUDE" } },
+          {
+            IndexName: "byPhone",
+            KeySchema: [
+              { AttributeName: "t", KeyType: "HASH" },
+              { AttributeName: "p", KeyType: "RANGE" },
+            ],
+            Projection: { ProjectionType: "INCLUDE", NonKeyAttributes: ["q", "f", "l"] },
+          },
         ],
       });
       s().statefulTemplate.hasResourceProperties("AWS::DynamoDB::Table", {

@@ -6,8 +6,11 @@ import {
   employmentFilter,
   employmentMatches,
   inCreatedRange,
+  inOrderRange,
   narrowView,
+  orderRange,
 } from "../../lib/search/matching.js";
+import { orderKey, orderKeyParts } from "../../lib/store/binary-keys.js";
 import { type EmployeeFields, parsedEmployee, uuidOf } from "./records.js";
 
 const PERSON = uuidOf("aaaa", 1);
@@ -24,7 +27,7 @@ function entry(overrides: Partial<EmployeeFields> = {}) {
       phone: "(212) 555-0142",
       ...overrides,
     }),
-    "2023-06-01T00:00:00Z",
+    { id: PERSON, createdAt: "2023-06-01T00:00:00Z", updatedAt: "2023-06-01T00:00:00Z" },
   );
 }
 
@@ -90,12 +93,17 @@ describe("employmentMatches", () => {
   });
 
   it("reads the narrow view of a record: company, person, keys and normalized attributes", () => {
-    expect(entry({ firstName: "ＺＯË", lastName: "O'Neil", phone: "+1 212 555 0142" })).toMatchObject({
-      companyId: "acme",
-      personId: PERSON,
-      employeeId: uuidOf("eeee", 1),
+    const view = entry({ firstName: "ＺＯË", lastName: "O'Neil", phone: "+1 212 555 0142" });
+    expect(orderKeyParts(view.order)).toEqual({
       createdKey: instantKey("2024-01-01T00:00:00Z"),
-      personCreatedKey: instantKey("2023-06-01T00:00:00Z"),
+      id: uuidOf("eeee", 1),
+    });
+    expect(orderKeyParts(view.personOrder ?? "")).toEqual({
+      createdKey: instantKey("2023-06-01T00:00:00Z"),
+      id: PERSON,
+    });
+    expect(view).toMatchObject({
+      companyId: "acme",
       firstName: "zoë",
       lastName: "o'neil",
       phone: "2125550142",
@@ -108,7 +116,7 @@ describe("employmentMatches", () => {
         createdAt: "2024-01-01T00:00:00Z",
       }),
     );
-    expect(unlinked).toMatchObject({ personId: null, personCreatedKey: null });
+    expect(unlinked).toMatchObject({ personOrder: null });
   });
 });
 
@@ -174,5 +182,47 @@ describe("inCreatedRange", () => {
         expect(inCreatedRange(key(at), { from: key(from), before: key(before) })).toBe(false);
       }
     }
+  });
+});
+
+describe("order keys", () => {
+  const uuid = fc.uuid().map((id) => id.toLowerCase());
+  const instant = fc
+    .date({
+      min: new Date("0001-01-01T00:00:00Z"),
+      max: new Date("9999-12-31T23:59:59Z"),
+      noInvalidDate: true,
+    })
+    .chain((date) =>
+      fc
+        .integer({ min: 0, max: 999_999 })
+        .map((extra) => `${date.toISOString().slice(0, 23)}${String(extra).padStart(6, "0")}Z`),
+    );
+
+  it("sort as compareByCreated does, and give back their instant and id", () => {
+    fc.assert(
+      fc.property(instant, uuid, instant, uuid, (ta, ia, tb, ib) => {
+        const a = { createdKey: instantKey(ta), id: ia };
+        const b = { createdKey: instantKey(tb), id: ib };
+        const [ka, kb] = [orderKey(a.createdKey, a.id), orderKey(b.createdKey, b.id)];
+        expect(Math.sign(ka < kb ? -1 : ka > kb ? 1 : 0)).toBe(Math.sign(compareByCreated(a, b)));
+        expect(orderKeyParts(ka)).toEqual(a);
+      }),
+    );
+  });
+
+  it("bound a created range as inCreatedRange does", () => {
+    fc.assert(
+      fc.property(instant, uuid, fc.option(instant), fc.option(instant), (at, id, from, before) => {
+        const range = {
+          ...(from === null ? {} : { from: instantKey(from) }),
+          ...(before === null ? {} : { before: instantKey(before) }),
+        };
+        const createdKey = instantKey(at);
+        expect(inOrderRange(orderKey(createdKey, id), orderRange(range))).toBe(
+          inCreatedRange(createdKey, range),
+        );
+      }),
+    );
   });
 });

@@ -2,15 +2,14 @@ import { createTableInput } from "../../lib/store/create-tables.js";
 import { DIRECTORY_TABLE, KEYS_TABLE, type TableDefinition } from "../../lib/store/tables.js";
 
 describe("createTableInput", () => {
-  it("builds the directory table: composite key, both GSIs with their INCLUDE projections", () => {
+  it("builds the directory table: binary composite key, the sparse byPhone GSI", () => {
     expect(createTableInput(DIRECTORY_TABLE, "dir-test")).toEqual({
       TableName: "dir-test",
       BillingMode: "PAY_PER_REQUEST",
       AttributeDefinitions: [
-        { AttributeName: "p", AttributeType: "S" },
-        { AttributeName: "s", AttributeType: "S" },
-        { AttributeName: "c", AttributeType: "S" },
-        { AttributeName: "ph", AttributeType: "S" },
+        { AttributeName: "p", AttributeType: "B" },
+        { AttributeName: "s", AttributeType: "B" },
+        { AttributeName: "t", AttributeType: "B" },
       ],
       KeySchema: [
         { AttributeName: "p", KeyType: "HASH" },
@@ -18,20 +17,12 @@ describe("createTableInput", () => {
       ],
       GlobalSecondaryIndexes: [
         {
-          IndexName: "byCompany",
-          KeySchema: [
-            { AttributeName: "c", KeyType: "HASH" },
-            { AttributeName: "s", KeyType: "RANGE" },
-          ],
-          Projection: { ProjectionType: "INCLUDE", NonKeyAttributes: ["f", "l", "ph", "pc"] },
-        },
-        {
           IndexName: "byPhone",
           KeySchema: [
-            { AttributeName: "ph", KeyType: "HASH" },
-            { AttributeName: "s", KeyType: "RANGE" },
+            { AttributeName: "t", KeyType: "HASH" },
+            { AttributeName: "p", KeyType: "RANGE" },
           ],
-          Projection: { ProjectionType: "INCLUDE", NonKeyAttributes: ["c", "f", "l", "pc"] },
+          Projection: { ProjectionType: "INCLUDE", NonKeyAttributes: ["q", "f", "l"] },
         },
       ],
     });
@@ -69,7 +60,7 @@ describe("createTableInput", () => {
     attributes?.push("mutated");
     expect(createTableInput(DIRECTORY_TABLE, "dir-test").GlobalSecondaryIndexes?.[0]).toEqual(
       expect.objectContaining({
-        Projection: { ProjectionType: "INCLUDE", NonKeyAttributes: ["f", "l", "ph", "pc"] },
+        Projection: { ProjectionType: "INCLUDE", NonKeyAttributes: ["q", "f", "l"] },
       }),
     );
   });

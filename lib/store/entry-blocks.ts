@@ -1,0 +1,107 @@
+/**
+ * Narrow entries packed into blocks. A search with no exact filter reads every entry of a company,
+ * so entries are stored many to an item: the bytes billed are the entries' own (no key or
+ * attribute name repeated per entry), and the engine handles a few items instead of thousands.
+ *
+ * An entry is its 25-byte key (instant, uuid) followed by name pairs, each name a 2-byte length
+ * (0xffff for none) and its UTF-8 bytes. Employment entries hold one pair; person entries hold the
+ * person's distinct pairs in the company, after a 1-byte count.
+ */
+import { compareBytes, INSTANT_BYTES, UUID_BYTES } from "./binary-keys.js";
+
+export const ENTRY_KEY_BYTES = INSTANT_BYTES + UUID_BYTES;
+/** A block is closed once its entries reach this size, so a block item stays under 4 KB. */
+export const BLOCK_TARGET_BYTES = 3_800;
+const NO_NAME = 0xffff;
+
+export interface NamePair {
+  readonly firstName: string | null;
+  readonly lastName: string | null;
+}
+
+export interface PackedEntry {
+  /** Instant (9 bytes) + uuid (16 bytes): unique within a family of one company, and its order. */
+  readonly key: Uint8Array;
+  readonly pairs: readonly NamePair[];
+}
+
+export type EntryShape = "employment" | "person";
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+function nameBytes(name: string | null): Uint8Array {
+  if (name === null) return Uint8Array.of(0xff, 0xff);
+  const bytes = encoder.encode(name);
+  if (bytes.length >= NO_NAME) throw new Error("name longer than 65,534 bytes");
+  return Uint8Array.of(bytes.length >> 8, bytes.length & 0xff, ...bytes);
+}
+
+export function encodeEntry(entry: PackedEntry, shape: EntryShape): Uint8Array {
+  if (entry.key.length !== ENTRY_KEY_BYTES) throw new Error("entry key must be 25 bytes");
+  if (shape === "employment" && entry.pairs.length !== 1) throw new Error("an employment has one name pair");
+  if (entry.pairs.length > 255) throw new Error("more than 255 name pairs");
+  const parts: Uint8Array[] = [entry.key];
+  if (shape === "person") parts.push(Uint8Array.of(entry.pairs.length));
+  for (const pair of entry.pairs) parts.push(nameBytes(pair.firstName), nameBytes(pair.lastName));
+  return Buffer.concat(parts);
+}
+
+/** Entries sorted by key, packed into blocks of about BLOCK_TARGET_BYTES. */
+export function packBlocks(
+  entries: readonly PackedEntry[],
+  shape: EntryShape,
+): { last: Uint8Array; data: Uint8Array }[] {
+  const sorted = [...entries].sort((a, b) => compareBytes(a.key, b.key));
+  const blocks: { last: Uint8Array; data: Uint8Array }[] = [];
+  let parts: Uint8Array[] = [];
+  let size = 0;
+  let last: Uint8Array | undefined;
+  const close = () => {
+    if (last) blocks.push({ last, data: Buffer.concat(parts) });
+    parts = [];
+    size = 0;
+    last = undefined;
+  };
+  for (const entry of sorted) {
+    const bytes = encodeEntry(entry, shape);
+    if (size > 0 && size + bytes.length > BLOCK_TARGET_BYTES) close();
+    parts.push(bytes);
+    size += bytes.length;
+    last = entry.key;
+  }
+  close();
+  return blocks;
+}
+
+function readName(data: Uint8Array, view: DataView, offset: number): [string | null, number] {
+  const length = view.getUint16(offset);
+  if (length === NO_NAME) return [null, offset + 2];
+  return [decoder.decode(data.subarray(offset + 2, offset + 2 + length)), offset + 2 + length];
+}
+
+/** Every entry of a block, in key order. */
+export function unpackBlock(data: Uint8Array, shape: EntryShape): PackedEntry[] {
+  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  const entries: PackedEntry[] = [];
+  let offset = 0;
+  while (offset < data.length) {
+    const key = data.subarray(offset, offset + ENTRY_KEY_BYTES);
+    offset += ENTRY_KEY_BYTES;
+    let count = 1;
+    if (shape === "person") {
+      count = data[offset] ?? 0;
+      offset += 1;
+    }
+    const pairs: NamePair[] = [];
+    for (let i = 0; i < count; i += 1) {
+      const [firstName, afterFirst] = readName(data, view, offset);
+      const [lastName, afterLast] = readName(data, view, afterFirst);
+      offset = afterLast;
+      pairs.push({ firstName, lastName });
+    }
+    entries.push({ key, pairs });
+  }
+  if (offset !== data.length) throw new Error("malformed entry block");
+  return entries;
+}
