@@ -22,7 +22,13 @@ import {
   uuidBytes,
   uuidOf,
 } from "./binary-keys.js";
-import { type EntryShape, type NamePair, type PackedEntry, packBlocks } from "./entry-blocks.js";
+import {
+  type EntryShape,
+  MAX_NAME_BYTES,
+  type NamePair,
+  type PackedEntry,
+  packBlocks,
+} from "./entry-blocks.js";
 import { DIRECTORY_ATTR as A } from "./tables.js";
 
 export type DirectoryItem = Record<string, unknown>;
@@ -105,6 +111,14 @@ export const decompress = <T>(bytes: Uint8Array): T =>
 
 export function namesOf(record: SourceEmployee): NamePair {
   const { firstName, lastName } = record.demographics;
+  for (const [field, name] of [
+    ["firstName", firstName],
+    ["lastName", lastName],
+  ] as const) {
+    if (name !== null && Buffer.byteLength(normalizeName(name)) > MAX_NAME_BYTES) {
+      throw new Error(`employee ${record.id}: demographics.${field} is longer than ${MAX_NAME_BYTES} bytes`);
+    }
+  }
   return {
     firstName: firstName === null ? null : normalizeName(firstName),
     lastName: lastName === null ? null : normalizeName(lastName),

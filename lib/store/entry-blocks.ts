@@ -5,7 +5,8 @@
  *
  * An entry is its 25-byte key (instant, uuid) followed by name pairs, each name a 2-byte length
  * (0xffff for none) and its UTF-8 bytes. Employment entries hold one pair; person entries hold the
- * person's distinct pairs in the company, after a 1-byte count.
+ * person's distinct pairs in the company, after a count: one byte below 128, else two bytes with
+ * the top bit set.
  */
 import { compareBytes, INSTANT_BYTES, UUID_BYTES } from "./binary-keys.js";
 
@@ -13,6 +14,9 @@ export const ENTRY_KEY_BYTES = INSTANT_BYTES + UUID_BYTES;
 /** A block is closed once its entries reach this size, so a block item stays under 4 KB. */
 export const BLOCK_TARGET_BYTES = 3_800;
 const NO_NAME = 0xffff;
+/** The longest name an entry holds, in UTF-8 bytes; the loader refuses longer ones first. */
+export const MAX_NAME_BYTES = NO_NAME - 1;
+const MAX_PAIRS = 0x7fff;
 
 export interface NamePair {
   readonly firstName: string | null;
@@ -33,16 +37,18 @@ const decoder = new TextDecoder();
 function nameBytes(name: string | null): Uint8Array {
   if (name === null) return Uint8Array.of(0xff, 0xff);
   const bytes = encoder.encode(name);
-  if (bytes.length >= NO_NAME) throw new Error("name longer than 65,534 bytes");
+  if (bytes.length > MAX_NAME_BYTES) throw new Error("name longer than 65,534 bytes");
   return Uint8Array.of(bytes.length >> 8, bytes.length & 0xff, ...bytes);
 }
 
 export function encodeEntry(entry: PackedEntry, shape: EntryShape): Uint8Array {
   if (entry.key.length !== ENTRY_KEY_BYTES) throw new Error("entry key must be 25 bytes");
   if (shape === "employment" && entry.pairs.length !== 1) throw new Error("an employment has one name pair");
-  if (entry.pairs.length > 255) throw new Error("more than 255 name pairs");
+  const count = entry.pairs.length;
+  if (count > MAX_PAIRS) throw new Error("more than 32,767 name pairs");
   const parts: Uint8Array[] = [entry.key];
-  if (shape === "person") parts.push(Uint8Array.of(entry.pairs.length));
+  if (shape === "person")
+    parts.push(count < 0x80 ? Uint8Array.of(count) : Uint8Array.of(0x80 | (count >> 8), count & 0xff));
   for (const pair of entry.pairs) parts.push(nameBytes(pair.firstName), nameBytes(pair.lastName));
   return Buffer.concat(parts);
 }
@@ -90,8 +96,9 @@ export function unpackBlock(data: Uint8Array, shape: EntryShape): PackedEntry[] 
     offset += ENTRY_KEY_BYTES;
     let count = 1;
     if (shape === "person") {
-      count = data[offset] ?? 0;
-      offset += 1;
+      const first = data[offset] ?? 0;
+      count = first < 0x80 ? first : ((first & 0x7f) << 8) | (data[offset + 1] ?? 0);
+      offset += first < 0x80 ? 1 : 2;
     }
     const pairs: NamePair[] = [];
     for (let i = 0; i < count; i += 1) {

@@ -86,6 +86,29 @@ describeEachEngine("directory loader", (getEngine) => {
     expect(await scanAll(documents, tables.directory)).toEqual(first);
   });
 
+  it("refuses a name too long to index before writing anything, naming the record and field", async () => {
+    const { client, tables } = getEngine();
+    const documents = documentClientFor(client);
+    const before = await scanAll(documents, tables.directory);
+    const [record] = DATA.employees;
+    if (!record) throw new Error("no record");
+    const long: DataFile = {
+      persons: [],
+      employees: [
+        {
+          ...record,
+          id: "cccccccc-0000-4000-8000-000000000001",
+          personId: null,
+          demographics: { ...record.demographics, lastName: "x".repeat(70_000) },
+        },
+      ],
+    };
+    await expect(loadDirectory(documents, tables.directory, long)).rejects.toThrow(
+      "employee cccccccc-0000-4000-8000-000000000001: demographics.lastName is longer than 65534 bytes",
+    );
+    expect(await scanAll(documents, tables.directory)).toEqual(before);
+  });
+
   it("writes batches of 25 with several in flight for a larger file", async () => {
     const { client, tables } = getEngine();
     const documents = documentClientFor(client);

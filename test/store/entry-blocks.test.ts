@@ -72,6 +72,15 @@ describe("entry blocks", () => {
     expect([...(read?.key ?? [])]).toEqual(new Array(ENTRY_KEY_BYTES).fill(0));
   });
 
+  it("count more than 127 name pairs in two bytes", () => {
+    const pairs = Array.from({ length: 300 }, (_, i) => ({ firstName: `f${i}`, lastName: null }));
+    const [read] = unpackBlock(
+      encodeEntry({ key: new Uint8Array(ENTRY_KEY_BYTES), pairs }, "person"),
+      "person",
+    );
+    expect(read?.pairs).toEqual(pairs);
+  });
+
   it("refuse what they cannot hold", () => {
     const base = { key: new Uint8Array(ENTRY_KEY_BYTES), pairs: [{ firstName: "a", lastName: "b" }] };
     expect(() => encodeEntry({ ...base, key: new Uint8Array(3) }, "employment")).toThrow(/25 bytes/);
