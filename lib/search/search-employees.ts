@@ -15,10 +15,12 @@ import {
   narrowView,
   orderRange,
 } from "./matching.js";
+import { pageReadPlan } from "./page-reads.js";
 import { pageOf } from "./paging.js";
 import { createdRange, type EmployeesSearchRequest } from "./request-schemas.js";
 
-type Match = { order: string; record?: SourceEmployee };
+/** A matching employment; `at`: its position among the company entries read (for pricing runs). */
+type Match = { order: string; record?: SourceEmployee; at?: number };
 const byOrder = (a: Match, b: Match) => (a.order < b.order ? -1 : a.order > b.order ? 1 : 0);
 
 export async function searchEmployees(
@@ -38,7 +40,7 @@ export async function searchEmployees(
   // person: the person's bundle holds the records whole; phone: the byPhone index; otherwise the
   // company's employment entries (names included), in createdAt, id order.
   let matches: Match[];
-  let adjacent = false;
+  let sizes: number[] = [];
   if (personId !== undefined) {
     const found = (await directory.persons([personId])).get(personId);
     matches = (found?.employees ?? []).flatMap((record) => {
@@ -53,21 +55,28 @@ export async function searchEmployees(
       .map(({ order }) => ({ order }));
   } else {
     const entries = await directory.employmentEntries(companyId, range);
-    matches = hasNames ? entries.filter((entry) => namesMatch(entry, filter)) : entries;
-    adjacent = !hasNames;
+    sizes = entries.map((entry) => entry.recordBytes);
+    matches = entries.flatMap((entry, at) =>
+      !hasNames || namesMatch(entry, filter) ? [{ order: entry.order, at }] : [],
+    );
   }
   matches.sort(byOrder);
 
   const { page, pagination } = pageOf(matches, request.offset, request.limit);
   const known = page.flatMap(({ record }) => (record ? [record] : []));
-  const records =
-    known.length === page.length
-      ? known
-      : await directory.employeeRecords(
-          companyId,
-          page.map(({ order }) => order),
-          { adjacent },
-        );
+  let records = known;
+  if (known.length < page.length) {
+    // Entries read in full tell what a run from the first page record to the last would cost.
+    const positions = page.flatMap(({ at }) => (at === undefined ? [] : [at]));
+    const plan =
+      positions.length === page.length ? pageReadPlan(sizes, positions) : { kind: "each" as const };
+    const orders = page.map(({ order }) => order);
+    records = await directory.employeeRecords(
+      companyId,
+      orders,
+      plan.kind === "run" ? { runLength: plan.length } : {},
+    );
+  }
   const options = {
     asOf,
     ...(request.externalIdSystems ? { externalIdSystems: request.externalIdSystems } : {}),

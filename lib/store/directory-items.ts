@@ -60,9 +60,11 @@ export interface PersonRecords {
   readonly employees: readonly SourceEmployee[];
 }
 
-/** An employment entry as a search reads it: its order key (createdAt, id) and names. */
+/** An employment entry as a search reads it: its order key (createdAt, id), names, record size. */
 export interface EmploymentEntry extends NamePair {
   readonly order: OrderKey;
+  /** Bytes of the record item, to the next 16: what reading it in a run of records costs. */
+  readonly recordBytes: number;
 }
 
 /** A person entry of one company: order key (person createdAt, person id) and their name pairs. */
@@ -160,8 +162,21 @@ export function bundleItems(records: PersonRecords, chunkBytes = BUNDLE_CHUNK_BY
   }));
 }
 
-export function employmentEntry(record: SourceEmployee): PackedEntry {
-  return { key: orderKeyBytes(employmentOrder(record)), pairs: [namesOf(record)] };
+/** The bytes DynamoDB bills for an item: attribute names plus values (Binary, String, Number). */
+export function itemBytes(item: DirectoryItem): number {
+  let bytes = 0;
+  for (const [name, value] of Object.entries(item)) {
+    bytes += Buffer.byteLength(name);
+    if (value instanceof Uint8Array) bytes += value.length;
+    else if (typeof value === "string") bytes += Buffer.byteLength(value);
+    else if (typeof value === "number") bytes += Math.ceil(String(value).length / 2) + 1;
+  }
+  return bytes;
+}
+
+/** An employment's entry; `recordBytes` is the size of its record item, for pricing page reads. */
+export function employmentEntry(record: SourceEmployee, recordBytes: number): PackedEntry {
+  return { key: orderKeyBytes(employmentOrder(record)), pairs: [namesOf(record)], recordBytes };
 }
 
 /** Per company of the person: their entry with the distinct name pairs of their records there. */

@@ -19,6 +19,7 @@ import {
   type DirectoryItem,
   employmentEntry,
   FAMILY,
+  itemBytes,
   type PersonRecords,
   personEntries,
   recordItem,
@@ -90,15 +91,17 @@ export async function directoryItems(
   for (const records of persons) {
     puts.push(...bundleItems(records));
     for (const record of records.employees) {
-      puts.push(recordItem(record, records.person));
-      addEntry(fresh[FAMILY.employmentBlocks], record.companyId, employmentEntry(record));
+      const item = recordItem(record, records.person);
+      puts.push(item);
+      addEntry(fresh[FAMILY.employmentBlocks], record.companyId, employmentEntry(record, itemBytes(item)));
     }
     for (const [companyId, entry] of personEntries(records))
       addEntry(fresh[FAMILY.personBlocks], companyId, entry);
   }
   for (const record of unlinked) {
-    puts.push(recordItem(record, undefined));
-    addEntry(fresh[FAMILY.employmentBlocks], record.companyId, employmentEntry(record));
+    const item = recordItem(record, undefined);
+    puts.push(item);
+    addEntry(fresh[FAMILY.employmentBlocks], record.companyId, employmentEntry(record, itemBytes(item)));
   }
 
   const deletes: DirectoryItem[] = [];

@@ -54,13 +54,14 @@ export interface DirectoryRepository {
   /** Employments whose stored phone normalizes to `phone`, of one company or of all. */
   phoneEntries(phone: string, companyId?: string): Promise<NarrowEntry[]>;
   /**
-   * Whole employee records of one company, in the order of the keys. `adjacent`: the keys are a
-   * run of consecutive records (an unfiltered window), so one Query can read them.
+   * Whole employee records of one company, in the order of the keys. `runLength`: read them with
+   * one Query over the run of that many adjacent records from the first key to the last (the
+   * records between are read and dropped); without it, one by one.
    */
   employeeRecords(
     companyId: string,
     orders: readonly OrderKey[],
-    options?: { adjacent?: boolean },
+    options?: { runLength?: number },
   ): Promise<SourceEmployee[]>;
   /** Persons with every employment in every company; absent ids are missing from the map. */
   persons(ids: readonly string[]): Promise<Map<string, PersonRecords>>;
@@ -165,31 +166,23 @@ export function directoryRepository(client: DynamoDBDocumentClient, tableName: s
     return found;
   };
 
-  /**
-   * The records from the first key to the last with one Query, when they are exactly the keys
-   * (a run of adjacent records); undefined when they are not, e.g. after a load in between.
-   */
-  const recordsBySpan = async (companyId: string, orders: readonly OrderKey[]) => {
+  /** The records of a run from the first key to the last, by order key (fewer if it changed). */
+  const recordsByRun = async (companyId: string, orders: readonly OrderKey[], runLength: number) => {
     const [first, last] = [orders[0], orders.at(-1)];
-    if (first === undefined || last === undefined) return undefined;
-    const items: DirectoryItem[] = [];
+    const found = new Map<string, DirectoryItem>();
+    if (first === undefined || last === undefined) return found;
+    let read = 0;
     let start: Record<string, unknown> | undefined;
     do {
-      const input = blockQuery(
-        companyId,
-        recordSortKey(first),
-        recordSortKey(last),
-        orders.length - items.length,
-      );
+      const input = blockQuery(companyId, recordSortKey(first), recordSortKey(last), runLength - read);
       const page = await client.send(new QueryCommand({ ...input, ExclusiveStartKey: start }));
-      items.push(...(page.Items ?? []));
+      for (const item of page.Items ?? [])
+        found.set(orderKeyOfBytes(bytesOf(item[A.sort]).subarray(1)), item);
+      read += page.Items?.length ?? 0;
       start = page.LastEvaluatedKey;
       // A 1 MB page may end early; Limit reached leaves a LastEvaluatedKey that needs no follow-up.
-    } while (start && items.length < orders.length);
-    const exact =
-      items.length === orders.length &&
-      items.every((item, i) => orderKeyOfBytes(bytesOf(item[A.sort]).subarray(1)) === orders[i]);
-    return exact ? items : undefined;
+    } while (start && read < runLength);
+    return found;
   };
 
   return {
@@ -197,7 +190,12 @@ export function directoryRepository(client: DynamoDBDocumentClient, tableName: s
       const entries = await familyEntries(companyId, FAMILY.employmentBlocks, range);
       return entries.map(({ entry, order }) => {
         const names = entry.pairs[0];
-        return { order, firstName: names?.firstName ?? null, lastName: names?.lastName ?? null };
+        return {
+          order,
+          firstName: names?.firstName ?? null,
+          lastName: names?.lastName ?? null,
+          recordBytes: entry.recordBytes ?? 0,
+        };
       });
     },
 
@@ -225,15 +223,21 @@ export function directoryRepository(client: DynamoDBDocumentClient, tableName: s
 
     async employeeRecords(companyId, orders, options) {
       if (orders.length === 0) return [];
-      // A run of adjacent records is one Query, billed on their summed size; scattered records
-      // (or a run that changed under us) are fetched one by one, each billed at least 4 KB.
-      const span =
-        options?.adjacent && orders.length > 1 ? await recordsBySpan(companyId, orders) : undefined;
-      if (span) return span.map(employeeFromItem);
       const partition = companyPartition(companyId);
-      const found = await batchGet(orders.map((order) => ({ partition, sort: recordSortKey(order) })));
+      const keyOf = (order: OrderKey) => keyId(partition, recordSortKey(order));
+      const found = new Map<string, DirectoryItem>();
+      if (options?.runLength) {
+        for (const [order, item] of await recordsByRun(companyId, orders, options.runLength))
+          found.set(keyOf(order), item);
+      }
+      // Whatever the run did not hold (none asked for, or a load changed it) is fetched one by one.
+      const missing = orders.filter((order) => !found.has(keyOf(order)));
+      if (missing.length > 0) {
+        const fetched = await batchGet(missing.map((order) => ({ partition, sort: recordSortKey(order) })));
+        for (const [key, item] of fetched) found.set(key, item);
+      }
       return orders.map((order) => {
-        const item = found.get(keyId(partition, recordSortKey(order)));
+        const item = found.get(keyOf(order));
         // The key was read moments ago; a record gone since is a live-data race, not a client error.
         if (!item) throw new Error("employee record disappeared between key read and fetch");
         return employeeFromItem(item);

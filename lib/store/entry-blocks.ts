@@ -3,7 +3,9 @@
  * so entries are stored many to an item: the bytes billed are the entries' own (no key or
  * attribute name repeated per entry), and the engine handles a few items instead of thousands.
  *
- * An entry is its 25-byte key (instant, uuid) followed by name pairs, each name a 2-byte length
+ * An entry is its 25-byte key (instant, uuid); an employment entry then has the size of its
+ * record item (2 bytes, in 16-byte units, rounded up) so a search can price reading a run of
+ * records before choosing how to read a page. Then come name pairs, each name a 2-byte length
  * (0xffff for none) and its UTF-8 bytes. Employment entries hold one pair; person entries hold the
  * person's distinct pairs in the company, after a count: one byte below 128, else two bytes with
  * the top bit set.
@@ -27,7 +29,12 @@ export interface PackedEntry {
   /** Instant (9 bytes) + uuid (16 bytes): unique within a family of one company, and its order. */
   readonly key: Uint8Array;
   readonly pairs: readonly NamePair[];
+  /** Employment entries: bytes DynamoDB bills for the record item (a multiple of 16, rounded up). */
+  readonly recordBytes?: number;
 }
+
+/** Record sizes are kept in 16-byte units in two bytes: up to 1 MB, more than an item can be. */
+const SIZE_UNIT = 16;
 
 export type EntryShape = "employment" | "person";
 
@@ -47,6 +54,12 @@ export function encodeEntry(entry: PackedEntry, shape: EntryShape): Uint8Array {
   const count = entry.pairs.length;
   if (count > MAX_PAIRS) throw new Error("more than 32,767 name pairs");
   const parts: Uint8Array[] = [entry.key];
+  if (shape === "employment") {
+    const units = Math.ceil((entry.recordBytes ?? 0) / SIZE_UNIT);
+    if (entry.recordBytes === undefined || units > 0xffff)
+      throw new Error("an employment needs its record size");
+    parts.push(Uint8Array.of(units >> 8, units & 0xff));
+  }
   if (shape === "person")
     parts.push(count < 0x80 ? Uint8Array.of(count) : Uint8Array.of(0x80 | (count >> 8), count & 0xff));
   for (const pair of entry.pairs) parts.push(nameBytes(pair.firstName), nameBytes(pair.lastName));
@@ -95,6 +108,11 @@ export function unpackBlock(data: Uint8Array, shape: EntryShape): PackedEntry[] 
     const key = data.subarray(offset, offset + ENTRY_KEY_BYTES);
     offset += ENTRY_KEY_BYTES;
     let count = 1;
+    let recordBytes: number | undefined;
+    if (shape === "employment") {
+      recordBytes = view.getUint16(offset) * SIZE_UNIT;
+      offset += 2;
+    }
     if (shape === "person") {
       const first = data[offset] ?? 0;
       count = first < 0x80 ? first : ((first & 0x7f) << 8) | (data[offset + 1] ?? 0);
@@ -107,7 +125,7 @@ export function unpackBlock(data: Uint8Array, shape: EntryShape): PackedEntry[] 
       offset = afterLast;
       pairs.push({ firstName, lastName });
     }
-    entries.push({ key, pairs });
+    entries.push(recordBytes === undefined ? { key, pairs } : { key, pairs, recordBytes });
   }
   if (offset !== data.length) throw new Error("malformed entry block");
   return entries;

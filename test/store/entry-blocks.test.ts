@@ -18,7 +18,16 @@ const uniqueByKey = <T extends { key: Uint8Array }>(entries: T[]) => [
 ];
 
 const employmentEntries = fc
-  .array(fc.record({ key, pairs: fc.tuple(pair) }), { maxLength: 400 })
+  .array(
+    fc.record({
+      key,
+      pairs: fc.tuple(pair),
+      recordBytes: fc.integer({ min: 0, max: 65_535 }).map((u) => u * 16),
+    }),
+    {
+      maxLength: 400,
+    },
+  )
   .map(uniqueByKey);
 const personEntries = fc
   .array(fc.record({ key, pairs: fc.array(pair, { maxLength: 4 }) }), { maxLength: 300 })
@@ -33,8 +42,8 @@ describe("entry blocks", () => {
       fc.property(employmentEntries, (entries) => {
         const blocks = packBlocks(entries, "employment");
         const read = blocks.flatMap((block) => unpackBlock(block.data, "employment"));
-        expect(read.map((e) => ({ key: [...e.key], pairs: e.pairs }))).toEqual(
-          sortedByKey(entries).map((e) => ({ key: [...e.key], pairs: e.pairs })),
+        expect(read.map((e) => ({ key: [...e.key], pairs: e.pairs, recordBytes: e.recordBytes }))).toEqual(
+          sortedByKey(entries).map((e) => ({ key: [...e.key], pairs: e.pairs, recordBytes: e.recordBytes })),
         );
       }),
     );
@@ -66,9 +75,15 @@ describe("entry blocks", () => {
   });
 
   it("encode a missing name apart from an empty one", () => {
-    const entry = { key: new Uint8Array(ENTRY_KEY_BYTES), pairs: [{ firstName: null, lastName: "" }] };
+    const entry = {
+      key: new Uint8Array(ENTRY_KEY_BYTES),
+      pairs: [{ firstName: null, lastName: "" }],
+      recordBytes: 500,
+    };
     const [read] = unpackBlock(encodeEntry(entry, "employment"), "employment");
     expect(read?.pairs).toEqual([{ firstName: null, lastName: "" }]);
+    // Record sizes are kept in 16-byte units, rounded up.
+    expect(read?.recordBytes).toBe(512);
     expect([...(read?.key ?? [])]).toEqual(new Array(ENTRY_KEY_BYTES).fill(0));
   });
 
@@ -82,9 +97,15 @@ describe("entry blocks", () => {
   });
 
   it("refuse what they cannot hold", () => {
-    const base = { key: new Uint8Array(ENTRY_KEY_BYTES), pairs: [{ firstName: "a", lastName: "b" }] };
+    const base = {
+      key: new Uint8Array(ENTRY_KEY_BYTES),
+      pairs: [{ firstName: "a", lastName: "b" }],
+      recordBytes: 16,
+    };
     expect(() => encodeEntry({ ...base, key: new Uint8Array(3) }, "employment")).toThrow(/25 bytes/);
     expect(() => encodeEntry({ ...base, pairs: [] }, "employment")).toThrow(/one name pair/);
+    expect(() => encodeEntry({ key: base.key, pairs: base.pairs }, "employment")).toThrow(/record size/);
+    expect(() => encodeEntry({ ...base, recordBytes: 2_000_000 }, "employment")).toThrow(/record size/);
     expect(() =>
       encodeEntry({ ...base, pairs: [{ firstName: "x".repeat(70_000), lastName: null }] }, "person"),
     ).toThrow(/65,534/);
