@@ -54,7 +54,7 @@ export async function searchEmployees(
       .filter((entry) => inOrderRange(entry.order, orders) && employmentMatches(entry, filter))
       .map(({ order }) => ({ order }));
   } else {
-    const entries = await directory.employmentEntries(companyId, range);
+    const entries = await directory.employmentEntries(companyId, range, hasNames ? filter : undefined);
     sizes = entries.map((entry) => entry.recordBytes);
     matches = entries.flatMap((entry, at) =>
       !hasNames || namesMatch(entry, filter) ? [{ order: entry.order, at }] : [],

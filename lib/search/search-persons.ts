@@ -61,7 +61,8 @@ export async function searchPersons(
     }
   } else {
     // One query per company, all at once: latency follows the largest company, not their sum.
-    const perCompany = await Promise.all(scope.map((id) => directory.personEntries(id, personRange)));
+    const names = hasNames ? filter : undefined;
+    const perCompany = await Promise.all(scope.map((id) => directory.personEntries(id, personRange, names)));
     for (const entries of perCompany) {
       for (const entry of entries) {
         if (!hasNames || entry.pairs.some((pair) => namesMatch(pair, filter))) candidates.add(entry.order);

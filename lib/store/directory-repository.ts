@@ -37,7 +37,7 @@ import {
   personPartition,
   recordSortKey,
 } from "./directory-items.js";
-import { type PackedEntry, unpackBlock } from "./entry-blocks.js";
+import { type NameBytesFilter, type PackedEntry, unpackBlock } from "./entry-blocks.js";
 import { DIRECTORY_ATTR as A } from "./tables.js";
 
 /** Bounds on a createdAt, as instant keys: `from` inclusive, `before` exclusive. */
@@ -46,11 +46,37 @@ export interface CreatedRange {
   readonly before?: string;
 }
 
+/** Normalized name fragments a search filters on. */
+export interface NameFragments {
+  readonly firstName?: string | undefined;
+  readonly lastName?: string | undefined;
+}
+
+/** The fragments as UTF-8; an ill-formed one (a lone surrogate) is left to the caller's check. */
+function nameBytesFilter(names: NameFragments | undefined): NameBytesFilter | undefined {
+  if (!names) return undefined;
+  const bytes = (fragment: string | undefined) =>
+    fragment === undefined || !fragment.isWellFormed() ? undefined : Buffer.from(fragment, "utf8");
+  const filter = { firstName: bytes(names.firstName), lastName: bytes(names.lastName) };
+  if (!filter.firstName && !filter.lastName) return undefined;
+  return {
+    ...(filter.firstName ? { firstName: filter.firstName } : {}),
+    ...(filter.lastName ? { lastName: filter.lastName } : {}),
+  };
+}
+
 export interface DirectoryRepository {
-  /** Every employment of a company with createdAt in the range, in createdAt, id order. */
-  employmentEntries(companyId: string, range?: CreatedRange): Promise<EmploymentEntry[]>;
-  /** Every person with an employment in the company, person createdAt in the range, in order. */
-  personEntries(companyId: string, range?: CreatedRange): Promise<PersonEntry[]>;
+  /**
+   * Every employment of a company with createdAt in the range, in createdAt, id order. With name
+   * fragments (normalized), entries whose names cannot contain them come without names.
+   */
+  employmentEntries(
+    companyId: string,
+    range?: CreatedRange,
+    names?: NameFragments,
+  ): Promise<EmploymentEntry[]>;
+  /** Every person with an employment in the company, person createdAt in the range, in order; names as above. */
+  personEntries(companyId: string, range?: CreatedRange, names?: NameFragments): Promise<PersonEntry[]>;
   /** Employments whose stored phone normalizes to `phone`, of one company or of all. */
   phoneEntries(phone: string, companyId?: string): Promise<NarrowEntry[]>;
   /**
@@ -122,7 +148,12 @@ export function directoryRepository(client: DynamoDBDocumentClient, tableName: s
    * The entries of a family with order keys in [from, before). Blocks are keyed by their last
    * entry: those ending in the range, plus the first one ending after it (it may start inside).
    */
-  const familyEntries = async (companyId: string, family: BlockFamily, range: CreatedRange = {}) => {
+  const familyEntries = async (
+    companyId: string,
+    family: BlockFamily,
+    range: CreatedRange = {},
+    filter?: NameBytesFilter,
+  ) => {
     const from = range.from === undefined ? "" : instantOrderPrefix(range.from);
     const before = range.before === undefined ? ORDER_KEY_MAX : instantOrderPrefix(range.before);
     if (from >= before) return [];
@@ -136,7 +167,9 @@ export function directoryRepository(client: DynamoDBDocumentClient, tableName: s
             .then((page) => page.Items ?? []),
     ]);
     const entries = inKeyOrder(
-      [...inside, ...after].flatMap((item) => unpackBlock(bytesOf(item[A.data]), BLOCK_SHAPE[family])),
+      [...inside, ...after].flatMap((item) =>
+        unpackBlock(bytesOf(item[A.data]), BLOCK_SHAPE[family], filter),
+      ),
     );
     return entries
       .map((entry) => ({ entry, order: orderKeyOfBytes(entry.key) }))
@@ -186,8 +219,8 @@ export function directoryRepository(client: DynamoDBDocumentClient, tableName: s
   };
 
   return {
-    async employmentEntries(companyId, range) {
-      const entries = await familyEntries(companyId, FAMILY.employmentBlocks, range);
+    async employmentEntries(companyId, range, names) {
+      const entries = await familyEntries(companyId, FAMILY.employmentBlocks, range, nameBytesFilter(names));
       return entries.map(({ entry, order }) => {
         const names = entry.pairs[0];
         return {
@@ -199,8 +232,8 @@ export function directoryRepository(client: DynamoDBDocumentClient, tableName: s
       });
     },
 
-    async personEntries(companyId, range) {
-      const entries = await familyEntries(companyId, FAMILY.personBlocks, range);
+    async personEntries(companyId, range, names) {
+      const entries = await familyEntries(companyId, FAMILY.personBlocks, range, nameBytesFilter(names));
       return entries.map(({ entry, order }) => ({ order, pairs: entry.pairs }));
     },
 

@@ -93,15 +93,35 @@ export function packBlocks(
   return blocks;
 }
 
-function readName(data: Uint8Array, view: DataView, offset: number): [string | null, number] {
-  const length = view.getUint16(offset);
-  if (length === NO_NAME) return [null, offset + 2];
-  return [decoder.decode(data.subarray(offset + 2, offset + 2 + length)), offset + 2 + length];
+/**
+ * Name fragments as UTF-8, to skip entries without decoding them: on well-formed text a byte
+ * substring is a character substring, so this only drops entries that cannot match (the search
+ * still applies its own rule to what is kept).
+ */
+export interface NameBytesFilter {
+  readonly firstName?: Uint8Array;
+  readonly lastName?: Uint8Array;
 }
 
-/** Every entry of a block, in key order. */
-export function unpackBlock(data: Uint8Array, shape: EntryShape): PackedEntry[] {
+/** Where a name lies in the block: [start, end) of its bytes, or null for none. */
+function nameSpan(view: DataView, offset: number): [number, number] | null {
+  const length = view.getUint16(offset);
+  return length === NO_NAME ? null : [offset + 2, offset + 2 + length];
+}
+
+const contains = (block: Buffer, span: [number, number] | null, fragment: Uint8Array | undefined) =>
+  fragment === undefined || (span !== null && block.subarray(span[0], span[1]).indexOf(fragment) !== -1);
+
+/**
+ * Every entry of a block in key order. With a filter, an entry with no pair that may match keeps
+ * its key and record size but no names (a blank pair for an employment, no pairs for a person),
+ * so it cannot match and costs no decoding.
+ */
+export function unpackBlock(data: Uint8Array, shape: EntryShape, filter?: NameBytesFilter): PackedEntry[] {
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  const block = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  const decode = (span: [number, number] | null) =>
+    span === null ? null : decoder.decode(data.subarray(span[0], span[1]));
   const entries: PackedEntry[] = [];
   let offset = 0;
   while (offset < data.length) {
@@ -118,13 +138,23 @@ export function unpackBlock(data: Uint8Array, shape: EntryShape): PackedEntry[] 
       count = first < 0x80 ? first : ((first & 0x7f) << 8) | (data[offset + 1] ?? 0);
       offset += first < 0x80 ? 1 : 2;
     }
-    const pairs: NamePair[] = [];
+    const spans: [[number, number] | null, [number, number] | null][] = [];
     for (let i = 0; i < count; i += 1) {
-      const [firstName, afterFirst] = readName(data, view, offset);
-      const [lastName, afterLast] = readName(data, view, afterFirst);
-      offset = afterLast;
-      pairs.push({ firstName, lastName });
+      const first = nameSpan(view, offset);
+      offset = first ? first[1] : offset + 2;
+      const last = nameSpan(view, offset);
+      offset = last ? last[1] : offset + 2;
+      spans.push([first, last]);
     }
+    if (offset > data.length) break;
+    const excluded =
+      filter &&
+      !spans.some(([f, l]) => contains(block, f, filter.firstName) && contains(block, l, filter.lastName));
+    const pairs = excluded
+      ? shape === "employment"
+        ? [{ firstName: null, lastName: null }]
+        : []
+      : spans.map(([f, l]) => ({ firstName: decode(f), lastName: decode(l) }));
     entries.push(recordBytes === undefined ? { key, pairs } : { key, pairs, recordBytes });
   }
   if (offset !== data.length) throw new Error("malformed entry block");

@@ -74,6 +74,31 @@ describe("entry blocks", () => {
     );
   });
 
+  it("with a name filter, keep the names of exactly the entries with a pair containing the fragments", () => {
+    const fragment = fc.option(fc.string({ unit: "grapheme", minLength: 1, maxLength: 2 }), {
+      nil: undefined,
+    });
+    fc.assert(
+      fc.property(personEntries, fragment, fragment, (entries, first, last) => {
+        const filter = {
+          ...(first === undefined ? {} : { firstName: Buffer.from(first) }),
+          ...(last === undefined ? {} : { lastName: Buffer.from(last) }),
+        };
+        const packed = packBlocks(entries, "person");
+        const whole = packed.flatMap((block) => unpackBlock(block.data, "person"));
+        const filtered = packed.flatMap((block) => unpackBlock(block.data, "person", filter));
+        expect(filtered.map((e) => [...e.key])).toEqual(whole.map((e) => [...e.key]));
+        const matches = (pair: { firstName: string | null; lastName: string | null }) =>
+          (first === undefined || (pair.firstName?.includes(first) ?? false)) &&
+          (last === undefined || (pair.lastName?.includes(last) ?? false));
+        for (const [i, entry] of filtered.entries()) {
+          const original = whole[i]?.pairs ?? [];
+          expect(entry.pairs).toEqual(original.some(matches) ? original : []);
+        }
+      }),
+    );
+  });
+
   it("encode a missing name apart from an empty one", () => {
     const entry = {
       key: new Uint8Array(ENTRY_KEY_BYTES),
