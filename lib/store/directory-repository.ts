@@ -95,7 +95,9 @@ export interface DirectoryRepository {
   blocks(companyId: string, family: BlockFamily): Promise<{ sort: Uint8Array; entries: PackedEntry[] }[]>;
 }
 
-const BATCH_GET_LIMIT = 100;
+/** Keys per BatchGetItem sent at once (DynamoDB takes up to 100); a page of 100 is 10 in flight. */
+const BATCH_GET_CHUNK = 10;
+const BATCH_GETS_IN_FLIGHT = 10;
 const MAX_BATCH_ATTEMPTS = 6;
 const INDEX = { byPhone: "byPhone" } as const;
 
@@ -176,26 +178,46 @@ export function directoryRepository(client: DynamoDBDocumentClient, tableName: s
       .filter(({ order }) => order >= from && order < before);
   };
 
-  /** BatchGetItem of any number of keys, retrying UnprocessedKeys within a bounded budget. */
+  /** One BatchGetItem of up to 100 keys, retrying UnprocessedKeys within a bounded budget. */
+  const batchGetOnce = async (keys: readonly { partition: Uint8Array; sort: Uint8Array }[]) => {
+    const found: DirectoryItem[] = [];
+    let pending: Record<string, unknown>[] = keys.map((key) => ({
+      [A.partition]: key.partition,
+      [A.sort]: key.sort,
+    }));
+    for (let attempt = 0; pending.length > 0; attempt += 1) {
+      if (attempt >= MAX_BATCH_ATTEMPTS)
+        throw new Error(`BatchGetItem left ${pending.length} keys unprocessed`);
+      if (attempt > 0) await sleep(backoff(attempt));
+      const result = await client.send(
+        new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending } } }),
+      );
+      found.push(...(result.Responses?.[tableName] ?? []));
+      pending = (result.UnprocessedKeys?.[tableName]?.Keys ?? []) as Record<string, unknown>[];
+    }
+    return found;
+  };
+
+  /**
+   * Items by key, in parallel batches of BATCH_GET_CHUNK: each item is billed on its own either
+   * way, and smaller batches in flight together come back sooner than one large one.
+   */
   const batchGet = async (keys: readonly { partition: Uint8Array; sort: Uint8Array }[]) => {
+    const chunks: (typeof keys)[] = [];
+    for (let offset = 0; offset < keys.length; offset += BATCH_GET_CHUNK) {
+      chunks.push(keys.slice(offset, offset + BATCH_GET_CHUNK));
+    }
     const found = new Map<string, DirectoryItem>();
-    for (let offset = 0; offset < keys.length; offset += BATCH_GET_LIMIT) {
-      let pending: Record<string, unknown>[] = keys
-        .slice(offset, offset + BATCH_GET_LIMIT)
-        .map((key) => ({ [A.partition]: key.partition, [A.sort]: key.sort }));
-      for (let attempt = 0; pending.length > 0; attempt += 1) {
-        if (attempt >= MAX_BATCH_ATTEMPTS)
-          throw new Error(`BatchGetItem left ${pending.length} keys unprocessed`);
-        if (attempt > 0) await sleep(backoff(attempt));
-        const result = await client.send(
-          new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending } } }),
-        );
-        for (const item of result.Responses?.[tableName] ?? []) {
+    let next = 0;
+    const worker = async () => {
+      for (let chunk = chunks[next++]; chunk; chunk = chunks[next++]) {
+        for (const item of await batchGetOnce(chunk)) {
           found.set(keyId(bytesOf(item[A.partition]), bytesOf(item[A.sort])), item);
         }
-        pending = (result.UnprocessedKeys?.[tableName]?.Keys ?? []) as Record<string, unknown>[];
       }
-    }
+    };
+    // A page (at most 100 keys) goes out at once; the loader's thousands go 10 batches at a time.
+    await Promise.all(Array.from({ length: Math.min(chunks.length, BATCH_GETS_IN_FLIGHT) }, worker));
     return found;
   };
 
