@@ -95,9 +95,9 @@ export interface DirectoryRepository {
   blocks(companyId: string, family: BlockFamily): Promise<{ sort: Uint8Array; entries: PackedEntry[] }[]>;
 }
 
-/** Keys per BatchGetItem sent at once (DynamoDB takes up to 100); a page of 100 is 10 in flight. */
-const BATCH_GET_CHUNK = 10;
-const BATCH_GETS_IN_FLIGHT = 10;
+/** Keys per BatchGetItem (DynamoDB's limit); a page is one request, the loader's thousands go 4 at a time. */
+const BATCH_GET_CHUNK = 100;
+const BATCH_GETS_IN_FLIGHT = 4;
 const MAX_BATCH_ATTEMPTS = 6;
 const INDEX = { byPhone: "byPhone" } as const;
 
@@ -198,10 +198,7 @@ export function directoryRepository(client: DynamoDBDocumentClient, tableName: s
     return found;
   };
 
-  /**
-   * Items by key, in parallel batches of BATCH_GET_CHUNK: each item is billed on its own either
-   * way, and smaller batches in flight together come back sooner than one large one.
-   */
+  /** Items by key, BATCH_GET_CHUNK to a request, BATCH_GETS_IN_FLIGHT requests at a time. */
   const batchGet = async (keys: readonly { partition: Uint8Array; sort: Uint8Array }[]) => {
     const chunks: (typeof keys)[] = [];
     for (let offset = 0; offset < keys.length; offset += BATCH_GET_CHUNK) {
@@ -216,7 +213,6 @@ export function directoryRepository(client: DynamoDBDocumentClient, tableName: s
         }
       }
     };
-    // A page (at most 100 keys) goes out at once; the loader's thousands go 10 batches at a time.
     await Promise.all(Array.from({ length: Math.min(chunks.length, BATCH_GETS_IN_FLIGHT) }, worker));
     return found;
   };
