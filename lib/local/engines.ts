@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net";
 import { createServer, Socket } from "node:net";
 import { DynamoDBClient, ListTablesCommand } from "@aws-sdk/client-dynamodb";
 import dynalite from "dynalite";
+import { base64Decoder } from "../store/dynamo-client.js";
 import { type DdbLocalJar, ensureDynamoDbLocalJar } from "./ddblocal-jar.js";
 
 export type EngineName = "dynalite" | "ddblocal";
@@ -41,6 +42,7 @@ export function localClient(endpoint: string, maxAttempts = 2): DynamoDBClient {
     maxAttempts,
     // DynamoDB Local's first requests are slow while the JVM warms up, hence the generous request timeout.
     requestHandler: { connectionTimeout: 1_000, requestTimeout: 10_000 },
+    base64Decoder,
   });
 }
 

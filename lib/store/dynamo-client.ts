@@ -9,6 +9,13 @@ import type { TableDefinition } from "./tables.js";
 let shared: DynamoDBDocumentClient | undefined;
 
 /**
+ * Binary attributes decoded by Node's own base64 decoder. The SDK's default first matches every
+ * value against a regular expression, which took about 7% of a search's CPU on packed entry
+ * blocks; DynamoDB's answers are already checked against their CRC32 by the SDK.
+ */
+export const base64Decoder = (input: string): Uint8Array => Buffer.from(input, "base64");
+
+/**
  * A bounded retry budget: the SDK's standard mode retries throttling, 5xx and timeouts with
  * jittered exponential backoff, at most 3 attempts, each cut off after 3 s. Within a 10 s function
  * that leaves the request deadline (lib/http/pipeline.ts) the last word.
@@ -17,6 +24,7 @@ export const LAMBDA_CLIENT_CONFIG: DynamoDBClientConfig = {
   maxAttempts: 3,
   retryMode: "standard",
   requestHandler: { connectionTimeout: 1_000, requestTimeout: 3_000 },
+  base64Decoder,
 };
 
 export function documentClientFor(client: DynamoDBClient): DynamoDBDocumentClient {
