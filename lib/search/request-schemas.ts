@@ -71,3 +71,7 @@ export function createdRange(request: {
     ...(request.createdBefore ? { before: instantKey(request.createdBefore) } : {}),
   };
 }
+
+/** What a caller may send (defaults optional): the typed client's request types. */
+export type PersonsSearchRequestInput = z.input<typeof personsSearchRequestSchema>;
+export type EmployeesSearchRequestInput = z.input<typeof employeesSearchRequestSchema>;

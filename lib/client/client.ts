@@ -1,0 +1,250 @@
+/**
+ * A typed client for the Partner Directory Search Service: one method per route, async iterators
+ * that page through a whole search, bounded retries on 429 and 5xx. It uses only the global
+ * `fetch` (Node 18+, browsers, Deno, Bun) and type-only imports from the contract's schemas, so it
+ * bundles to a few kilobytes with no AWS SDK and no Zod.
+ */
+import type {
+  ApiEmployee,
+  ApiEmployeesSearchResponse,
+  ApiPerson,
+  ApiPersonsSearchResponse,
+} from "../directory/api-schema.js";
+import type { Greeting } from "../greeting/greet-company.js";
+import type { EmployeesSearchRequestInput, PersonsSearchRequestInput } from "../search/request-schemas.js";
+import { errorFromResponse, PartnerDirectoryError, parseRetryAfter } from "./errors.js";
+import {
+  type AttemptFailure,
+  type RetryOptions,
+  type RetryPolicy,
+  retryDelayMs,
+  retryPolicy,
+} from "./retry-policy.js";
+
+export type PersonsSearchRequest = PersonsSearchRequestInput;
+export type EmployeesSearchRequest = EmployeesSearchRequestInput;
+
+/** What the client reports after each answer it gets (for your logs and traces; it never logs itself). */
+export interface ResponseInfo {
+  method: string;
+  path: string;
+  status: number;
+  requestId: string | undefined;
+  attempt: number;
+  durationMs: number;
+}
+
+export interface RetryInfo {
+  method: string;
+  path: string;
+  /** The attempt that failed (from 1). */
+  attempt: number;
+  delayMs: number;
+  /** The failed attempt's error: a PartnerDirectoryError, or the network error or timeout. */
+  error: unknown;
+}
+
+export interface PartnerDirectoryClientOptions {
+  /** `{base_url}` of the stage: the searches. */
+  baseUrl: string;
+  /** `{hello_base_url}` of the stage: the greeting. Defaults to baseUrl (as on the local server). */
+  helloBaseUrl?: string;
+  /** Your partner key. Kept in a private field; never logged, never put in an error. */
+  apiKey: string;
+  retry?: RetryOptions;
+  /** Per attempt; API Gateway itself answers within 29 s. Default 30 s. */
+  timeoutMs?: number;
+  onResponse?: (info: ResponseInfo) => void;
+  onRetry?: (info: RetryInfo) => void;
+  /** For tests: stand-ins for fetch, the wait between attempts and the jitter's randomness. */
+  fetch?: typeof fetch;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  random?: () => number;
+}
+
+export interface CallOptions {
+  /** Cancels the call, its retries and waits included. A cancelled call is not retried. */
+  signal?: AbortSignal;
+}
+
+/** Printable ASCII, no spaces: anything else could not be sent in a header (and would be echoed by fetch's error). */
+const SENDABLE_KEY = /^[\x21-\x7e]+$/;
+
+function sleepFor(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+function trimSlash(url: string): string {
+  return url.replace(/\/+$/, "");
+}
+
+export class PartnerDirectoryClient {
+  readonly #apiKey: string;
+  readonly #baseUrl: string;
+  readonly #helloBaseUrl: string;
+  readonly #retry: RetryPolicy;
+  readonly #timeoutMs: number;
+  readonly #fetch: typeof fetch;
+  readonly #sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  readonly #random: () => number;
+  readonly #onResponse: ((info: ResponseInfo) => void) | undefined;
+  readonly #onRetry: ((info: RetryInfo) => void) | undefined;
+
+  constructor(options: PartnerDirectoryClientOptions) {
+    if (typeof options.apiKey !== "string" || !SENDABLE_KEY.test(options.apiKey))
+      throw new TypeError("apiKey must be a non-empty string of printable ASCII without spaces");
+    for (const [name, url] of [
+      ["baseUrl", options.baseUrl],
+      ["helloBaseUrl", options.helloBaseUrl ?? options.baseUrl],
+    ] as const) {
+      if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))
+        throw new TypeError(`${name} must be an http(s) URL`);
+    }
+    this.#apiKey = options.apiKey;
+    this.#baseUrl = trimSlash(options.baseUrl);
+    this.#helloBaseUrl = trimSlash(options.helloBaseUrl ?? options.baseUrl);
+    this.#retry = retryPolicy(options.retry);
+    this.#timeoutMs = options.timeoutMs ?? 30_000;
+    this.#fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+    this.#sleep = options.sleep ?? sleepFor;
+    this.#random = options.random ?? Math.random;
+    this.#onResponse = options.onResponse;
+    this.#onRetry = options.onRetry;
+  }
+
+  /** `GET /v1/companies/{companyId}/hello`: checks connectivity, the key and access to a company. */
+  hello(companyId: string, options: CallOptions = {}): Promise<Greeting> {
+    const path = `/v1/companies/${encodeURIComponent(companyId)}/hello`;
+    return this.#call<Greeting>("GET", this.#helloBaseUrl, path, undefined, options);
+  }
+
+  /** `POST /v1/persons/search` (draft): one page of persons. */
+  searchPersons(
+    request: PersonsSearchRequest = {},
+    options: CallOptions = {},
+  ): Promise<ApiPersonsSearchResponse> {
+    return this.#call("POST", this.#baseUrl, "/v1/persons/search", request, options);
+  }
+
+  /** `POST /v1/employees/search` (draft): one page of one company's employee records. */
+  searchEmployees(
+    request: EmployeesSearchRequest,
+    options: CallOptions = {},
+  ): Promise<ApiEmployeesSearchResponse> {
+    return this.#call("POST", this.#baseUrl, "/v1/employees/search", request, options);
+  }
+
+  /** Every person matching `request`, page after page (`limit` sets the page size), from `offset` on. */
+  allPersons(request: PersonsSearchRequest = {}, options: CallOptions = {}): AsyncGenerator<ApiPerson> {
+    return this.#pages(
+      request,
+      (page) => this.searchPersons(page, options),
+      (answer) => answer.persons,
+    );
+  }
+
+  /** Every employee record matching `request`, page after page. */
+  allEmployees(request: EmployeesSearchRequest, options: CallOptions = {}): AsyncGenerator<ApiEmployee> {
+    return this.#pages(
+      request,
+      (page) => this.searchEmployees(page, options),
+      (answer) => answer.employees,
+    );
+  }
+
+  /**
+   * Offset paging until `total` is reached. Pages read live data (docs/partners.md#paging); an
+   * empty page also ends the walk, so records removed meanwhile cannot make it loop.
+   */
+  async *#pages<Request extends { offset?: number }, Answer extends { pagination: { total: number } }, Item>(
+    request: Request,
+    search: (request: Request) => Promise<Answer>,
+    items: (answer: Answer) => Item[],
+  ): AsyncGenerator<Item> {
+    let offset = request.offset ?? 0;
+    for (;;) {
+      const answer = await search({ ...request, offset });
+      const page = items(answer);
+      yield* page;
+      offset += page.length;
+      if (page.length === 0 || offset >= answer.pagination.total) return;
+    }
+  }
+
+  async #call<T>(
+    method: "GET" | "POST",
+    baseUrl: string,
+    path: string,
+    body: unknown,
+    options: CallOptions,
+  ): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      let failure: AttemptFailure;
+      let error: unknown;
+      const started = performance.now();
+      try {
+        const response = await this.#fetch(`${baseUrl}${path}`, {
+          method,
+          headers: {
+            authorization: `Bearer ${this.#apiKey}`,
+            accept: "application/json",
+            ...(body === undefined ? {} : { "content-type": "application/json" }),
+          },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+          signal: options.signal
+            ? AbortSignal.any([options.signal, AbortSignal.timeout(this.#timeoutMs)])
+            : AbortSignal.timeout(this.#timeoutMs),
+        });
+        const text = await response.text();
+        const requestId = response.headers.get("x-request-id") ?? undefined;
+        this.#onResponse?.({
+          method,
+          path,
+          status: response.status,
+          requestId,
+          attempt,
+          durationMs: performance.now() - started,
+        });
+        if (response.ok) {
+          try {
+            return JSON.parse(text) as T;
+          } catch {
+            throw new PartnerDirectoryError(
+              response.status,
+              "unexpected_response",
+              `HTTP ${response.status} with a body that is not JSON`,
+              requestId,
+              undefined,
+            );
+          }
+        }
+        error = errorFromResponse(response.status, response.headers, text);
+        failure = {
+          kind: "status",
+          status: response.status,
+          retryAfterSeconds: parseRetryAfter(response.headers.get("retry-after")),
+        };
+      } catch (thrown) {
+        // The caller's own cancellation, and our own errors, end the call at once.
+        if (options.signal?.aborted || thrown instanceof PartnerDirectoryError) throw thrown;
+        error = thrown;
+        failure = { kind: "network" };
+      }
+      const delayMs = retryDelayMs(this.#retry, attempt, failure, this.#random);
+      if (delayMs === undefined) throw error;
+      this.#onRetry?.({ method, path, attempt, delayMs, error });
+      await this.#sleep(delayMs, options.signal);
+    }
+  }
+}
