@@ -1,0 +1,212 @@
+/**
+ * `npm run load-test -- [--duration S] [--connections N] [--records N] [--companies N] [--out FILE]`
+ *
+ * Starts the local service in a child process on a generated dataset, then drives it with
+ * autocannon for a fixed time: generous connections cycle through the mixed workload, and one
+ * connections send a throttled key's requests at twice its rate. It samples the server's heap after
+ * GC every two seconds and fails (exit 1) unless every check of verdict.ts holds.
+ */
+import { type ChildProcess, fork } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import autocannon, { type AutocannonResult } from "autocannon";
+import { formatLoadReport, type LoadReport } from "./report.js";
+import type { ChildMessage, ParentMessage } from "./server.js";
+import {
+  answeredEveryKind,
+  type KindTally,
+  type MemorySample,
+  memoryFlat,
+  noTransportErrors,
+  rateLimitedOnlyThrottledKey,
+  throttleHeld,
+  unexpectedStatuses,
+} from "./verdict.js";
+import type { RequestKind } from "./workload.js";
+
+const USAGE = `usage: npm run load-test -- [--duration S] [--connections N] [--records N] [--companies N] [--out FILE]
+
+  --duration S      seconds of load (default 30)
+  --connections N   concurrent connections of the mixed workload (default 8)
+  --records N       employee records of the generated dataset (default 20000)
+  --companies N     companies (default 10)
+  --out FILE        also write the report as JSON`;
+
+const THROTTLE = { rateLimit: 5, burstLimit: 10 };
+const THROTTLED_SEND_RATE = 10;
+/** Enough connections that the throttled key can send at its rate even when searches are slow. */
+const THROTTLED_CONNECTIONS = 6;
+const MEMORY_EVERY_MS = 2000;
+
+class UsageError extends Error {}
+
+function whole(values: Record<string, unknown>, name: string, fallback: number, min: number): number {
+  const value = values[name];
+  if (value === undefined) return fallback;
+  const number = typeof value === "string" && /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(number) || number < min)
+    throw new UsageError(`--${name} must be a whole number ≥ ${min}`);
+  return number;
+}
+
+function startServer(): { child: ChildProcess; request: (message: ParentMessage) => Promise<ChildMessage> } {
+  const child = fork(new URL("./server.ts", import.meta.url).pathname, {
+    execArgv: ["--expose-gc", "--import", "tsx"],
+    // Access logs would flood the terminal; they are still written (and their cost paid).
+    stdio: ["ignore", "ignore", "inherit", "ipc"],
+    env: { ...process.env, POWERTOOLS_DEV: "false" },
+  });
+  const request = (message: ParentMessage) =>
+    new Promise<ChildMessage>((resolve, reject) => {
+      const onExit = (code: number | null) => reject(new Error(`load-test server exited (${code})`));
+      child.once("exit", onExit);
+      child.once("message", (answer: ChildMessage) => {
+        child.off("exit", onExit);
+        resolve(answer);
+      });
+      child.send(message);
+    });
+  return { child, request };
+}
+
+function cannonRequests(
+  kinds: readonly RequestKind[],
+  keys: Record<string, string>,
+  tallies: Map<string, Record<number, number>>,
+) {
+  return kinds.map((kind) => {
+    const statuses: Record<number, number> = {};
+    tallies.set(kind.name, statuses);
+    return {
+      method: kind.method,
+      path: kind.path,
+      headers: {
+        authorization: `Bearer ${keys[kind.key]}`,
+        ...(kind.body === undefined ? {} : { "content-type": "application/json" }),
+      },
+      ...(kind.body === undefined ? {} : { body: kind.body }),
+      onResponse: (status: number) => {
+        statuses[status] = (statuses[status] ?? 0) + 1;
+      },
+    };
+  });
+}
+
+async function main(): Promise<void> {
+  let values: Record<string, unknown>;
+  try {
+    values = parseArgs({
+      options: {
+        duration: { type: "string" },
+        connections: { type: "string" },
+        records: { type: "string" },
+        companies: { type: "string" },
+        out: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+    }).values;
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  if (values.help) return void console.log(USAGE);
+  const duration = whole(values, "duration", 30, 8);
+  const connections = whole(values, "connections", 8, 1);
+  const records = whole(values, "records", 20_000, 100);
+  const companies = whole(values, "companies", 10, 2);
+
+  const { child, request } = startServer();
+  try {
+    process.stderr.write(`starting the local service with ${records} records over ${companies} companies…\n`);
+    const ready = await request({
+      type: "start",
+      dataset: { records, companies, seed: 1 },
+      throttle: THROTTLE,
+    });
+    if (ready.type === "failed") throw new Error(`the server did not start: ${ready.message}`);
+    if (ready.type !== "ready") throw new Error("unexpected answer from the server");
+
+    const tallies = new Map<string, Record<number, number>>();
+    const memory: MemorySample[] = [];
+    const started = performance.now();
+    let sampling = false;
+    const sampler = setInterval(() => {
+      if (sampling) return;
+      sampling = true;
+      void request({ type: "memory" }).then((sample) => {
+        sampling = false;
+        if (sample.type === "memory")
+          memory.push({
+            atSeconds: (performance.now() - started) / 1000,
+            heapUsed: sample.heapUsed,
+            rss: sample.rss,
+          });
+      });
+    }, MEMORY_EVERY_MS);
+    process.stderr.write(`loading for ${duration} s with ${connections} + 1 connections…\n`);
+    const [mixed, throttled] = (await Promise.all([
+      autocannon({
+        url: ready.url,
+        connections,
+        duration,
+        timeout: 10,
+        requests: cannonRequests(ready.main, ready.keys, tallies),
+      }),
+      autocannon({
+        url: ready.url,
+        connections: THROTTLED_CONNECTIONS,
+        duration,
+        overallRate: THROTTLED_SEND_RATE,
+        timeout: 10,
+        requests: cannonRequests(ready.throttled, ready.keys, tallies),
+      }),
+    ])) as [AutocannonResult, AutocannonResult];
+    clearInterval(sampler);
+
+    const kinds: KindTally[] = [...ready.main, ...ready.throttled].map((kind) => ({
+      name: kind.name,
+      key: kind.key,
+      expected: kind.expected,
+      statuses: tallies.get(kind.name) ?? {},
+    }));
+    const checks = [
+      unexpectedStatuses(kinds),
+      rateLimitedOnlyThrottledKey(kinds, "throttled"),
+      throttleHeld(kinds, "throttled", {
+        ...THROTTLE,
+        durationSeconds: duration,
+        sentRate: THROTTLED_SEND_RATE,
+      }),
+      noTransportErrors(mixed.errors + throttled.errors, mixed.timeouts + throttled.timeouts),
+      answeredEveryKind(kinds),
+      memoryFlat(memory),
+    ];
+    const report: LoadReport = {
+      dataset: { records: ready.employees, persons: ready.persons, companies },
+      durationSeconds: duration,
+      connections,
+      throughput: {
+        requestsPerSecond: mixed.requests.average,
+        total: mixed.requests.total + throttled.requests.total,
+      },
+      latencyMs: {
+        p50: mixed.latency.p50,
+        p90: mixed.latency.p90,
+        p99: mixed.latency.p99,
+        max: mixed.latency.max,
+      },
+      kinds,
+      memory,
+      checks,
+    };
+    console.log(formatLoadReport(report));
+    if (typeof values.out === "string") writeFileSync(values.out, `${JSON.stringify(report, null, 2)}\n`);
+    if (checks.some((check) => !check.ok)) process.exitCode = 1;
+  } finally {
+    child.send({ type: "stop" } satisfies ParentMessage);
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof UsageError ? `${error.message}\n\n${USAGE}` : error);
+  process.exit(error instanceof UsageError ? 2 : 1);
+});

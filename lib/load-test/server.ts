@@ -1,0 +1,78 @@
+/**
+ * The load test's server: a child process (started by main.ts with --expose-gc) running the
+ * local service on a generated dataset, so its memory is measured apart from the load generator.
+ * It answers the parent over IPC: `start` → `ready` (URL, keys, workload), `memory` → a post-GC
+ * sample, `stop` → exits.
+ */
+import { buildDataset, type DatasetOptions } from "../bench/dataset.js";
+import { generateApiKey } from "../keys/api-key.js";
+import { parseKeysFile } from "../local/keys-file.js";
+import { type LoadKeyId, type LoadKeySpec, loadKeys, mainWorkload, throttledWorkload } from "./workload.js";
+
+export type ParentMessage =
+  | { type: "start"; dataset: DatasetOptions; throttle: LoadKeySpec["throttle"] }
+  | { type: "memory" }
+  | { type: "stop" };
+
+export type ChildMessage =
+  | {
+      type: "ready";
+      url: string;
+      keys: Record<LoadKeyId | "unknown", string>;
+      main: ReturnType<typeof mainWorkload>;
+      throttled: ReturnType<typeof throttledWorkload>;
+      persons: number;
+      employees: number;
+    }
+  | { type: "memory"; heapUsed: number; rss: number }
+  | { type: "failed"; message: string };
+
+const send = (message: ChildMessage) => process.send?.(message);
+
+async function start(message: Extract<ParentMessage, { type: "start" }>): Promise<void> {
+  const dataset = buildDataset(message.dataset);
+  const specs = loadKeys(dataset, message.throttle);
+  const plain = Object.fromEntries(specs.map((spec) => [spec.id, generateApiKey("test")])) as Record<
+    LoadKeyId,
+    string
+  >;
+  const { records } = parseKeysFile(
+    JSON.stringify({
+      keys: specs.map((spec) => ({
+        key: plain[spec.id],
+        partner: `load test: ${spec.id}`,
+        operations: ["persons.search", "employees.search", "companies.hello"],
+        companies: spec.companies,
+        throttle: spec.throttle,
+      })),
+    }),
+    "load test keys",
+  );
+  const { startLocalService } = await import("../local/service.js");
+  const service = await startLocalService({ port: 0, stage: "local", keys: records, data: dataset.data });
+  send({
+    type: "ready",
+    url: service.url,
+    keys: { ...plain, unknown: generateApiKey("test") },
+    main: mainWorkload(dataset),
+    throttled: throttledWorkload(dataset),
+    persons: dataset.summary.persons,
+    employees: dataset.data.employees.length,
+  });
+}
+
+process.on("message", (message: ParentMessage) => {
+  if (message.type === "start") {
+    start(message).catch((error: unknown) => {
+      send({ type: "failed", message: error instanceof Error ? error.message : String(error) });
+    });
+  } else if (message.type === "memory") {
+    globalThis.gc?.();
+    const { heapUsed, rss } = process.memoryUsage();
+    send({ type: "memory", heapUsed, rss });
+  } else {
+    // The tables live in this process's memory; nothing to flush. Exiting at once also spares
+    // searches still running after the load stopped from a closed database.
+    process.exit(0);
+  }
+});
