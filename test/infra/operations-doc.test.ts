@@ -1,0 +1,53 @@
+/** docs/operations.md states the stage configuration; this keeps its tables true to infra/config.ts. */
+import { readFileSync } from "node:fs";
+import { stageConfig } from "../../infra/config.js";
+
+const doc = readFileSync(new URL("../../docs/operations.md", import.meta.url), "utf8");
+
+/** The dev, sandbox and prod cells of the table row whose first cell starts with `label`. */
+function stageCells(label: string): string[] {
+  const row = doc.split("\n").find((line) => line.startsWith(`| ${label}`));
+  if (!row) throw new Error(`no row ${label} in docs/operations.md`);
+  return row
+    .split("|")
+    .slice(1, -1)
+    .map((cell) => cell.trim())
+    .slice(-3);
+}
+
+const stages = ["dev", "sandbox", "prod"].map((stage) => stageConfig(stage));
+
+describe("docs/operations.md against infra/config.ts", () => {
+  it("gives each stage's alarm thresholds", () => {
+    expect(stageCells("`search-5xx-rate`")).toEqual(
+      stages.map((c) => `≥ ${c.alarms.serverErrorRatePercent} %`),
+    );
+    expect(stageCells("`search-p99-latency`")).toEqual(
+      stages.map((c) => `≥ ${c.alarms.p99LatencyMs / 1000} s`),
+    );
+    expect(stageCells("`<route>-errors`")).toEqual(stages.map((c) => `≥ ${c.alarms.lambdaErrors}`));
+    expect(stageCells("`<route>-throttles`")).toEqual(stages.map((c) => `≥ ${c.alarms.lambdaThrottles}`));
+    expect(stageCells("`directory-table-read-throttles`")).toEqual(
+      stages.map((c) => `≥ ${c.alarms.dynamoReadThrottles}`),
+    );
+    for (const config of stages) {
+      const { datapointsToAlarm, evaluationPeriods, periodMinutes, minRequestsForErrorRate } = config.alarms;
+      expect(doc).toContain(`${datapointsToAlarm} of the last ${evaluationPeriods} one-minute periods`);
+      expect(periodMinutes).toBe(1);
+      expect(doc).toContain(`once there are ${minRequestsForErrorRate} requests in a period`);
+    }
+  });
+
+  it("gives each stage's authorizer cache TTL", () => {
+    expect(stageCells("Authorizer cache TTL")).toEqual(stages.map((c) => `${c.authorizerCacheTtlSeconds} s`));
+  });
+
+  it("gives each stage's 5xx and p99 thresholds in the stage table too", () => {
+    expect(stageCells("5xx-rate alarm threshold")).toEqual(
+      stages.map((c) => `${c.alarms.serverErrorRatePercent} %`),
+    );
+    expect(stageCells("p99 latency alarm threshold")).toEqual(
+      stages.map((c) => `${c.alarms.p99LatencyMs} ms`),
+    );
+  });
+});
