@@ -63,11 +63,14 @@ export function startupBanner(options: BannerOptions): string {
     return `${lines.join("\n")}\n`;
   }
   lines.push(...demoKeyLines(records, demoKeys), "", "try:");
+  const guide =
+    "partner guide (errors, paging, rate limits, the typed client and its examples): docs/partners.md";
   for (const route of routes) {
     const record = records.find((r) => r.status === "active" && r.operations.includes(route.operation));
     const key = record ? demoKeys.get(record.keyId) : undefined;
     const companyId = record?.companies[0];
     if (key && companyId) lines.push(`  ${exampleCurl(route, url, key, companyId)}`);
   }
+  lines.push("", guide);
   return `${lines.join("\n")}\n`;
 }
