@@ -100,6 +100,17 @@ describe("principalFromEvent", () => {
       expect(error).not.toBeInstanceOf(ForbiddenError);
     }
   });
+  it("says which part of the context is wrong, for the logs", () => {
+    expect(() => principalFromEvent(eventWith(undefined))).toThrow("request has no valid authorizer context");
+    const noContext = { requestContext: undefined } as unknown as Pick<
+      APIGatewayProxyEvent,
+      "requestContext"
+    >;
+    expect(() => principalFromEvent(noContext)).toThrow("request has no valid authorizer context");
+    expect(() => principalFromEvent(eventWith({ ...valid, companies: "null" }))).toThrow(
+      "authorizer context list is not a JSON array of strings",
+    );
+  });
 });
 
 describe("requireOperation and requireCompany", () => {
@@ -112,7 +123,9 @@ describe("requireOperation and requireCompany", () => {
   });
 
   it("refuse anything else with forbidden (403), the reason kept for the logs", () => {
-    expect(() => requireOperation(principal, "employees.search")).toThrow(ForbiddenError);
+    expect(() => requireOperation(principal, "employees.search")).toThrow(
+      new ForbiddenError(`key ${SOURCE.keyId} may not call employees.search`),
+    );
     for (const company of ["ACME", "acme ", "other", "", "beta"]) {
       let caught: unknown;
       try {
@@ -121,7 +134,11 @@ describe("requireOperation and requireCompany", () => {
         caught = error;
       }
       expect(caught).toBeInstanceOf(ForbiddenError);
-      expect(caught).toMatchObject({ code: "forbidden", status: 403 });
+      expect(caught).toMatchObject({
+        code: "forbidden",
+        status: 403,
+        reason: `key ${SOURCE.keyId} may not read company ${company}`,
+      });
     }
   });
 });

@@ -49,6 +49,11 @@ describe("pageReadPlan", () => {
     );
   });
 
+  it("takes the run on a tie: one request rather than a batch", () => {
+    // Two records of exactly 4 KB: one unit each one by one, two units as a run.
+    expect(pageReadPlan([4096, 4096], [0, 1])).toEqual({ kind: "run", length: 2 });
+  });
+
   it("has nothing to read for an empty page", () => {
     expect(pageReadPlan(sizes(10), [])).toEqual({ kind: "each" });
   });
