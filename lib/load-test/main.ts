@@ -10,6 +10,7 @@ import { type ChildProcess, fork } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import autocannon, { type AutocannonResult } from "autocannon";
+import { javaAvailable } from "../local/engines.js";
 import { formatLoadReport, type LoadReport } from "./report.js";
 import type { ChildMessage, ParentMessage } from "./server.js";
 import {
@@ -24,12 +25,14 @@ import {
 } from "./verdict.js";
 import type { RequestKind } from "./workload.js";
 
-const USAGE = `usage: npm run load-test -- [--duration S] [--connections N] [--records N] [--companies N] [--out FILE]
+const USAGE = `usage: npm run load-test -- [--duration S] [--connections N] [--records N] [--companies N] [--engine E] [--out FILE]
 
   --duration S      seconds of load (default 30)
   --connections N   concurrent connections of the mixed workload (default 8)
   --records N       employee records of the generated dataset (default 20000)
   --companies N     companies (default 10)
+  --engine E        ddblocal (default: DynamoDB Local in its own process, needs java) or dynalite
+                    (in the server's process, so its memory counts; it leaks under load)
   --out FILE        also write the report as JSON`;
 
 const THROTTLE = { rateLimit: 5, burstLimit: 10 };
@@ -101,6 +104,7 @@ async function main(): Promise<void> {
         connections: { type: "string" },
         records: { type: "string" },
         companies: { type: "string" },
+        engine: { type: "string" },
         out: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
@@ -113,13 +117,21 @@ async function main(): Promise<void> {
   const connections = whole(values, "connections", 8, 1);
   const records = whole(values, "records", 20_000, 100);
   const companies = whole(values, "companies", 10, 2);
+  const engine = values.engine ?? "ddblocal";
+  if (engine !== "ddblocal" && engine !== "dynalite")
+    throw new UsageError("--engine must be ddblocal or dynalite");
+  if (engine === "ddblocal" && !javaAvailable())
+    throw new UsageError("--engine ddblocal needs java on PATH; install Java 17, or use --engine dynalite");
 
   const { child, request } = startServer();
   try {
-    process.stderr.write(`starting the local service with ${records} records over ${companies} companies…\n`);
+    process.stderr.write(
+      `starting the local service on ${engine} with ${records} records over ${companies} companies…\n`,
+    );
     const ready = await request({
       type: "start",
       dataset: { records, companies, seed: 1 },
+      engine,
       throttle: THROTTLE,
     });
     if (ready.type === "failed") throw new Error(`the server did not start: ${ready.message}`);
@@ -181,6 +193,7 @@ async function main(): Promise<void> {
       memoryFlat(memory),
     ];
     const report: LoadReport = {
+      engine,
       dataset: { records: ready.employees, persons: ready.persons, companies },
       durationSeconds: duration,
       connections,

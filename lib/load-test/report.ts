@@ -2,6 +2,7 @@
 import type { Check, KindTally, MemorySample } from "./verdict.js";
 
 export interface LoadReport {
+  engine: string;
   dataset: { records: number; persons: number; companies: number };
   durationSeconds: number;
   connections: number;
@@ -16,6 +17,7 @@ export function formatLoadReport(report: LoadReport): string {
   const { dataset, throughput, latencyMs } = report;
   const width = Math.max(...report.kinds.map((kind) => kind.name.length));
   const lines = [
+    `engine: ${report.engine}`,
     `dataset: ${dataset.records} employee records, ${dataset.persons} persons, ${dataset.companies} companies`,
     `load: ${report.durationSeconds} s, ${report.connections} connections + the throttled key's; ${throughput.total} requests, ${throughput.requestsPerSecond.toFixed(0)} req/s (mixed)`,
     `latency (mixed): p50 ${latencyMs.p50} ms, p90 ${latencyMs.p90} ms, p99 ${latencyMs.p99} ms, max ${latencyMs.max} ms`,

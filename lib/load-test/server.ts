@@ -1,16 +1,18 @@
 /**
  * The load test's server: a child process (started by main.ts with --expose-gc) running the
- * local service on a generated dataset, so its memory is measured apart from the load generator.
+ * local service on a generated dataset, so its memory is measured apart from the load generator
+ * (and, with DynamoDB Local, apart from the database).
  * It answers the parent over IPC: `start` → `ready` (URL, keys, workload), `memory` → a post-GC
  * sample, `stop` → exits.
  */
 import { buildDataset, type DatasetOptions } from "../bench/dataset.js";
 import { generateApiKey } from "../keys/api-key.js";
+import { type EngineName, startDynalite, startDynamoDbLocal } from "../local/engines.js";
 import { parseKeysFile } from "../local/keys-file.js";
 import { type LoadKeyId, type LoadKeySpec, loadKeys, mainWorkload, throttledWorkload } from "./workload.js";
 
 export type ParentMessage =
-  | { type: "start"; dataset: DatasetOptions; throttle: LoadKeySpec["throttle"] }
+  | { type: "start"; dataset: DatasetOptions; throttle: LoadKeySpec["throttle"]; engine: EngineName }
   | { type: "memory" }
   | { type: "stop" };
 
@@ -49,7 +51,16 @@ async function start(message: Extract<ParentMessage, { type: "start" }>): Promis
     "load test keys",
   );
   const { startLocalService } = await import("../local/service.js");
-  const service = await startLocalService({ port: 0, stage: "local", keys: records, data: dataset.data });
+  // DynamoDB Local runs in its own (java) process, so this process's memory is the service's
+  // alone; in-process dynalite leaks every Query it stops early (docs/performance.md#load-test).
+  const engine = message.engine === "ddblocal" ? await startDynamoDbLocal() : await startDynalite();
+  const service = await startLocalService({
+    port: 0,
+    stage: "local",
+    keys: records,
+    data: dataset.data,
+    engine,
+  });
   send({
     type: "ready",
     url: service.url,
