@@ -4,8 +4,15 @@
  * directly (`lambdaEsbuildOptions()`) to measure their size and cold import. Both are derived from
  * `LAMBDA_BUNDLE`; change the bundle there only.
  */
+import { fileURLToPath } from "node:url";
 import { type BundlingOptions, LogLevel, OutputFormat } from "aws-cdk-lib/aws-lambda-nodejs";
 import type { BuildOptions } from "esbuild";
+
+/** Package → stand-in module, for every Lambda bundle (absolute paths: esbuild's CLI runs elsewhere). */
+const LAMBDA_ALIASES: Readonly<Record<string, string>> = {
+  // Lambda's credentials are in the environment: the default chain's other links are dead weight.
+  "@aws-sdk/credential-provider-node": fileURLToPath(new URL("./lambda-credentials.ts", import.meta.url)),
+};
 
 export const LAMBDA_BUNDLE = {
   format: "esm",
@@ -26,6 +33,7 @@ export const LAMBDA_BUNDLE = {
   externalModules: [] as readonly string[],
   // Some dependencies still call `require`; ESM has none unless we create one.
   banner: 'import { createRequire } from "node:module"; const require = createRequire(import.meta.url);',
+  alias: LAMBDA_ALIASES,
   logLevel: "warning",
 } as const;
 
@@ -60,7 +68,12 @@ export function lambdaBundling(): BundlingOptions {
     externalModules: [...LAMBDA_BUNDLE.externalModules],
     banner: LAMBDA_BUNDLE.banner,
     // NodejsFunction has no prop for it; passed to the esbuild CLI as is.
-    esbuildArgs: { "--tree-shaking": String(LAMBDA_BUNDLE.treeShaking) },
+    esbuildArgs: {
+      "--tree-shaking": String(LAMBDA_BUNDLE.treeShaking),
+      ...Object.fromEntries(
+        Object.entries(LAMBDA_BUNDLE.alias).map(([name, path]) => [`--alias:${name}`, path]),
+      ),
+    },
     logLevel: CDK_LOG_LEVEL[LAMBDA_BUNDLE.logLevel],
     forceDockerBundling: false,
   };
@@ -81,6 +94,7 @@ export function lambdaEsbuildOptions(): BuildOptions {
     mainFields: [...LAMBDA_BUNDLE.mainFields],
     external: [...LAMBDA_BUNDLE.externalModules],
     banner: { js: LAMBDA_BUNDLE.banner },
+    alias: { ...LAMBDA_BUNDLE.alias },
     logLevel: LAMBDA_BUNDLE.logLevel,
   };
 }

@@ -2,10 +2,14 @@
  * What operators rely on in a deployed stage: the functions and their least-privilege roles, the
  * tables, logs retention, alarms and dashboard, SSM parameters, and a clean cdk-nag report.
  */
+import { readFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { RemovalPolicy } from "aws-cdk-lib";
+import { generateApiKey } from "../../lib/keys/api-key.js";
 import { AUTHORIZER, routesForStage } from "../../lib/routes.js";
 import type { TableId } from "../../lib/store/tables.js";
-import { bundlePath, runBundle } from "./bundles.js";
+import { bundlePath, runBundle, runBundleAsync } from "./bundles.js";
 import type { SynthesizedStage } from "./synth.js";
 import { logicalId, props, refersTo, resources } from "./template-helpers.js";
 
@@ -99,6 +103,44 @@ export function platformAssertions(stage: string, synthesized: () => Synthesized
         methodArn: "arn:aws:execute-api:eu-west-1:1:a/x/GET/y",
       };
       expect(() => runBundle(file, `handler(${JSON.stringify(event)})`)).toThrow(/Unauthorized/);
+    });
+
+    it("signs DynamoDB calls with the environment's credentials, the only credential source bundled", async () => {
+      const file = bundlePath(s().outdir, stateless(), logicalId(s().stateless.authorizerFunction));
+      // infra/lambda-credentials.ts replaces the SDK's default chain: none of its other links ship.
+      const otherLinks = readFileSync(file, "utf8").match(
+        /defaultProvider::from(SSO|Ini|Process|TokenFile)/g,
+      );
+      expect(otherLinks).toBeNull();
+      const signatures: string[] = [];
+      const dynamo = createServer((request, response) => {
+        signatures.push(String(request.headers.authorization));
+        request.resume().on("end", () => {
+          response.writeHead(200, { "content-type": "application/x-amz-json-1.0" }).end("{}");
+        });
+      });
+      await new Promise<void>((resolve) => dynamo.listen(0, "127.0.0.1", resolve));
+      try {
+        const { port } = dynamo.address() as AddressInfo;
+        const event = {
+          type: "TOKEN",
+          authorizationToken: `Bearer ${generateApiKey("test")}`,
+          methodArn: "arn:aws:execute-api:eu-west-1:1:a/x/GET/y",
+        };
+        const run = await runBundleAsync(file, `handler(${JSON.stringify(event)})`, {
+          AWS_ENDPOINT_URL_DYNAMODB: `http://127.0.0.1:${port}`,
+          AWS_ACCESS_KEY_ID: "AKIDBUNDLETEST",
+          AWS_SECRET_ACCESS_KEY: "secret",
+          AWS_SESSION_TOKEN: "session",
+        });
+        // An unknown key: the keys table (this stub) has no record of it.
+        expect(run.ok).toBe(false);
+        expect(run.stderr).toMatch(/Unauthorized/);
+        expect(signatures).toHaveLength(1);
+        expect(signatures[0]).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDBUNDLETEST\//);
+      } finally {
+        dynamo.close();
+      }
     });
 
     it("bundles every route function as an ES module that answers with x-request-id", () => {
