@@ -7,12 +7,12 @@
  * every figure.
  */
 import { writeFileSync } from "node:fs";
-import { parseArgs } from "node:util";
 import { DEFAULT_DATASET } from "../bench/dataset.js";
 import { stderrProgress } from "../bench/progress.js";
 import { formatReport } from "../bench/report.js";
 import { DEFAULT_PLANS, runBenchmark } from "../bench/run.js";
 import type { EngineName } from "../local/engines.js";
+import { parseOptions, UsageError, wholeOption } from "./args.js";
 
 const USAGE = `usage: npm run bench -- [--records N] [--companies N] [--seed S] [--engine dynalite|ddblocal] [--out FILE] [--no-bundles]
 
@@ -23,33 +23,16 @@ const USAGE = `usage: npm run bench -- [--records N] [--companies N] [--seed S] 
   --out FILE      also write the report as JSON
   --no-bundles    skip bundling the functions`;
 
-class UsageError extends Error {}
-
-function whole(name: string, value: string | undefined, fallback: number, min: number): number {
-  if (value === undefined) return fallback;
-  const number = /^\d+$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isSafeInteger(number) || number < min)
-    throw new UsageError(`--${name} must be a whole number ≥ ${min}`);
-  return number;
-}
-
 async function main(): Promise<void> {
-  let values: Record<string, string | boolean | undefined>;
-  try {
-    values = parseArgs({
-      options: {
-        records: { type: "string" },
-        companies: { type: "string" },
-        seed: { type: "string" },
-        engine: { type: "string" },
-        out: { type: "string" },
-        "no-bundles": { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-      },
-    }).values;
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
+  const values = parseOptions({
+    records: { type: "string" },
+    companies: { type: "string" },
+    seed: { type: "string" },
+    engine: { type: "string" },
+    out: { type: "string" },
+    "no-bundles": { type: "boolean" },
+    help: { type: "boolean", short: "h" },
+  });
   if (values.help) {
     console.log(USAGE);
     return;
@@ -60,9 +43,9 @@ async function main(): Promise<void> {
   const asString = (value: string | boolean | undefined) => (typeof value === "string" ? value : undefined);
   const report = await runBenchmark({
     dataset: {
-      records: whole("records", asString(values.records), DEFAULT_DATASET.records, 1),
-      companies: whole("companies", asString(values.companies), DEFAULT_DATASET.companies, 1),
-      seed: whole("seed", asString(values.seed), DEFAULT_DATASET.seed, 0),
+      records: wholeOption("records", values.records, DEFAULT_DATASET.records, 1),
+      companies: wholeOption("companies", values.companies, DEFAULT_DATASET.companies, 1),
+      seed: wholeOption("seed", values.seed, DEFAULT_DATASET.seed, 0),
     },
     engine: engine as EngineName,
     ...DEFAULT_PLANS,

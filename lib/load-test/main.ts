@@ -8,8 +8,8 @@
  */
 import { type ChildProcess, fork } from "node:child_process";
 import { writeFileSync } from "node:fs";
-import { parseArgs } from "node:util";
 import autocannon, { type AutocannonResult } from "autocannon";
+import { parseOptions, UsageError, wholeOption } from "../cli/args.js";
 import { javaAvailable } from "../local/engines.js";
 import { formatLoadReport, type LoadReport } from "./report.js";
 import type { ChildMessage, ParentMessage } from "./server.js";
@@ -40,17 +40,6 @@ const THROTTLED_SEND_RATE = 10;
 /** Enough connections that the throttled key can send at its rate even when searches are slow. */
 const THROTTLED_CONNECTIONS = 6;
 const MEMORY_EVERY_MS = 2000;
-
-class UsageError extends Error {}
-
-function whole(values: Record<string, unknown>, name: string, fallback: number, min: number): number {
-  const value = values[name];
-  if (value === undefined) return fallback;
-  const number = typeof value === "string" && /^\d+$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isSafeInteger(number) || number < min)
-    throw new UsageError(`--${name} must be a whole number ≥ ${min}`);
-  return number;
-}
 
 function startServer(): { child: ChildProcess; request: (message: ParentMessage) => Promise<ChildMessage> } {
   const child = fork(new URL("./server.ts", import.meta.url).pathname, {
@@ -96,27 +85,20 @@ function cannonRequests(
 }
 
 async function main(): Promise<void> {
-  let values: Record<string, unknown>;
-  try {
-    values = parseArgs({
-      options: {
-        duration: { type: "string" },
-        connections: { type: "string" },
-        records: { type: "string" },
-        companies: { type: "string" },
-        engine: { type: "string" },
-        out: { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
-    }).values;
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
+  const values = parseOptions({
+    duration: { type: "string" },
+    connections: { type: "string" },
+    records: { type: "string" },
+    companies: { type: "string" },
+    engine: { type: "string" },
+    out: { type: "string" },
+    help: { type: "boolean", short: "h" },
+  });
   if (values.help) return void console.log(USAGE);
-  const duration = whole(values, "duration", 30, 8);
-  const connections = whole(values, "connections", 8, 1);
-  const records = whole(values, "records", 20_000, 100);
-  const companies = whole(values, "companies", 10, 2);
+  const duration = wholeOption("duration", values.duration, 30, 8);
+  const connections = wholeOption("connections", values.connections, 8, 1);
+  const records = wholeOption("records", values.records, 20_000, 100);
+  const companies = wholeOption("companies", values.companies, 10, 2);
   const engine = values.engine ?? "ddblocal";
   if (engine !== "ddblocal" && engine !== "dynalite")
     throw new UsageError("--engine must be ddblocal or dynalite");
