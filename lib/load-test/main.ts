@@ -4,7 +4,7 @@
  * Starts the local service in a child process on a generated dataset, then drives it with
  * autocannon for a fixed time: generous connections cycle through the mixed workload, and one
  * connections send a throttled key's requests at twice its rate. It samples the server's heap after
- * GC every two seconds and fails (exit 1) unless every check of verdict.ts holds.
+ * GC every two seconds (more often in short runs) and fails (exit 1) unless every check of verdict.ts holds.
  */
 import { type ChildProcess, fork } from "node:child_process";
 import { writeFileSync } from "node:fs";
@@ -39,7 +39,8 @@ const THROTTLE = { rateLimit: 5, burstLimit: 10 };
 const THROTTLED_SEND_RATE = 10;
 /** Enough connections that the throttled key can send at its rate even when searches are slow. */
 const THROTTLED_CONNECTIONS = 6;
-const MEMORY_EVERY_MS = 2000;
+/** Memory samples: every 2 s, or often enough for 15 samples in a short run. */
+const memoryEveryMs = (durationSeconds: number) => Math.min(2000, (durationSeconds * 1000) / 15);
 
 function startServer(): { child: ChildProcess; request: (message: ParentMessage) => Promise<ChildMessage> } {
   const child = fork(new URL("./server.ts", import.meta.url).pathname, {
@@ -135,7 +136,7 @@ async function main(): Promise<void> {
             rss: sample.rss,
           });
       });
-    }, MEMORY_EVERY_MS);
+    }, memoryEveryMs(duration));
     process.stderr.write(`loading for ${duration} s with ${connections} + 1 connections…\n`);
     const [mixed, throttled] = (await Promise.all([
       autocannon({
