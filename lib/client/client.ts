@@ -12,7 +12,7 @@ import type {
 } from "../directory/api-schema.js";
 import type { Greeting } from "../greeting/greet-company.js";
 import type { EmployeesSearchRequestInput, PersonsSearchRequestInput } from "../search/request-schemas.js";
-import { errorFromResponse, PartnerDirectoryError, parseRetryAfter } from "./errors.js";
+import { errorFromResponse, PartnerDirectoryError } from "./errors.js";
 import {
   type AttemptFailure,
   type RetryOptions,
@@ -229,12 +229,9 @@ export class PartnerDirectoryClient {
             );
           }
         }
-        error = errorFromResponse(response.status, response.headers, text);
-        failure = {
-          kind: "status",
-          status: response.status,
-          retryAfterSeconds: parseRetryAfter(response.headers.get("retry-after")),
-        };
+        const refused = errorFromResponse(response.status, response.headers, text);
+        error = refused;
+        failure = { kind: "status", status: refused.status, retryAfterSeconds: refused.retryAfterSeconds };
       } catch (thrown) {
         // The caller's own cancellation, and our own errors, end the call at once.
         if (options.signal?.aborted || thrown instanceof PartnerDirectoryError) throw thrown;
