@@ -32,7 +32,7 @@ const USAGE = `usage: npm run load-test -- [--duration S] [--connections N] [--r
   --records N       employee records of the generated dataset (default 20000)
   --companies N     companies (default 10)
   --engine E        ddblocal (default: DynamoDB Local in its own process, needs java) or dynalite
-                    (in the server's process, so its memory counts; it leaks under load)
+                    (in the server's process, so its memory counts too)
   --out FILE        also write the report as JSON`;
 
 const THROTTLE = { rateLimit: 5, burstLimit: 10 };

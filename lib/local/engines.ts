@@ -10,6 +10,7 @@ import { DynamoDBClient, ListTablesCommand } from "@aws-sdk/client-dynamodb";
 import dynalite from "dynalite";
 import { base64Decoder } from "../store/dynamo-client.js";
 import { type DdbLocalJar, ensureDynamoDbLocalJar } from "./ddblocal-jar.js";
+import { untrackLevelIterators } from "./dynalite-iterators.js";
 
 export type EngineName = "dynalite" | "ddblocal";
 
@@ -75,6 +76,7 @@ export interface StartDynaliteOptions {
 
 /** dynalite in this process on a free 127.0.0.1 port, tables ACTIVE as soon as they are created. */
 export async function startDynalite(options: StartDynaliteOptions = {}): Promise<Engine> {
+  untrackLevelIterators();
   const server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
   if (options.keepAliveMs !== undefined) server.keepAliveTimeout = options.keepAliveMs;
   await new Promise<void>((resolve, reject) => {
