@@ -1,7 +1,7 @@
 /** What the command-line tools share about their flags: one error for a bad call, and parsers for values. */
 import { type ParseArgsConfig, parseArgs } from "node:util";
 
-/** A bad call: the tool prints the message and its usage, and exits 2. */
+/** A bad call: the tool prints the message and its usage, and exits non-zero. */
 export class UsageError extends Error {}
 
 /** node:util's parseArgs for `options`, its errors (unknown or malformed flags) as UsageError. */

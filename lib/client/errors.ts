@@ -23,16 +23,18 @@ export class PartnerDirectoryError extends Error {
   }
 }
 
-const ERROR_CODES: ReadonlySet<string> = new Set<ErrorCode>([
-  "invalid_input",
-  "invalid_company_id",
-  "invalid_api_key",
-  "forbidden",
-  "not_found",
-  "method_not_allowed",
-  "rate_limited",
-  "internal_error",
-]);
+/** Every contract code; a Record so that the compiler refuses a code added to ErrorCode but not here. */
+const CONTRACT_CODES: Readonly<Record<ErrorCode, true>> = {
+  invalid_input: true,
+  invalid_company_id: true,
+  invalid_api_key: true,
+  forbidden: true,
+  not_found: true,
+  method_not_allowed: true,
+  rate_limited: true,
+  internal_error: true,
+};
+const ERROR_CODES: ReadonlySet<string> = new Set(Object.keys(CONTRACT_CODES));
 
 /** The error for a non-2xx answer, from its status, headers and body text. */
 export function errorFromResponse(status: number, headers: Headers, bodyText: string): PartnerDirectoryError {

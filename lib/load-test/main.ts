@@ -1,9 +1,9 @@
 /**
- * `npm run load-test -- [--duration S] [--connections N] [--records N] [--companies N] [--out FILE]`
+ * `npm run load-test -- [--duration S] [--connections N] [--records N] [--companies N] [--engine E] [--out FILE]`
  *
  * Starts the local service in a child process on a generated dataset, then drives it with
- * autocannon for a fixed time: generous connections cycle through the mixed workload, and one
- * connections send a throttled key's requests at twice its rate. It samples the server's heap after
+ * autocannon for a fixed time: generous connections cycle through the mixed workload, and
+ * connections of their own send a throttled key's requests at twice its rate. It samples the server's heap after
  * GC every two seconds (more often in short runs) and fails (exit 1) unless every check of verdict.ts holds.
  */
 import { type ChildProcess, fork } from "node:child_process";
@@ -137,7 +137,9 @@ async function main(): Promise<void> {
           });
       });
     }, memoryEveryMs(duration));
-    process.stderr.write(`loading for ${duration} s with ${connections} + 1 connections…\n`);
+    process.stderr.write(
+      `loading for ${duration} s with ${connections} + ${THROTTLED_CONNECTIONS} (throttled key) connections…\n`,
+    );
     const [mixed, throttled] = (await Promise.all([
       autocannon({
         url: ready.url,

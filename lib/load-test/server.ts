@@ -9,6 +9,7 @@ import { buildDataset, type DatasetOptions } from "../bench/dataset.js";
 import { generateApiKey } from "../keys/api-key.js";
 import { type EngineName, startDynalite, startDynamoDbLocal } from "../local/engines.js";
 import { parseKeysFile } from "../local/keys-file.js";
+import { OPERATIONS } from "../routes.js";
 import { type LoadKeyId, type LoadKeySpec, loadKeys, mainWorkload, throttledWorkload } from "./workload.js";
 
 export type ParentMessage =
@@ -43,7 +44,7 @@ async function start(message: Extract<ParentMessage, { type: "start" }>): Promis
       keys: specs.map((spec) => ({
         key: plain[spec.id],
         partner: `load test: ${spec.id}`,
-        operations: ["persons.search", "employees.search", "companies.hello"],
+        operations: [...OPERATIONS],
         companies: spec.companies,
         throttle: spec.throttle,
       })),
@@ -82,8 +83,9 @@ process.on("message", (message: ParentMessage) => {
     const { heapUsed, rss } = process.memoryUsage();
     send({ type: "memory", heapUsed, rss });
   } else {
-    // The tables live in this process's memory; nothing to flush. Exiting at once also spares
-    // searches still running after the load stopped from a closed database.
+    // Nothing to keep: dynalite's tables live in this process, and DynamoDB Local (in memory) is
+    // killed on exit by its engine. Exiting at once also spares searches still running after the
+    // load stopped from a closed database.
     process.exit(0);
   }
 });
