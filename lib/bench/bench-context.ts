@@ -9,8 +9,9 @@ import type { Principal } from "../auth/principal.js";
 import { OPERATIONS } from "../routes.js";
 import { createTables } from "../store/create-tables.js";
 import { loadDirectory } from "../store/directory-loader.js";
-import { type DirectoryRepository, directoryRepository } from "../store/directory-repository.js";
 import { documentClientFor } from "../store/dynamo-client.js";
+import { dynamoDirectoryReader } from "../store/dynamo-directory-reader.js";
+import type { DirectoryReader } from "../store/port.js";
 import type { TableId } from "../store/tables.js";
 import { CapacityRecorder, instrumentClient } from "./capacity-recorder.js";
 import type { Dataset } from "./dataset.js";
@@ -21,7 +22,7 @@ export interface BenchContext {
   readonly principal: Principal;
   readonly recorder: CapacityRecorder;
   /** The real repository over the instrumented client. */
-  readonly directory: DirectoryRepository;
+  readonly directory: DirectoryReader;
   /** The naive yardstick's client (the same instrumented client) and tables. */
   readonly naiveClient: DynamoDBDocumentClient;
   readonly naiveTables: NaiveTables;
@@ -73,7 +74,7 @@ export async function openBench(
       companies: new Set(dataset.summary.companyIds),
     },
     recorder,
-    directory: directoryRepository(client, tables.directory),
+    directory: dynamoDirectoryReader(client, tables.directory),
     naiveClient: client,
     naiveTables,
     asOf: BENCH_AS_OF,

@@ -1,7 +1,8 @@
-/** The directory repository a Lambda uses: shared client, table name from the environment. */
-import { directoryRepository } from "./directory-repository.js";
+/** The directory a Lambda reads: shared client, table name from the environment. */
+
 import { sharedDocumentClient, tableNameFromEnv } from "./dynamo-client.js";
+import { dynamoDirectoryReader } from "./dynamo-directory-reader.js";
 import { DIRECTORY_TABLE } from "./tables.js";
 
 export const directoryFromEnv = () =>
-  directoryRepository(sharedDocumentClient(), tableNameFromEnv(DIRECTORY_TABLE));
+  dynamoDirectoryReader(sharedDocumentClient(), tableNameFromEnv(DIRECTORY_TABLE));

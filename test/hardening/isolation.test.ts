@@ -14,8 +14,9 @@ import {
 import { searchEmployees } from "../../lib/search/search-employees.js";
 import { searchPersons } from "../../lib/search/search-persons.js";
 import { loadDirectory } from "../../lib/store/directory-loader.js";
-import { type DirectoryRepository, directoryRepository } from "../../lib/store/directory-repository.js";
 import { documentClientFor } from "../../lib/store/dynamo-client.js";
+import { dynamoDirectoryReader } from "../../lib/store/dynamo-directory-reader.js";
+import type { DirectoryReader } from "../../lib/store/port.js";
 import { describeEachEngine } from "../support/engines.js";
 import {
   buildDirectory,
@@ -68,13 +69,7 @@ async function forbiddenParts(promise: Promise<unknown>) {
   return errorResponseParts(error);
 }
 
-async function checkPersons(
-  d: Directory,
-  repo: DirectoryRepository,
-  key: Principal,
-  f: Filters,
-  page: object,
-) {
+async function checkPersons(d: Directory, repo: DirectoryReader, key: Principal, f: Filters, page: object) {
   const request = personsSearchRequestSchema.parse({ ...f, ...page });
   if (f.companyId !== undefined && !key.companies.has(f.companyId)) {
     expect(await forbiddenParts(searchPersons(request, key, repo, AS_OF))).toEqual({
@@ -97,13 +92,7 @@ async function checkPersons(
   return expected.size;
 }
 
-async function checkEmployees(
-  d: Directory,
-  repo: DirectoryRepository,
-  key: Principal,
-  f: Filters,
-  page: object,
-) {
+async function checkEmployees(d: Directory, repo: DirectoryReader, key: Principal, f: Filters, page: object) {
   const companyId = f.companyId ?? d.companies[0] ?? "";
   const request = employeesSearchRequestSchema.parse({ ...f, companyId, ...page });
   if (!key.companies.has(companyId)) {
@@ -134,7 +123,7 @@ describeEachEngine("isolation over the search use cases", (getEngine) => {
         const documents = documentClientFor(client);
         const d = buildDirectory(run, spec);
         await loadDirectory(documents, tables.directory, d.data);
-        const repo = directoryRepository(documents, tables.directory);
+        const repo = dynamoDirectoryReader(documents, tables.directory);
         const nowhere = `r${run}-nowhere`;
         const key = principalOf([...d.companies.filter((_, i) => scope[i]), `r${run}-unloaded`]);
 

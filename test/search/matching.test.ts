@@ -6,11 +6,10 @@ import {
   employmentFilter,
   employmentMatches,
   inCreatedRange,
-  inOrderRange,
-  narrowView,
-  orderRange,
 } from "../../lib/search/matching.js";
 import { orderKey, orderKeyParts } from "../../lib/store/binary-keys.js";
+import { narrowView } from "../../lib/store/directory-items.js";
+import { inOrderRange, orderRange } from "../../lib/store/order-range.js";
 import { type EmployeeFields, parsedEmployee, uuidOf } from "./records.js";
 
 const PERSON = uuidOf("aaaa", 1);

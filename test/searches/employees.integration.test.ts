@@ -7,8 +7,9 @@ import { ForbiddenError } from "../../lib/http/errors.js";
 import { employeesSearchRequestSchema } from "../../lib/search/request-schemas.js";
 import { searchEmployees } from "../../lib/search/search-employees.js";
 import { loadDirectory } from "../../lib/store/directory-loader.js";
-import { type DirectoryRepository, directoryRepository } from "../../lib/store/directory-repository.js";
 import { documentClientFor } from "../../lib/store/dynamo-client.js";
+import { dynamoDirectoryReader } from "../../lib/store/dynamo-directory-reader.js";
+import type { DirectoryReader } from "../../lib/store/port.js";
 import { describeEachEngine } from "../support/engines.js";
 import { AS_OF, principalOf } from "./property-harness.js";
 import { ACME_ORDER, COMPANY, FEB_1, PERSON, RECORD, SAMPLE, SCOPE } from "./sample-directory.js";
@@ -16,12 +17,12 @@ import { ACME_ORDER, COMPANY, FEB_1, PERSON, RECORD, SAMPLE, SCOPE } from "./sam
 const ids = (response: ApiEmployeesSearchResponse) => response.employees.map((employee) => employee.id);
 
 describeEachEngine("search employees: filters, scope and paging", (getEngine) => {
-  let repository: DirectoryRepository | undefined;
+  let repository: DirectoryReader | undefined;
   beforeAll(async () => {
     const { client, tables } = getEngine();
     const documents = documentClientFor(client);
     await loadDirectory(documents, tables.directory, SAMPLE);
-    repository = directoryRepository(documents, tables.directory);
+    repository = dynamoDirectoryReader(documents, tables.directory);
   });
   const search = (body: Record<string, unknown>): Promise<ApiEmployeesSearchResponse> => {
     if (!repository) throw new Error("not loaded");

@@ -11,8 +11,9 @@ import {
 import { searchEmployees } from "../../lib/search/search-employees.js";
 import { searchPersons } from "../../lib/search/search-persons.js";
 import { loadDirectory } from "../../lib/store/directory-loader.js";
-import { type DirectoryRepository, directoryRepository } from "../../lib/store/directory-repository.js";
 import { documentClientFor } from "../../lib/store/dynamo-client.js";
+import { dynamoDirectoryReader } from "../../lib/store/dynamo-directory-reader.js";
+import type { DirectoryReader } from "../../lib/store/port.js";
 import { describeEachEngine } from "../support/engines.js";
 import { AS_OF, principalOf } from "./property-harness.js";
 import { dataFileOf, employeeInput, personInput, testUuid } from "./records.js";
@@ -56,7 +57,7 @@ const EXPECTED = Array.from({ length: COUNT }, (_, i) => ({ id: recordId(i), key
 const principal = principalOf(new Set(["bulk"]));
 
 describeEachEngine("a person with 2,000 employments", (getEngine) => {
-  let repository: DirectoryRepository | undefined;
+  let repository: DirectoryReader | undefined;
   const directory = () => {
     if (!repository) throw new Error("not loaded");
     return repository;
@@ -65,7 +66,7 @@ describeEachEngine("a person with 2,000 employments", (getEngine) => {
     const { client, tables } = getEngine();
     const documents = documentClientFor(client);
     await loadDirectory(documents, tables.directory, DATA);
-    repository = directoryRepository(documents, tables.directory);
+    repository = dynamoDirectoryReader(documents, tables.directory);
   }, 120_000);
 
   it("persons search returns the person whole, employments in order", async () => {

@@ -8,20 +8,21 @@ import { ForbiddenError } from "../../lib/http/errors.js";
 import { personsSearchRequestSchema } from "../../lib/search/request-schemas.js";
 import { searchPersons } from "../../lib/search/search-persons.js";
 import { loadDirectory } from "../../lib/store/directory-loader.js";
-import { type DirectoryRepository, directoryRepository } from "../../lib/store/directory-repository.js";
 import { documentClientFor } from "../../lib/store/dynamo-client.js";
+import { dynamoDirectoryReader } from "../../lib/store/dynamo-directory-reader.js";
+import type { DirectoryReader } from "../../lib/store/port.js";
 import { describeEachEngine, type EngineContext } from "../support/engines.js";
 import { AS_OF, principalOf } from "./property-harness.js";
 import { dataFileOf, employeeInput, personInput, testUuid } from "./records.js";
 import { COMPANY, FEB_1, PERSON, RECORD, SAMPLE, SCOPE } from "./sample-directory.js";
 
-async function repositoryWith(context: EngineContext, data: typeof SAMPLE): Promise<DirectoryRepository> {
+async function repositoryWith(context: EngineContext, data: typeof SAMPLE): Promise<DirectoryReader> {
   const documents = documentClientFor(context.client);
   await loadDirectory(documents, context.tables.directory, data);
-  return directoryRepository(documents, context.tables.directory);
+  return dynamoDirectoryReader(documents, context.tables.directory);
 }
 
-function searcher(getRepository: () => DirectoryRepository, principal: Principal) {
+function searcher(getRepository: () => DirectoryReader, principal: Principal) {
   return (body: Record<string, unknown> = {}): Promise<ApiPersonsSearchResponse> =>
     searchPersons(personsSearchRequestSchema.parse(body), principal, getRepository(), AS_OF);
 }
@@ -29,7 +30,7 @@ function searcher(getRepository: () => DirectoryRepository, principal: Principal
 const ids = (response: ApiPersonsSearchResponse) => response.persons.map((person) => person.id);
 
 describeEachEngine("search persons: filters, scope and records", (getEngine) => {
-  let repository: DirectoryRepository | undefined;
+  let repository: DirectoryReader | undefined;
   beforeAll(async () => {
     repository = await repositoryWith(getEngine(), SAMPLE);
   });
@@ -191,7 +192,7 @@ const CROWD_DATA = dataFileOf(
 );
 
 describeEachEngine("search persons: paging", (getEngine) => {
-  let repository: DirectoryRepository | undefined;
+  let repository: DirectoryReader | undefined;
   beforeAll(async () => {
     repository = await repositoryWith(getEngine(), CROWD_DATA);
   });

@@ -5,8 +5,9 @@
  */
 import type { Principal } from "../../lib/auth/principal.js";
 import { loadDirectory } from "../../lib/store/directory-loader.js";
-import { type DirectoryRepository, directoryRepository } from "../../lib/store/directory-repository.js";
 import { documentClientFor } from "../../lib/store/dynamo-client.js";
+import { dynamoDirectoryReader } from "../../lib/store/dynamo-directory-reader.js";
+import type { DirectoryReader } from "../../lib/store/port.js";
 import type { EngineContext } from "../support/engines.js";
 import type { Directory } from "./random-directory.js";
 
@@ -23,10 +24,10 @@ export function principalOf(companies: ReadonlySet<string>): Principal {
   };
 }
 
-export async function loaded(context: EngineContext, directory: Directory): Promise<DirectoryRepository> {
+export async function loaded(context: EngineContext, directory: Directory): Promise<DirectoryReader> {
   const documents = documentClientFor(context.client);
   await loadDirectory(documents, context.tables.directory, directory.data);
-  return directoryRepository(documents, context.tables.directory);
+  return dynamoDirectoryReader(documents, context.tables.directory);
 }
 
 export class Tally {

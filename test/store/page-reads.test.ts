@@ -1,6 +1,6 @@
 /** Pricing a page of employee records: one run, or one by one. */
 import fc from "fast-check";
-import { pageReadPlan, readRcu } from "../../lib/search/page-reads.js";
+import { pageReadPlan, readRcu } from "../../lib/store/page-reads.js";
 
 describe("readRcu", () => {
   it("bills at least one 4 KB unit, halved, and every further started unit", () => {

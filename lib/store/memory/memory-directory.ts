@@ -1,0 +1,76 @@
+/**
+ * The directory in memory: the search rules of `lib/search/matching.ts` applied to every record,
+ * with no index and no encoding. It answers exactly what a store must answer, so the use cases are
+ * unit-tested on it and the DynamoDB store is checked against it.
+ */
+import { instantKey } from "../../directory/instant-key.js";
+import type { SourceEmployee, SourcePerson } from "../../directory/source.js";
+import { employmentMatches, employmentView, inCreatedRange, sortByCreated } from "../../search/matching.js";
+import { pageOf } from "../../search/paging.js";
+import type { DirectoryReader, EmployeesQuery, Page, PersonsQuery, PersonWithEmployments } from "../port.js";
+
+/** One state of the directory: persons and employee records by id. */
+export interface DirectoryState {
+  readonly persons: ReadonlyMap<string, SourcePerson>;
+  readonly employees: ReadonlyMap<string, SourceEmployee>;
+}
+
+export const emptyState = (): DirectoryState => ({ persons: new Map(), employees: new Map() });
+
+function windowOf<T>(sorted: readonly T[], query: { offset: number; limit: number }): Page<T> {
+  const { page, pagination } = pageOf(sorted, query.offset, query.limit);
+  return { items: page, total: pagination.total };
+}
+
+/** Every record linked to each person. */
+function recordsByPerson(state: DirectoryState): Map<string, SourceEmployee[]> {
+  const byPerson = new Map<string, SourceEmployee[]>();
+  for (const record of state.employees.values()) {
+    if (record.personId === null) continue;
+    const records = byPerson.get(record.personId) ?? [];
+    records.push(record);
+    byPerson.set(record.personId, records);
+  }
+  return byPerson;
+}
+
+export function employeesOf(state: DirectoryState, query: EmployeesQuery): Page<SourceEmployee> {
+  const matching = [...state.employees.values()].filter(
+    (record) =>
+      (query.personId === undefined || record.personId === query.personId) &&
+      inCreatedRange(instantKey(record.createdAt), query.created) &&
+      employmentMatches(employmentView(record), query.filter),
+  );
+  return windowOf(sortByCreated(matching), query);
+}
+
+export function personsOf(state: DirectoryState, query: PersonsQuery): Page<PersonWithEmployments> {
+  const byPerson = recordsByPerson(state);
+  const matching = [...state.persons.values()].filter(
+    (person) =>
+      (query.personId === undefined || person.id === query.personId) &&
+      inCreatedRange(instantKey(person.createdAt), query.created) &&
+      // Company, name and phone hold on one and the same employment.
+      (byPerson.get(person.id) ?? []).some((record) =>
+        employmentMatches(employmentView(record), query.filter),
+      ),
+  );
+  const page = windowOf(sortByCreated(matching), query);
+  return {
+    total: page.total,
+    items: page.items.map((person) => ({
+      person,
+      employments: sortByCreated(
+        (byPerson.get(person.id) ?? []).filter((record) => query.readable.has(record.companyId)),
+      ),
+    })),
+  };
+}
+
+/** A reader over whatever state `current` returns at the moment of each question. */
+export function memoryReader(current: () => DirectoryState): DirectoryReader {
+  return {
+    employees: async (query) => employeesOf(current(), query),
+    persons: async (query) => personsOf(current(), query),
+  };
+}
