@@ -168,7 +168,8 @@ function firstIssue(error: z.ZodError): { field: string | null; rule: string } {
 // ---------------------------------------------------------------------------------------------
 // Parsing
 
-type Kind = "person" | "employee";
+export type RecordKind = "person" | "employee";
+type Kind = RecordKind;
 interface Located<T> {
   value: T;
   label: string;
@@ -203,6 +204,16 @@ function validate<S extends z.ZodType>(schema: S, raw: unknown, label: string): 
   return result.data;
 }
 
+/** One record validated; the label names it in messages (with its id when uuid-shaped). */
+export function validateRecord(kind: "person", raw: unknown, label: string): SourcePerson;
+export function validateRecord(kind: "employee", raw: unknown, label: string): SourceEmployee;
+export function validateRecord(kind: Kind, raw: unknown, label: string): SourcePerson | SourceEmployee {
+  const labelled = withId(label, raw);
+  return kind === "person"
+    ? validate(SourcePersonSchema, raw, labelled)
+    : validate(SourceEmployeeSchema, raw, labelled);
+}
+
 /** Accumulates validated records and checks what needs more than one record. */
 class Collector {
   readonly persons: Located<SourcePerson>[] = [];
@@ -231,18 +242,14 @@ class Collector {
     seen.set(id, label);
   }
 
+  /** Whether each personId names a stored person is the load's check, once the file is applied. */
   finish(): DataFile {
-    for (const { value, label } of this.employees) {
-      if (value.personId !== null && !this.personLabels.has(value.personId)) {
-        throw new DataFileError(label, "personId", "names no person in the data file");
-      }
-    }
     return { persons: this.persons.map((p) => p.value), employees: this.employees.map((e) => e.value) };
   }
 }
 
 /** JSON.parse without its message, which quotes the input text (and so possibly personal data). */
-function parseJson(source: string): { ok: true; value: unknown } | { ok: false; where: string } {
+export function parseJson(source: string): { ok: true; value: unknown } | { ok: false; where: string } {
   try {
     return { ok: true, value: JSON.parse(source) };
   } catch (error) {
@@ -254,7 +261,7 @@ function parseJson(source: string): { ok: true; value: unknown } | { ok: false; 
 }
 
 /** One NDJSON line: `{"person": …}` or `{"employee": …}`. */
-function ndjsonEntry(value: unknown): { kind: Kind; raw: unknown } | undefined {
+export function ndjsonEntry(value: unknown): { kind: Kind; raw: unknown } | undefined {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
   const entries = Object.entries(value);
   const [only] = entries;

@@ -49,3 +49,52 @@ export interface DirectoryReader {
   employees(query: EmployeesQuery): Promise<Page<SourceEmployee>>;
   persons(query: PersonsQuery): Promise<Page<PersonWithEmployments>>;
 }
+
+/** One change to the directory, as a `changes` file line states it (docs/data-format.md). */
+export type Change =
+  | { readonly op: "upsert"; readonly person: SourcePerson }
+  | { readonly op: "upsert"; readonly employee: SourceEmployee }
+  | { readonly op: "delete"; readonly person: string }
+  | { readonly op: "delete"; readonly employee: string };
+
+/** A record that would link to a person missing after the load. */
+export interface DanglingReference {
+  readonly personId: string;
+  readonly employeeId: string;
+}
+
+/**
+ * A load in progress: changes build a pending state that no reader sees until `commit`, which
+ * publishes it whole. `abort` (or a crash) leaves what readers see unchanged.
+ */
+export interface LoadSession {
+  /** Applies changes in order to the pending state; a later change of an id wins. */
+  apply(changes: readonly Change[]): Promise<void>;
+  /** Every id the pending state holds, of persons or of employee records (snapshots delete the rest). */
+  storedIds(kind: "person" | "employee"): AsyncIterable<string>;
+  /** A record of the pending state that links to a person it lacks, if any. */
+  danglingReference(): Promise<DanglingReference | undefined>;
+  /** Publishes the pending state; searches see it within the readers' manifest cache (1 s). */
+  commit(): Promise<void>;
+  abort(): Promise<void>;
+}
+
+export interface DirectoryWriter {
+  /** Takes the directory's one load lease, or throws `LoadInProgressError`. `label`: what is loaded. */
+  beginLoad(label: string): Promise<LoadSession>;
+}
+
+/** Another load holds the lease. Times are epoch milliseconds. */
+export class LoadInProgressError extends Error {
+  override readonly name = "LoadInProgressError";
+  constructor(
+    readonly label: string,
+    readonly startedAt: number,
+    readonly expiresAt: number,
+  ) {
+    super(
+      `another load is running (${label}, started ${new Date(startedAt).toISOString()}); ` +
+        `if it died, its lease expires at ${new Date(expiresAt).toISOString()}`,
+    );
+  }
+}

@@ -34,25 +34,31 @@ export interface TableDefinition {
 const S = (name: string): KeyAttribute => ({ name, type: "S" });
 const B = (name: string): KeyAttribute => ({ name, type: "B" });
 
-/** Attribute names of the directory table (see docs/data-model.md and lib/store/directory-items.ts). */
+/** Attribute names of the directory table (see docs/data-model.md and lib/store/dynamo/layout.ts). */
 export const DIRECTORY_ATTR = {
-  /** Partition key: a company id (UTF-8), or 0x00 + a person id (16 bytes). */
+  /** Partition key: a company id (UTF-8), or a prefix byte + a person or record id (16 bytes). */
   partition: "p",
-  /** Sort key: family byte + instant (9 bytes) + uuid (16) in a company; chunk number in a person. */
+  /** Sort key: family byte + instant (9 bytes) + uuid (16) + generation (4) in a company. */
   sort: "s",
-  /** NFKC lower-cased first and last name, for partial name matching. */
+  /** Format version byte, then the value: name pairs, a compressed record or bundle chunk, a location. */
+  data: "d",
+  /** The generation of the load that superseded this version (absent while it is current). */
+  supersededAt: "x",
+  /** NFKC lower-cased first and last name, on record items (byPhone projects them). */
   firstName: "f",
   lastName: "l",
-  /** A person's further distinct name pairs in a company (JSON), rarely present. */
-  otherNames: "m",
   /** Normalized phone as 5 bytes, on record items whose phone normalizes (byPhone key). */
   phone: "t",
   /** The linked person's createdAt (9 bytes) and id (16), on record items. */
   person: "q",
-  /** Brotli-compressed JSON: an employee record, or a chunk of a person's bundle. */
-  data: "d",
-  /** Number of chunks of a person's bundle, on its first chunk when there are several. */
+  /** Number of chunks of a person's bundle version, on each chunk. */
   chunks: "n",
+  /** On a bundle's chunks: 1 when the version holds the person (0: only records linking to a missing one). */
+  hasPerson: "k",
+  /** On a location item: the generation its current value was written in; `pd`, `pg`: the value before. */
+  gen: "g",
+  previousData: "pd",
+  previousGen: "pg",
 } as const;
 
 export const DIRECTORY_TABLE: TableDefinition = {
@@ -69,7 +75,12 @@ export const DIRECTORY_TABLE: TableDefinition = {
       sortKey: B(DIRECTORY_ATTR.partition),
       projection: {
         type: "INCLUDE",
-        attributes: [DIRECTORY_ATTR.person, DIRECTORY_ATTR.firstName, DIRECTORY_ATTR.lastName],
+        attributes: [
+          DIRECTORY_ATTR.person,
+          DIRECTORY_ATTR.firstName,
+          DIRECTORY_ATTR.lastName,
+          DIRECTORY_ATTR.supersededAt,
+        ],
       },
     },
   ],

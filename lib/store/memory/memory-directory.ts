@@ -7,7 +7,16 @@ import { instantKey } from "../../directory/instant-key.js";
 import type { SourceEmployee, SourcePerson } from "../../directory/source.js";
 import { employmentMatches, employmentView, inCreatedRange, sortByCreated } from "../../search/matching.js";
 import { pageOf } from "../../search/paging.js";
-import type { DirectoryReader, EmployeesQuery, Page, PersonsQuery, PersonWithEmployments } from "../port.js";
+import {
+  type Change,
+  type DirectoryReader,
+  type DirectoryWriter,
+  type EmployeesQuery,
+  LoadInProgressError,
+  type Page,
+  type PersonsQuery,
+  type PersonWithEmployments,
+} from "../port.js";
 
 /** One state of the directory: persons and employee records by id. */
 export interface DirectoryState {
@@ -72,5 +81,68 @@ export function memoryReader(current: () => DirectoryState): DirectoryReader {
   return {
     employees: async (query) => employeesOf(current(), query),
     persons: async (query) => personsOf(current(), query),
+  };
+}
+
+/** A pending state: copies of the maps, changed in place until commit swaps them in. */
+function pendingFrom(state: DirectoryState) {
+  return { persons: new Map(state.persons), employees: new Map(state.employees) };
+}
+
+function applyChange(pending: ReturnType<typeof pendingFrom>, change: Change): void {
+  if (change.op === "upsert") {
+    if ("person" in change) pending.persons.set(change.person.id, change.person);
+    else pending.employees.set(change.employee.id, change.employee);
+  } else if ("person" in change) pending.persons.delete(change.person);
+  else pending.employees.delete(change.employee);
+}
+
+export interface MemoryDirectory extends DirectoryReader, DirectoryWriter {
+  /** The committed state, for assertions. */
+  state(): DirectoryState;
+}
+
+/** The whole directory in memory, with loads that publish all at once and one load at a time. */
+export function memoryDirectory(
+  initial: DirectoryState = emptyState(),
+  now = () => Date.now(),
+): MemoryDirectory {
+  let committed = initial;
+  let lease: { label: string; startedAt: number } | undefined;
+  return {
+    ...memoryReader(() => committed),
+    state: () => committed,
+    async beginLoad(label) {
+      if (lease) throw new LoadInProgressError(lease.label, lease.startedAt, Number.POSITIVE_INFINITY);
+      const mine = { label, startedAt: now() };
+      lease = mine;
+      const pending = pendingFrom(committed);
+      const release = () => {
+        if (lease !== mine) throw new Error("this load no longer holds the lease");
+        lease = undefined;
+      };
+      return {
+        async apply(changes) {
+          for (const change of changes) applyChange(pending, change);
+        },
+        async *storedIds(kind) {
+          yield* [...(kind === "person" ? pending.persons : pending.employees).keys()];
+        },
+        async danglingReference() {
+          for (const record of pending.employees.values()) {
+            if (record.personId !== null && !pending.persons.has(record.personId))
+              return { personId: record.personId, employeeId: record.id };
+          }
+          return undefined;
+        },
+        async commit() {
+          release();
+          committed = pending;
+        },
+        async abort() {
+          release();
+        },
+      };
+    },
   };
 }

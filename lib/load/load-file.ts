@@ -1,0 +1,165 @@
+/**
+ * Applies a load file to the directory, all or nothing (docs/data-format.md, "Keeping the
+ * directory current"). The file is read twice: first to validate every line (nothing is touched
+ * if one is malformed), then to apply it in chunks inside one load session, which searches see
+ * only once it commits.
+ */
+import { type DataFile, DataFileError } from "../directory/source.js";
+import type { Change, DirectoryWriter, LoadSession } from "../store/port.js";
+import { type LoadMode, type LocatedChange, readChanges } from "./change-lines.js";
+
+export interface LoadSummary {
+  readonly mode: LoadMode;
+  /** Lines (or records) of the file. */
+  readonly changes: number;
+  /** Stored ids a snapshot deleted because the file lacks them. */
+  readonly deletedBySnapshot: number;
+}
+
+export interface LoadFileOptions {
+  /** Changes per `apply`: bounds what is held in memory at once. */
+  readonly chunk?: number;
+  readonly onProgress?: (progress: { phase: "validated" | "applied" | "snapshot"; changes: number }) => void;
+}
+
+/** The file is refused as a whole: after it, a record would link to a missing person. */
+export class DanglingReferenceError extends DataFileError {
+  constructor(personId: string, employeeId: string) {
+    super(
+      `employee ${employeeId}`,
+      "personId",
+      `names person ${personId}, which would not exist after this load`,
+    );
+  }
+}
+
+const idOf = (change: Change): string =>
+  change.op === "delete"
+    ? "person" in change
+      ? `p${change.person}`
+      : `e${change.employee}`
+    : "person" in change
+      ? `p${change.person.id}`
+      : `e${change.employee.id}`;
+
+/** Where a load's changes come from; read twice (validation, then applying), so a function. */
+export type ChangeSource = () => AsyncIterable<LocatedChange>;
+
+/** Pass 1: every line valid; in a data file, no id twice. Returns the ids (a snapshot keeps them). */
+async function validateAll(
+  source: ChangeSource,
+  mode: LoadMode,
+): Promise<{ count: number; ids: Set<string> }> {
+  const ids = new Set<string>();
+  const firstSeen = new Map<string, string>();
+  let count = 0;
+  for await (const { change, label } of source()) {
+    count += 1;
+    if (mode === "changes") continue;
+    const id = idOf(change);
+    const earlier = firstSeen.get(id);
+    const kind = id.startsWith("p") ? "person" : "employee";
+    if (earlier !== undefined)
+      throw new DataFileError(label, "id", `duplicate ${kind} id (first used by ${earlier})`);
+    firstSeen.set(id, label);
+    ids.add(id);
+  }
+  return { count, ids };
+}
+
+async function applyInChunks(
+  session: LoadSession,
+  changes: AsyncIterable<Change>,
+  size: number,
+  onChunk: (n: number) => void,
+) {
+  let chunk: Change[] = [];
+  for await (const change of changes) {
+    chunk.push(change);
+    if (chunk.length >= size) {
+      await session.apply(chunk);
+      onChunk(chunk.length);
+      chunk = [];
+    }
+  }
+  if (chunk.length > 0) {
+    await session.apply(chunk);
+    onChunk(chunk.length);
+  }
+}
+
+async function* changesOf(source: ChangeSource): AsyncGenerator<Change> {
+  for await (const { change } of source()) yield change;
+}
+
+/** Deletes of every stored id the file does not hold. */
+async function* absentFromFile(session: LoadSession, ids: ReadonlySet<string>): AsyncGenerator<Change> {
+  for await (const id of session.storedIds("employee"))
+    if (!ids.has(`e${id}`)) yield { op: "delete", employee: id };
+  for await (const id of session.storedIds("person"))
+    if (!ids.has(`p${id}`)) yield { op: "delete", person: id };
+}
+
+/** Applies a load file (docs/data-format.md) in `mode`. */
+export const loadFile = (
+  path: string,
+  mode: LoadMode,
+  directory: DirectoryWriter,
+  options: LoadFileOptions = {},
+) => applyLoad(() => readChanges(path, mode), mode, `${mode} ${path}`, directory, options);
+
+/** A data file already in memory (demo data, tests) applied like a file, as upserts. */
+export function loadData(
+  data: DataFile,
+  directory: DirectoryWriter,
+  mode: "merge" | "snapshot" = "merge",
+  options: LoadFileOptions = {},
+) {
+  const source = async function* (): AsyncGenerator<LocatedChange> {
+    for (const [i, person] of data.persons.entries())
+      yield { label: `persons[${i}]`, change: { op: "upsert", person } };
+    for (const [i, employee] of data.employees.entries())
+      yield { label: `employees[${i}]`, change: { op: "upsert", employee } };
+  };
+  return applyLoad(
+    source,
+    mode,
+    `${mode} of ${data.persons.length} persons and ${data.employees.length} records`,
+    directory,
+    options,
+  );
+}
+
+export async function applyLoad(
+  source: ChangeSource,
+  mode: LoadMode,
+  label: string,
+  directory: DirectoryWriter,
+  options: LoadFileOptions = {},
+): Promise<LoadSummary> {
+  const size = options.chunk ?? 1_000;
+  const { count, ids } = await validateAll(source, mode);
+  options.onProgress?.({ phase: "validated", changes: count });
+  const session = await directory.beginLoad(label);
+  try {
+    let applied = 0;
+    await applyInChunks(session, changesOf(source), size, (n) => {
+      applied += n;
+      options.onProgress?.({ phase: "applied", changes: applied });
+    });
+    let deleted = 0;
+    if (mode === "snapshot") {
+      await applyInChunks(session, absentFromFile(session, ids), size, (n) => {
+        deleted += n;
+        options.onProgress?.({ phase: "snapshot", changes: deleted });
+      });
+    }
+    const dangling = await session.danglingReference();
+    if (dangling) throw new DanglingReferenceError(dangling.personId, dangling.employeeId);
+    await session.commit();
+    return { mode, changes: count, deletedBySnapshot: deleted };
+  } catch (error) {
+    await session.abort().catch(() => undefined);
+    throw error;
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * The bytes of `d`, the one data attribute of every item. Each value starts with the format
+ * version, so a reader refuses (rather than misreads) an item written in another format.
+ */
+import { brotliCompressSync, brotliDecompressSync, constants } from "node:zlib";
+import type { NamePair } from "../../search/matching.js";
+import { type OrderKey, orderKeyBytes, orderKeyOfBytes, uuidBytes, uuidOf } from "../binary-keys.js";
+
+/** Version 1 was the packed-block layout; version 2 the generations of docs/data-model.md. */
+export const FORMAT = 2;
+const NO_NAME = 0xffff;
+/** The longest name an entry holds, in UTF-8 bytes; the loader refuses longer ones first. */
+export const MAX_NAME_BYTES = NO_NAME - 1;
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+export class FormatError extends Error {
+  override readonly name = "FormatError";
+}
+
+function body(value: Uint8Array): Uint8Array {
+  if (value[0] !== FORMAT) throw new FormatError(`item in format ${value[0]}, expected ${FORMAT}`);
+  return value.subarray(1);
+}
+
+export function compress(value: unknown): Uint8Array {
+  const packed = brotliCompressSync(JSON.stringify(value), {
+    params: {
+      [constants.BROTLI_PARAM_QUALITY]: 6,
+      [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+    },
+  });
+  return Buffer.concat([Uint8Array.of(FORMAT), packed]);
+}
+
+export const decompress = <T>(value: Uint8Array): T =>
+  JSON.parse(brotliDecompressSync(body(value)).toString("utf8")) as T;
+
+/** Names as a 2-byte length (0xffff: none) and UTF-8. */
+function writeName(parts: number[], name: string | null): void {
+  if (name === null) {
+    parts.push(0xff, 0xff);
+    return;
+  }
+  const bytes = encoder.encode(name);
+  if (bytes.length > MAX_NAME_BYTES) throw new Error(`a name longer than ${MAX_NAME_BYTES} bytes`);
+  parts.push(bytes.length >> 8, bytes.length & 0xff, ...bytes);
+}
+
+function readName(bytes: Uint8Array, at: number): [string | null, number] {
+  const length = ((bytes[at] ?? 0) << 8) | (bytes[at + 1] ?? 0);
+  if (length === NO_NAME) return [null, at + 2];
+  return [decoder.decode(bytes.subarray(at + 2, at + 2 + length)), at + 2 + length];
+}
+
+/** The name pairs of an employment (one) or of a person in a company (their distinct pairs). */
+export function encodeNamePairs(pairs: readonly NamePair[]): Uint8Array {
+  if (pairs.length > 0xffff) throw new Error("more than 65,535 name pairs");
+  const parts = [FORMAT, pairs.length >> 8, pairs.length & 0xff];
+  for (const pair of pairs) {
+    writeName(parts, pair.firstName);
+    writeName(parts, pair.lastName);
+  }
+  return Uint8Array.from(parts);
+}
+
+export function decodeNamePairs(value: Uint8Array): NamePair[] {
+  const bytes = body(value);
+  const count = ((bytes[0] ?? 0) << 8) | (bytes[1] ?? 0);
+  const pairs: NamePair[] = [];
+  let at = 2;
+  for (let i = 0; i < count; i += 1) {
+    const [firstName, next] = readName(bytes, at);
+    const [lastName, end] = readName(bytes, next);
+    pairs.push({ firstName, lastName });
+    at = end;
+  }
+  return pairs;
+}
+
+/** Where an employee record's items are: its company, order key, person and content hash. */
+export interface Location {
+  readonly companyId: string;
+  readonly order: OrderKey;
+  readonly personId: string | null;
+  /** Whether the record has a first or last name, so a names entry exists. */
+  readonly named: boolean;
+  /** Of the record's JSON: an upsert of an unchanged record writes nothing. */
+  readonly hash: string;
+}
+
+const HAS_PERSON = 1;
+const NAMED = 2;
+
+export function encodeLocation(location: Location): Uint8Array {
+  const company = encoder.encode(location.companyId);
+  const flags = (location.personId === null ? 0 : HAS_PERSON) | (location.named ? NAMED : 0);
+  return Buffer.concat([
+    Uint8Array.of(FORMAT, flags, company.length),
+    company,
+    orderKeyBytes(location.order),
+    location.personId === null ? new Uint8Array() : uuidBytes(location.personId),
+    Buffer.from(location.hash, "hex"),
+  ]);
+}
+
+export function decodeLocation(value: Uint8Array): Location {
+  const bytes = body(value);
+  const flags = bytes[0] ?? 0;
+  const companyEnd = 2 + (bytes[1] ?? 0);
+  const orderEnd = companyEnd + 25;
+  const personEnd = flags & HAS_PERSON ? orderEnd + 16 : orderEnd;
+  return {
+    companyId: decoder.decode(bytes.subarray(2, companyEnd)),
+    order: orderKeyOfBytes(bytes.subarray(companyEnd, orderEnd)),
+    personId: flags & HAS_PERSON ? uuidOf(bytes, orderEnd) : null,
+    named: (flags & NAMED) !== 0,
+    hash: Buffer.from(bytes.subarray(personEnd)).toString("hex"),
+  };
+}

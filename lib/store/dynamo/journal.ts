@@ -1,0 +1,133 @@
+/**
+ * The journal of a load: before a chunk's writes go out, the keys they create, the keys they stamp
+ * superseded and the locations they rewrite are written under the load's generation. A load that
+ * dies is undone from it; a load that committed removes what it superseded from it.
+ */
+
+import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
+import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { DIRECTORY_ATTR as A } from "../tables.js";
+import {
+  batchGet,
+  batchWrite,
+  bytesOf,
+  type Item,
+  type ItemKey,
+  inParallel,
+  keyText,
+  queryAll,
+} from "./batch.js";
+import { compress, decompress } from "./codec.js";
+import { journalPartition, journalSort, LOCATION_SORT, locationPartition } from "./layout.js";
+import { storedLocation } from "./load-plan.js";
+
+export interface JournalEntry {
+  /** Items written at the load's generation (hex key text, `p/s`). */
+  readonly puts: string[];
+  /** Items of earlier generations stamped superseded by the load. */
+  readonly stamps: string[];
+  /** Record ids whose location item the load rewrote. */
+  readonly locations: string[];
+}
+
+const keyFromText = (text: string): ItemKey => {
+  const [p = "", s = ""] = text.split("/");
+  return { p: Buffer.from(p, "hex"), s: Buffer.from(s, "hex") };
+};
+
+const STAMPS_IN_FLIGHT = 16;
+
+export function journal(client: DynamoDBDocumentClient, table: string) {
+  const write = (gen: number, seq: number, entry: JournalEntry) =>
+    client.send(
+      new PutCommand({
+        TableName: table,
+        Item: { [A.partition]: journalPartition(gen), [A.sort]: journalSort(seq), [A.data]: compress(entry) },
+      }),
+    );
+
+  /** Every entry of a generation's journal, with its key. */
+  const entries = async (gen: number) => {
+    const items = await queryAll(client, {
+      TableName: table,
+      ConsistentRead: true,
+      KeyConditionExpression: "#p = :p",
+      ExpressionAttributeNames: { "#p": A.partition },
+      ExpressionAttributeValues: { ":p": journalPartition(gen) },
+    });
+    return items.map((item) => ({
+      key: { p: bytesOf(item[A.partition]), s: bytesOf(item[A.sort]) },
+      entry: decompress<JournalEntry>(bytesOf(item[A.data])),
+    }));
+  };
+
+  /** Sets or removes the superseded stamp; an item that is gone (or already changed) is left as it is. */
+  const stamp = (keys: readonly ItemKey[], gen: number, remove: boolean) =>
+    inParallel(keys, STAMPS_IN_FLIGHT, async (key) => {
+      try {
+        await client.send(
+          new UpdateCommand({
+            TableName: table,
+            Key: { [A.partition]: key.p, [A.sort]: key.s },
+            UpdateExpression: remove ? "REMOVE #x" : "SET #x = :gen",
+            ConditionExpression: remove
+              ? "#x = :gen"
+              : "attribute_exists(#p) AND (attribute_not_exists(#x) OR #x = :gen)",
+            ExpressionAttributeNames: remove
+              ? { "#x": A.supersededAt }
+              : { "#x": A.supersededAt, "#p": A.partition },
+            ExpressionAttributeValues: { ":gen": gen },
+          }),
+        );
+      } catch (error) {
+        if (!(error instanceof ConditionalCheckFailedException)) throw error;
+        if (!remove)
+          throw new Error(`item ${keyText(key)} to supersede is missing or superseded by another load`);
+      }
+    });
+
+  const locationKeys = (ids: readonly string[]) =>
+    ids.map((id) => ({ p: locationPartition(id), s: LOCATION_SORT }));
+
+  /** Undoes a generation that never committed: its items go, stamps and locations are restored. */
+  const undo = async (gen: number) => {
+    for (const { key, entry } of await entries(gen)) {
+      await batchWrite(
+        client,
+        table,
+        entry.puts.map((text) => ({ delete: keyFromText(text) })),
+      );
+      await stamp(entry.stamps.map(keyFromText), gen, true);
+      const locations = await batchGet(client, table, locationKeys(entry.locations), true);
+      const restores: ({ put: Item } | { delete: ItemKey })[] = [];
+      for (const [text, item] of locations) {
+        const stored = storedLocation(item);
+        if (stored.gen !== gen) continue;
+        const restored = stored.previous && {
+          [A.partition]: item[A.partition],
+          [A.sort]: item[A.sort],
+          [A.gen]: stored.previous.gen,
+          [A.data]: stored.previous.data,
+        };
+        restores.push(restored ? { put: restored } : { delete: keyFromText(text) });
+      }
+      await batchWrite(client, table, restores);
+      await batchWrite(client, table, [{ delete: key }]);
+    }
+  };
+
+  /** After a commit: the versions the generation superseded go, and so do locations it deleted. */
+  const cleanUp = async (gen: number) => {
+    for (const { key, entry } of await entries(gen)) {
+      const locations = await batchGet(client, table, locationKeys(entry.locations), true);
+      const deleted = [...locations].filter(([, item]) => item[A.gen] === gen && item[A.data] === undefined);
+      await batchWrite(client, table, [
+        ...entry.stamps.map((text) => ({ delete: keyFromText(text) })),
+        ...deleted.map(([text]) => ({ delete: keyFromText(text) })),
+      ]);
+      await batchWrite(client, table, [{ delete: key }]);
+    }
+  };
+
+  return { write, stamp, undo, cleanUp };
+}

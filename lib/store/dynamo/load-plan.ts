@@ -1,0 +1,236 @@
+/**
+ * What one chunk of a load writes, worked out from what is stored (pure, so it is unit-tested
+ * without an engine). New versions go in at the load's generation; the versions they replace are
+ * stamped superseded (`x`), or deleted outright when this load wrote them itself.
+ */
+import type { SourceEmployee, SourcePerson } from "../../directory/source.js";
+import type { OrderKey } from "../binary-keys.js";
+import { DIRECTORY_ATTR as A } from "../tables.js";
+import { type Item, type ItemKey, keyText } from "./batch.js";
+import { decodeLocation, encodeLocation, type Location } from "./codec.js";
+import {
+  bundleItems,
+  bundleKeys,
+  itemKey,
+  locationItem,
+  locationOf,
+  personEntryItems,
+  personOrder,
+  recordItems,
+  recordKeys,
+} from "./items.js";
+import type { Bundle } from "./reads.js";
+
+/** A location item as read: the generation of its value, the value (absent once deleted), the one before. */
+export interface StoredLocation {
+  readonly gen: number;
+  readonly current?: Location;
+  readonly previous?: { readonly gen: number; readonly data: Uint8Array };
+}
+
+export function storedLocation(item: Item): StoredLocation {
+  const data = item[A.data];
+  const previousData = item[A.previousData];
+  const previousGen = item[A.previousGen];
+  return {
+    gen: item[A.gen] as number,
+    ...(data instanceof Uint8Array ? { current: decodeLocation(data) } : {}),
+    ...(previousData instanceof Uint8Array && typeof previousGen === "number"
+      ? { previous: { gen: previousGen, data: previousData } }
+      : {}),
+  };
+}
+
+export interface StoredBundle {
+  readonly gen: number;
+  readonly chunks: number;
+  readonly bundle: Bundle;
+}
+
+/** What is stored for the ids a chunk touches, as of the load's own generation. */
+export interface ChunkInput {
+  readonly gen: number;
+  /** The chunk's final value per record id (null: deleted). */
+  readonly records: ReadonlyMap<string, SourceEmployee | null>;
+  /** The chunk's final value per person id (null: deleted). */
+  readonly persons: ReadonlyMap<string, SourcePerson | null>;
+  /** Locations of the chunk's records and of every record of a person whose order changes. */
+  readonly locations: ReadonlyMap<string, StoredLocation | undefined>;
+  /** Bundles of every person the chunk touches. */
+  readonly bundles: ReadonlyMap<string, StoredBundle | undefined>;
+}
+
+export interface ChunkPlan {
+  /** New versions at the load's generation, and location items. */
+  readonly puts: Item[];
+  /** Versions this load wrote earlier and replaces now. */
+  readonly deletes: ItemKey[];
+  /** Versions of earlier loads this load supersedes. */
+  readonly stamps: ItemKey[];
+  /** Record ids whose location item is written (the journal lists them for undo and clean-up). */
+  readonly locations: string[];
+  /** Per person touched: a record linking to them while they are missing, or null when none does. */
+  readonly dangling: Map<string, string | null>;
+}
+
+const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/** The persons a chunk touches: its own, and the old and new person of each changed record. */
+export function touchedPersons(
+  records: ReadonlyMap<string, SourceEmployee | null>,
+  persons: ReadonlyMap<string, SourcePerson | null>,
+  locations: ReadonlyMap<string, StoredLocation | undefined>,
+): Set<string> {
+  const touched = new Set(persons.keys());
+  for (const [id, record] of records) {
+    const old = locations.get(id)?.current?.personId;
+    if (old) touched.add(old);
+    if (record?.personId) touched.add(record.personId);
+  }
+  return touched;
+}
+
+/** Each touched person's bundle after the chunk: the person's new value and records re-gathered. */
+export function nextBundles(
+  input: Omit<ChunkInput, "gen">,
+  touched: ReadonlySet<string>,
+): Map<string, Bundle> {
+  const next = new Map<string, Bundle>();
+  for (const personId of touched) {
+    const old = input.bundles.get(personId)?.bundle;
+    const person = input.persons.has(personId)
+      ? (input.persons.get(personId) ?? null)
+      : (old?.person ?? null);
+    const employees = new Map((old?.employees ?? []).map((record) => [record.id, record]));
+    for (const [id, record] of input.records) {
+      if (record?.personId === personId) employees.set(id, record);
+      else employees.delete(id);
+    }
+    next.set(personId, { person, employees: [...employees.values()].sort(byId) });
+  }
+  return next;
+}
+
+/** Persons whose order key (createdAt, id; none when missing) changes: their records carry it. */
+export function reorderedPersons(
+  input: Omit<ChunkInput, "gen">,
+  next: ReadonlyMap<string, Bundle>,
+): string[] {
+  const orderOf = (person: SourcePerson | null | undefined) => (person ? personOrder(person) : null);
+  return [...next].flatMap(([id, bundle]) =>
+    orderOf(input.bundles.get(id)?.bundle.person) === orderOf(bundle.person) ? [] : [id],
+  );
+}
+
+class Writes {
+  readonly puts = new Map<string, Item>();
+  readonly deletes = new Map<string, ItemKey>();
+  readonly stamps = new Map<string, ItemKey>();
+  constructor(readonly gen: number) {}
+
+  put(item: Item): void {
+    const key = keyText(itemKey(item));
+    this.deletes.delete(key);
+    this.puts.set(key, item);
+  }
+
+  /** Versions written at `gen` are replaced: this load's own are deleted, older ones stamped. */
+  supersede(keys: readonly ItemKey[], gen: number): void {
+    for (const key of keys) {
+      const text = keyText(key);
+      if (gen === this.gen) {
+        if (!this.puts.has(text)) this.deletes.set(text, key);
+      } else this.stamps.set(text, key);
+    }
+  }
+}
+
+function writeRecord(
+  writes: Writes,
+  id: string,
+  record: SourceEmployee | null,
+  stored: StoredLocation | undefined,
+  person: OrderKey | null,
+): boolean {
+  const { gen } = writes;
+  if (stored?.current) writes.supersede(recordKeys(stored.current, stored.gen), stored.gen);
+  for (const item of record ? recordItems(record, gen, person) : []) writes.put(item);
+  const previous = !stored?.current
+    ? undefined
+    : stored.gen === gen
+      ? stored.previous
+      : { gen: stored.gen, data: encodeLocation(stored.current) };
+  if (!record && !previous) {
+    // Created and deleted within this load (or never stored): no location to keep.
+    if (!stored) return false;
+    writes.supersede([itemKey(locationItem(id, gen, undefined, undefined))], gen);
+    return true;
+  }
+  writes.put(locationItem(id, gen, record ? locationOf(record) : undefined, previous));
+  return true;
+}
+
+function writeBundle(
+  writes: Writes,
+  personId: string,
+  stored: StoredBundle | undefined,
+  bundle: Bundle,
+  gen: number,
+): void {
+  if (stored) {
+    const old = stored.bundle;
+    const entries = old.person ? personEntryItems(old.person, old.employees, stored.gen).map(itemKey) : [];
+    writes.supersede([...bundleKeys(personId, stored.gen, stored.chunks), ...entries], stored.gen);
+  }
+  if (bundle.person === null && bundle.employees.length === 0) return;
+  for (const item of bundleItems(personId, bundle, gen)) writes.put(item);
+  if (bundle.person)
+    for (const item of personEntryItems(bundle.person, bundle.employees, gen)) writes.put(item);
+}
+
+/**
+ * The writes of one chunk. `input.locations` must hold every record of a reordered person
+ * (see `reorderedPersons`): their record items carry the person's order key and are rewritten.
+ */
+export function planChunk(input: ChunkInput): ChunkPlan {
+  const touched = touchedPersons(input.records, input.persons, input.locations);
+  const next = nextBundles(input, touched);
+  const reordered = new Set(reorderedPersons(input, next));
+  const writes = new Writes(input.gen);
+  const locations: string[] = [];
+  const personOrderOf = (personId: string | null): OrderKey | null => {
+    const person = personId === null ? null : next.get(personId)?.person;
+    return person ? personOrder(person) : null;
+  };
+
+  // Records that changed, and the unchanged records of reordered persons (their items carry the order).
+  const toWrite = new Map<string, SourceEmployee | null>();
+  for (const [id, record] of input.records) {
+    const unchanged = record && input.locations.get(id)?.current?.hash === locationOf(record).hash;
+    if (!unchanged) toWrite.set(id, record);
+  }
+  for (const personId of reordered) {
+    for (const record of next.get(personId)?.employees ?? [])
+      if (!toWrite.has(record.id)) toWrite.set(record.id, record);
+  }
+  for (const [id, record] of toWrite) {
+    if (writeRecord(writes, id, record, input.locations.get(id), personOrderOf(record?.personId ?? null)))
+      locations.push(id);
+  }
+
+  const dangling = new Map<string, string | null>();
+  for (const [personId, bundle] of next) {
+    const stored = input.bundles.get(personId);
+    if (!stored || !sameJson(stored.bundle, bundle) || reordered.has(personId))
+      writeBundle(writes, personId, stored, bundle, input.gen);
+    dangling.set(personId, bundle.person === null ? (bundle.employees[0]?.id ?? null) : null);
+  }
+  return {
+    puts: [...writes.puts.values()],
+    deletes: [...writes.deletes.values()],
+    stamps: [...writes.stamps.values()],
+    locations,
+    dangling,
+  };
+}

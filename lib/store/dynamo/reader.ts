@@ -1,0 +1,212 @@
+/**
+ * The port's questions answered on the versioned layout: candidates are counted, sorted and
+ * windowed on narrow entries, and only the page is read whole. Every read of one answer is made at
+ * one generation, read from the manifest (cached for a second), so its total and page agree.
+ */
+import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { instantKey } from "../../directory/instant-key.js";
+import type { SourceEmployee } from "../../directory/source.js";
+import {
+  employmentMatches,
+  employmentView,
+  hasNameFilter,
+  inCreatedRange,
+  namesMatch,
+  sortByCreated,
+} from "../../search/matching.js";
+import { pageOf } from "../../search/paging.js";
+import { type OrderKey, orderKeyOfBytes, orderKeyParts } from "../binary-keys.js";
+import { inOrderRange, orderRange } from "../order-range.js";
+import type { DirectoryReader, EmployeesQuery, Page, PersonsQuery, PersonWithEmployments } from "../port.js";
+import { DIRECTORY_ATTR as A } from "../tables.js";
+import { bytesOf, inParallel } from "./batch.js";
+import { decodeNamePairs } from "./codec.js";
+import { companyOfPartition, FAMILY } from "./layout.js";
+import { readManifest } from "./manifest.js";
+import { type DirectoryReads, directoryReads, type ReadAt, type VersionedItem } from "./reads.js";
+
+export interface ReaderOptions {
+  /** How long a read manifest is used before it is read again. */
+  readonly manifestTtlMs?: number;
+  /**
+   * An answer that took longer than this after its manifest was read is checked against the
+   * manifest again: superseded versions are removed only `graceMs` after a flip (the loader's
+   * option), so this must stay below graceMs - manifestTtlMs.
+   */
+  readonly maxReadAgeMs?: number;
+  readonly now?: () => number;
+}
+
+export const MANIFEST_TTL_MS = 1_000;
+export const MAX_READ_AGE_MS = 2_000;
+/** Bundles read at once for a page of persons. */
+const BUNDLES_IN_FLIGHT = 25;
+
+const window = <T>(sorted: readonly T[], query: { offset: number; limit: number }): T[] =>
+  pageOf(sorted, query.offset, query.limit).page;
+
+const text = (value: unknown) => (typeof value === "string" ? value : null);
+
+/** What a byPhone entry says about its employment. */
+function phoneView(hit: VersionedItem, phone: string) {
+  const person = hit.item[A.person];
+  return {
+    companyId: companyOfPartition(bytesOf(hit.item[A.partition])),
+    firstName: text(hit.item[A.firstName]),
+    lastName: text(hit.item[A.lastName]),
+    phone,
+    personOrder: person === undefined ? null : orderKeyOfBytes(bytesOf(person)),
+  };
+}
+
+async function employeesAt(
+  reads: DirectoryReads,
+  query: EmployeesQuery,
+  at: ReadAt,
+): Promise<Page<SourceEmployee>> {
+  const { filter, personId } = query;
+  const [companyId] = filter.companies;
+  if (companyId === undefined || filter.companies.size !== 1)
+    throw new Error("an employees query names one company");
+  if (personId !== undefined) {
+    // The person's bundle holds their records whole.
+    const found = await reads.bundle(personId, at);
+    const records = (found?.bundle.employees ?? []).filter(
+      (record) =>
+        inCreatedRange(instantKey(record.createdAt), query.created) &&
+        employmentMatches(employmentView(record), filter),
+    );
+    const sorted = sortByCreated(records);
+    return { items: window(sorted, query), total: sorted.length };
+  }
+  const orders = orderRange(query.created);
+  let matches: VersionedItem[];
+  if (filter.phone !== undefined) {
+    const phone = filter.phone;
+    matches = (await reads.phoneRecords(phone, companyId, at))
+      .filter((hit) => inOrderRange(hit.order, orders) && employmentMatches(phoneView(hit, phone), filter))
+      .sort((a, b) => (a.order < b.order ? -1 : 1));
+  } else if (hasNameFilter(filter)) {
+    matches = (await reads.family(companyId, FAMILY.employmentNames, query.created, at)).filter((entry) =>
+      decodeNamePairs(bytesOf(entry.item[A.data])).some((pair) => namesMatch(pair, filter)),
+    );
+  } else {
+    // Unfiltered: the page is a run of consecutive records, read by one Query.
+    const entries = await reads.family(companyId, FAMILY.employmentKey, query.created, at);
+    const page = window(entries, query);
+    const [first, last] = [page[0], page.at(-1)];
+    const items = first && last ? await reads.recordRun(companyId, first.order, last.order, at) : [];
+    if (items.length !== page.length) throw new Error(`run of ${page.length} records read ${items.length}`);
+    return { items, total: entries.length };
+  }
+  const page = window(matches, query);
+  return { items: await reads.recordsByKey(companyId, page, at), total: matches.length };
+}
+
+async function candidatesAt(reads: DirectoryReads, query: PersonsQuery, at: ReadAt): Promise<OrderKey[]> {
+  const { filter } = query;
+  const orders = orderRange(query.created);
+  const candidates = new Set<OrderKey>();
+  if (filter.phone !== undefined) {
+    const phone = filter.phone;
+    for (const hit of await reads.phoneRecords(phone, undefined, at)) {
+      const view = phoneView(hit, phone);
+      if (
+        view.personOrder !== null &&
+        inOrderRange(view.personOrder, orders) &&
+        employmentMatches(view, filter)
+      )
+        candidates.add(view.personOrder);
+    }
+  } else {
+    // One query per company, all at once: latency follows the largest company, not their sum.
+    const names = hasNameFilter(filter);
+    const family = names ? FAMILY.personNames : FAMILY.personKey;
+    const perCompany = await Promise.all(
+      [...filter.companies].map((companyId) => reads.family(companyId, family, query.created, at)),
+    );
+    for (const entries of perCompany) {
+      for (const entry of entries) {
+        if (!names || decodeNamePairs(bytesOf(entry.item[A.data])).some((pair) => namesMatch(pair, filter)))
+          candidates.add(entry.order);
+      }
+    }
+  }
+  return [...candidates].sort();
+}
+
+async function personsAt(
+  reads: DirectoryReads,
+  query: PersonsQuery,
+  at: ReadAt,
+): Promise<Page<PersonWithEmployments>> {
+  const withEmployments = (bundle: {
+    person: PersonWithEmployments["person"];
+    employees: readonly SourceEmployee[];
+  }) => ({
+    person: bundle.person,
+    employments: sortByCreated(bundle.employees.filter((record) => query.readable.has(record.companyId))),
+  });
+  if (query.personId !== undefined) {
+    const found = (await reads.bundle(query.personId, at))?.bundle;
+    const person = found?.person;
+    const matches =
+      found &&
+      person &&
+      inCreatedRange(instantKey(person.createdAt), query.created) &&
+      found.employees.some((record) => employmentMatches(employmentView(record), query.filter));
+    const all = matches ? [withEmployments({ person, employees: found.employees })] : [];
+    return { items: window(all, query), total: all.length };
+  }
+  const sorted = await candidatesAt(reads, query, at);
+  const ids = window(sorted, query).map((order) => orderKeyParts(order).id);
+  const bundles = await inParallel(ids, BUNDLES_IN_FLIGHT, (id) => reads.bundle(id, at));
+  const items = bundles.map((found, i) => {
+    const person = found?.bundle.person;
+    // An entry and its person's bundle are written in one generation: one without the other is a defect.
+    if (!found || !person) throw new Error(`person ${ids[i]} has entries but no bundle`);
+    return withEmployments({ person, employees: found.bundle.employees });
+  });
+  return { items, total: sorted.length };
+}
+
+export function dynamoDirectoryReader(
+  client: DynamoDBDocumentClient,
+  table: string,
+  options: ReaderOptions = {},
+): DirectoryReader {
+  const reads = directoryReads(client, table);
+  const now = options.now ?? Date.now;
+  const ttl = options.manifestTtlMs ?? MANIFEST_TTL_MS;
+  const maxAge = options.maxReadAgeMs ?? MAX_READ_AGE_MS;
+  let cached: Promise<{ gen: number; fetchedAt: number }> | undefined;
+  let cachedAt = Number.NEGATIVE_INFINITY;
+
+  const manifest = (fresh: boolean) => {
+    if (fresh || !cached || now() - cachedAt >= ttl) {
+      cachedAt = now();
+      const fetchedAt = cachedAt;
+      cached = readManifest(client, table).then((m) => ({ gen: m.committed, fetchedAt }));
+      cached.catch(() => {
+        cached = undefined;
+      });
+    }
+    return cached;
+  };
+
+  /** Answers at one generation; an answer slower than maxAge is kept only if no flip happened since. */
+  const consistently = async <T>(question: (at: ReadAt) => Promise<T>): Promise<T> => {
+    for (let attempt = 0; ; attempt += 1) {
+      const { gen, fetchedAt } = await manifest(attempt > 0);
+      const answer = await question({ gen, consistent: false });
+      if (now() - fetchedAt <= maxAge) return answer;
+      if ((await manifest(true)).gen === gen) return answer;
+      if (attempt >= 2) throw new Error("the directory changed during three tries of one search");
+    }
+  };
+
+  return {
+    employees: (query) => consistently((at) => employeesAt(reads, query, at)),
+    persons: (query) => consistently((at) => personsAt(reads, query, at)),
+  };
+}

@@ -1,0 +1,162 @@
+/**
+ * Reads of the directory table as of one generation: searches read at the committed one, a load at
+ * its own (the pending state, its writes included, strongly consistent).
+ */
+import type { DynamoDBDocumentClient, QueryCommandInput } from "@aws-sdk/lib-dynamodb";
+import type { SourceEmployee, SourcePerson } from "../../directory/source.js";
+import type { CreatedRange } from "../../search/matching.js";
+import { concatBytes, instantOrderPrefix, type OrderKey, phoneBytes } from "../binary-keys.js";
+import { DIRECTORY_ATTR as A } from "../tables.js";
+import { batchGet, bytesOf, type Item, keyText, queryAll } from "./batch.js";
+import { decompress } from "./codec.js";
+import {
+  bundleChunkOf,
+  bundleGenOf,
+  bundleSort,
+  companyPartition,
+  entrySort,
+  FAMILY,
+  type Family,
+  familyRange,
+  genOf,
+  orderOfSort,
+  personPartition,
+  visibleAt,
+} from "./layout.js";
+
+/** Which state to read: a generation, and whether the read must see every write before it. */
+export interface ReadAt {
+  readonly gen: number;
+  readonly consistent: boolean;
+}
+
+/** A person's bundle: the person (null while only records linking to a missing one exist) and every record. */
+export interface Bundle {
+  readonly person: SourcePerson | null;
+  readonly employees: readonly SourceEmployee[];
+}
+
+/** A versioned company item as read: its order key, generation and the item. */
+export interface VersionedItem {
+  readonly order: OrderKey;
+  readonly gen: number;
+  readonly item: Item;
+}
+
+const supersededAt = (item: Item): number | undefined => {
+  const x = item[A.supersededAt];
+  return typeof x === "number" ? x : undefined;
+};
+
+export const companyItemVisible = (item: Item, at: number): boolean =>
+  visibleAt(genOf(bytesOf(item[A.sort])), supersededAt(item), at);
+
+const versioned = (item: Item): VersionedItem => {
+  const sort = bytesOf(item[A.sort]);
+  return { order: orderOfSort(sort), gen: genOf(sort), item };
+};
+
+export function directoryReads(client: DynamoDBDocumentClient, table: string) {
+  const query = (input: Omit<QueryCommandInput, "TableName">, at: ReadAt) =>
+    queryAll(client, { TableName: table, ConsistentRead: at.consistent, ...input });
+
+  /** A family's items of one company with order keys in a created range, visible at `at`, in order. */
+  const family = async (companyId: string, which: Family, created: CreatedRange, at: ReadAt) => {
+    const from = created.from === undefined ? undefined : instantOrderPrefix(created.from);
+    const before = created.before === undefined ? undefined : instantOrderPrefix(created.before);
+    if (from !== undefined && before !== undefined && from >= before) return [];
+    const { low, high } = familyRange(which, from, before);
+    const items = await query(
+      {
+        KeyConditionExpression: "#p = :p AND #s BETWEEN :low AND :high",
+        ExpressionAttributeNames: { "#p": A.partition, "#s": A.sort },
+        ExpressionAttributeValues: { ":p": companyPartition(companyId), ":low": low, ":high": high },
+      },
+      at,
+    );
+    return items.filter((item) => companyItemVisible(item, at.gen)).map(versioned);
+  };
+
+  /** Record items whose phone normalizes to `phone`, of one company or of all, from byPhone. */
+  const phoneRecords = async (phone: string, companyId: string | undefined, at: ReadAt) => {
+    const items = await queryAll(client, {
+      TableName: table,
+      IndexName: "byPhone",
+      KeyConditionExpression: companyId === undefined ? "#t = :t" : "#t = :t AND #p = :p",
+      ExpressionAttributeNames: { "#t": A.phone, ...(companyId === undefined ? {} : { "#p": A.partition }) },
+      ExpressionAttributeValues: {
+        ":t": phoneBytes(phone),
+        ...(companyId === undefined ? {} : { ":p": companyPartition(companyId) }),
+      },
+    });
+    return items.filter((item) => companyItemVisible(item, at.gen)).map(versioned);
+  };
+
+  /** The person's bundle version visible at `at`, with its generation and chunk count. */
+  const bundle = async (personId: string, at: ReadAt) => {
+    const items = await query(
+      {
+        KeyConditionExpression: "#p = :p AND #s <= :high",
+        ExpressionAttributeNames: { "#p": A.partition, "#s": A.sort },
+        ExpressionAttributeValues: { ":p": personPartition(personId), ":high": bundleSort(at.gen, 0xffff) },
+        ScanIndexForward: false,
+      },
+      at,
+    );
+    // Newest first: the first visible generation is the one.
+    const visible = items.filter((item) =>
+      visibleAt(bundleGenOf(bytesOf(item[A.sort])), supersededAt(item), at.gen),
+    );
+    const gen = visible[0] && bundleGenOf(bytesOf(visible[0][A.sort]));
+    if (gen === undefined) return undefined;
+    const chunks = visible
+      .filter((item) => bundleGenOf(bytesOf(item[A.sort])) === gen)
+      .sort((a, b) => bundleChunkOf(bytesOf(a[A.sort])) - bundleChunkOf(bytesOf(b[A.sort])));
+    if (chunks.length !== chunks[0]?.[A.chunks])
+      throw new Error(`bundle of person ${personId} is missing chunks`);
+    const data = concatBytes(
+      bytesOf(chunks[0]?.[A.data]),
+      ...chunks.slice(1).map((c) => bytesOf(c[A.data]).subarray(1)),
+    );
+    return { gen, chunks: chunks.length, bundle: decompress<Bundle>(data) };
+  };
+
+  /** Records by (order, generation), in the order asked. */
+  const recordsByKey = async (
+    companyId: string,
+    keys: readonly { order: OrderKey; gen: number }[],
+    at: ReadAt,
+  ) => {
+    const p = companyPartition(companyId);
+    const wanted = keys.map(({ order, gen }) => ({ p, s: entrySort(FAMILY.record, order, gen) }));
+    const found = await batchGet(client, table, wanted, at.consistent);
+    return wanted.map((key) => {
+      const item = found.get(keyText(key));
+      if (!item) throw new Error(`record item ${keyText(key)} is missing`);
+      return decompress<SourceEmployee>(bytesOf(item[A.data]));
+    });
+  };
+
+  /** The visible records of a run of consecutive order keys, first to last inclusive. */
+  const recordRun = async (companyId: string, first: OrderKey, last: OrderKey, at: ReadAt) => {
+    const items = await query(
+      {
+        KeyConditionExpression: "#p = :p AND #s BETWEEN :low AND :high",
+        ExpressionAttributeNames: { "#p": A.partition, "#s": A.sort },
+        ExpressionAttributeValues: {
+          ":p": companyPartition(companyId),
+          ":low": entrySort(FAMILY.record, first, 0),
+          ":high": entrySort(FAMILY.record, last, 0xffffffff),
+        },
+      },
+      at,
+    );
+    return items
+      .filter((item) => companyItemVisible(item, at.gen))
+      .map((item) => decompress<SourceEmployee>(bytesOf(item[A.data])));
+  };
+
+  return { family, phoneRecords, bundle, recordsByKey, recordRun };
+}
+
+export type DirectoryReads = ReturnType<typeof directoryReads>;
