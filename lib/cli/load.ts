@@ -1,71 +1,118 @@
 /**
- * `npm run load -- FILE [--stage S | --endpoint URL] [--table NAME]`: validates a data file
- * (JSON or NDJSON, docs/data-format.md) and writes it to the directory table. Nothing is written
- * unless every record is valid.
+ * `npm run load -- FILE [--endpoint URL | --stage S] [--mode merge|snapshot|changes] [--table NAME]`:
+ * applies a load file to the directory, all or nothing (docs/data-format.md). Exit 0 only when
+ * the file was applied; otherwise 1 with the reason on stderr (2 for a bad call).
  */
-import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { DataFileError, parseDataFile } from "../directory/source.js";
+import { DataFileError } from "../directory/source.js";
+import { LOAD_MODES, type LoadMode } from "../load/change-lines.js";
+import { loadFile } from "../load/load-file.js";
 import { localClient } from "../local/engines.js";
 import { LOCAL_TABLE_NAMES } from "../local/service.js";
 import { stageParameterNames } from "../stages.js";
 import { createTables } from "../store/create-tables.js";
-import { loadDirectory } from "../store/directory-loader.js";
+import { dynamoDirectory } from "../store/dynamo/directory.js";
 import { documentClientFor } from "../store/dynamo-client.js";
+import { LoadInProgressError } from "../store/port.js";
+import { UsageError } from "./args.js";
 import { deployedStage, readStageParameter } from "./stage-resources.js";
 
-const USAGE = "usage: npm run load -- FILE [--stage dev|sandbox|prod | --endpoint URL] [--table NAME]";
+const USAGE =
+  "usage: npm run load -- FILE [--endpoint URL | --stage dev|sandbox|prod] [--mode merge|snapshot|changes] [--table NAME]";
 
-function progressReporter(): (progress: { written: number; total: number }) => void {
-  let lastPercent = -1;
-  return ({ written, total }) => {
-    const percent = Math.floor((written / total) * 100);
-    if (percent === lastPercent) return;
-    lastPercent = percent;
-    const bar = "#".repeat(Math.floor(percent / 4)).padEnd(25, ".");
-    process.stderr.write(`\r[${bar}] ${percent}% ${written}/${total} items${written === total ? "\n" : ""}`);
+function options() {
+  let parsed: ReturnType<
+    typeof parseArgs<{ allowPositionals: true; options: Record<string, { type: "string" | "boolean" }> }>
+  >;
+  try {
+    parsed = parseArgs({
+      allowPositionals: true,
+      options: {
+        stage: { type: "string" },
+        endpoint: { type: "string" },
+        table: { type: "string" },
+        mode: { type: "string" },
+        help: { type: "boolean" },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  const [file, ...extra] = positionals;
+  const mode = (values.mode ?? "merge") as string;
+  if (values.help) return undefined;
+  if (!file || extra.length > 0) throw new UsageError("expected exactly one FILE");
+  if (values.stage && values.endpoint) throw new UsageError("--stage and --endpoint are exclusive");
+  if (!(LOAD_MODES as readonly string[]).includes(mode))
+    throw new UsageError(`--mode must be one of ${LOAD_MODES.join(", ")}`);
+  return {
+    file,
+    mode: mode as LoadMode,
+    stage: values.stage as string | undefined,
+    endpoint: values.endpoint as string | undefined,
+    table: values.table as string | undefined,
+  };
+}
+
+function progress(): (p: { phase: string; changes: number }) => void {
+  let last = 0;
+  return ({ phase, changes }) => {
+    const now = Date.now();
+    if (phase === "applied" && now - last < 1_000) return;
+    last = now;
+    process.stderr.write(`${phase}: ${changes} changes\n`);
   };
 }
 
 async function main(): Promise<void> {
-  const { values, positionals } = parseArgs({
-    allowPositionals: true,
-    options: { stage: { type: "string" }, endpoint: { type: "string" }, table: { type: "string" } },
-  });
-  const [file, ...extra] = positionals;
-  if (!file || extra.length > 0 || (values.stage && values.endpoint)) throw new Error(USAGE);
-
+  const call = options();
+  if (!call) {
+    console.log(USAGE);
+    return;
+  }
   const started = performance.now();
-  const data = parseDataFile(readFileSync(file, "utf8"));
-  console.error(
-    `${file}: ${data.persons.length} persons and ${data.employees.length} employee records are valid`,
-  );
-
   let client: DynamoDBClient;
   let table: string;
-  if (values.stage) {
-    client = new DynamoDBClient({});
+  if (call.stage) {
+    // Retries are the loader's own (batches and stamps); the SDK's cover throttled single calls.
+    client = new DynamoDBClient({ maxAttempts: 10 });
     table =
-      values.table ??
-      (await readStageParameter(stageParameterNames.directoryTableName(deployedStage(values.stage))));
+      call.table ??
+      (await readStageParameter(stageParameterNames.directoryTableName(deployedStage(call.stage))));
   } else {
-    client = localClient(values.endpoint ?? "http://127.0.0.1:8000");
-    table = values.table ?? LOCAL_TABLE_NAMES.directory;
+    client = localClient(call.endpoint ?? "http://127.0.0.1:8000");
+    table = call.table ?? LOCAL_TABLE_NAMES.directory;
     // A local engine starts empty: create the tables from the shared definitions if they are missing.
     await createTables(client, LOCAL_TABLE_NAMES);
   }
-  const result = await loadDirectory(documentClientFor(client), table, data, {
-    onProgress: progressReporter(),
-  });
-  client.destroy();
-  const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  console.error(`loaded ${result.items} items into ${table} in ${seconds} s`);
+  try {
+    // On AWS, eventually consistent reads get a second to hold the last writes before the flip.
+    const directory = dynamoDirectory(documentClientFor(client), table, {
+      writer: { settleMs: call.stage ? 1_000 : 0 },
+    });
+    const summary = await loadFile(call.file, call.mode, directory, { onProgress: progress() });
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    console.log(
+      `applied ${call.file} (${summary.mode}): ${summary.changes} changes${summary.mode === "snapshot" ? `, ${summary.deletedBySnapshot} stored ids absent from it deleted` : ""}, in ${seconds} s`,
+    );
+  } finally {
+    client.destroy();
+  }
 }
 
 main().catch((error: unknown) => {
+  if (error instanceof UsageError) {
+    console.error(`${error.message}\n${USAGE}`);
+    process.exit(2);
+  }
   const message =
-    error instanceof DataFileError ? `refused, nothing written: ${error.message}` : (error as Error).message;
+    error instanceof DataFileError
+      ? `refused, nothing changed: ${error.message}`
+      : error instanceof LoadInProgressError
+        ? `refused, nothing changed: ${error.message}`
+        : `load failed, nothing changed: ${(error as Error).message}`;
   console.error(message);
   process.exit(1);
 });

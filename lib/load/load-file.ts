@@ -14,6 +14,8 @@ export interface LoadSummary {
   readonly changes: number;
   /** Stored ids a snapshot deleted because the file lacks them. */
   readonly deletedBySnapshot: number;
+  /** Superseded versions left for the next load to remove, and why. */
+  readonly cleanupDeferred?: string;
 }
 
 export interface LoadFileOptions {
@@ -156,8 +158,8 @@ export async function applyLoad(
     }
     const dangling = await session.danglingReference();
     if (dangling) throw new DanglingReferenceError(dangling.personId, dangling.employeeId);
-    await session.commit();
-    return { mode, changes: count, deletedBySnapshot: deleted };
+    const report = await session.commit();
+    return { mode, changes: count, deletedBySnapshot: deleted, ...report };
   } catch (error) {
     await session.abort().catch(() => undefined);
     throw error;

@@ -74,9 +74,17 @@ export interface LoadSession {
   storedIds(kind: "person" | "employee"): AsyncIterable<string>;
   /** A record of the pending state that links to a person it lacks, if any. */
   danglingReference(): Promise<DanglingReference | undefined>;
-  /** Publishes the pending state; searches see it within the readers' manifest cache (1 s). */
-  commit(): Promise<void>;
+  /**
+   * Publishes the pending state; searches see it within the readers' manifest cache (1 s). What it
+   * superseded is then removed; if that fails, the next load finishes it (the load still applied).
+   */
+  commit(): Promise<CommitReport>;
   abort(): Promise<void>;
+}
+
+export interface CommitReport {
+  /** Why superseded versions are still stored (the next load removes them), or undefined. */
+  readonly cleanupDeferred?: string;
 }
 
 export interface DirectoryWriter {

@@ -41,7 +41,7 @@ export interface WriterOptions {
 
 export const LEASE_TTL_MS = 30_000;
 const RENEW_EVERY_MS = 10_000;
-export const GRACE_MS = MANIFEST_TTL_MS + MAX_READ_AGE_MS + 1_000;
+export const GRACE_MS = MANIFEST_TTL_MS + MAX_READ_AGE_MS + 500;
 /** Changes per chunk: every read and write of a chunk is batched. */
 const CHUNK = 200;
 const BUNDLES_IN_FLIGHT = 16;
@@ -208,6 +208,10 @@ export function dynamoDirectoryWriter(
             await log.cleanUp(gen);
             await cleanedUp(client, table, owner);
             await releaseLease(client, table, owner);
+            return {};
+          } catch (error) {
+            // Applied all the same; the manifest names the clean-up, and the next load does it.
+            return { cleanupDeferred: (error as Error).message };
           } finally {
             stop();
           }

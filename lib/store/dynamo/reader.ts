@@ -38,7 +38,7 @@ export interface ReaderOptions {
 }
 
 export const MANIFEST_TTL_MS = 1_000;
-export const MAX_READ_AGE_MS = 2_000;
+export const MAX_READ_AGE_MS = 1_000;
 /** Bundles read at once for a page of persons. */
 const BUNDLES_IN_FLIGHT = 25;
 

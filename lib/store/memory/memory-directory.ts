@@ -138,6 +138,7 @@ export function memoryDirectory(
         async commit() {
           release();
           committed = pending;
+          return {};
         },
         async abort() {
           release();
