@@ -6,11 +6,12 @@
 import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { Principal } from "../auth/principal.js";
+import { loadData } from "../load/load-file.js";
 import { OPERATIONS } from "../routes.js";
 import { createTables } from "../store/create-tables.js";
-import { loadDirectory } from "../store/directory-loader.js";
+import { dynamoDirectory } from "../store/dynamo/directory.js";
+import { dynamoDirectoryReader } from "../store/dynamo/reader.js";
 import { documentClientFor } from "../store/dynamo-client.js";
-import { dynamoDirectoryReader } from "../store/dynamo-directory-reader.js";
 import type { DirectoryReader } from "../store/port.js";
 import type { TableId } from "../store/tables.js";
 import { CapacityRecorder, instrumentClient } from "./capacity-recorder.js";
@@ -57,9 +58,17 @@ export async function openBench(
   await createTables(loader, tables);
   await createNaiveTables(loader, naiveTables);
   const writer = documentClientFor(loader);
-  await loadDirectory(writer, tables.directory, dataset.data, {
-    onProgress: ({ written, total }) => callbacks.onDirectoryProgress?.(written, total),
-  });
+  const total = dataset.data.persons.length + dataset.data.employees.length;
+  await loadData(
+    dataset.data,
+    dynamoDirectory(writer, tables.directory, { writer: { graceMs: 0 } }),
+    "merge",
+    {
+      onProgress: ({ phase, changes }) => {
+        if (phase === "applied") callbacks.onDirectoryProgress?.(changes, total);
+      },
+    },
+  );
   await loadNaive(writer, naiveTables, dataset.data, callbacks.onNaiveProgress);
 
   const recorder = new CapacityRecorder();

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { COMPANY_ID_PATTERN } from "./company-id.js";
+import { normalizeName } from "./name.js";
 import { findFullSsn } from "./ssn.js";
 import {
   COVERAGE_STATUSES,
@@ -43,6 +44,16 @@ const dateTime = () => z.iso.datetime({ offset: true, ...rule(`expected ${DATE_T
 const nullableDateTime = () =>
   z.iso.datetime({ offset: true, ...rule(`expected ${DATE_TIME} or null`) }).nullable();
 const text = () => z.string(rule("expected string"));
+/**
+ * The longest first or last name, in UTF-8 bytes after NFKC and lower-casing (how the directory
+ * stores it for matching; the store encodes a name's length in two bytes).
+ */
+export const MAX_NAME_BYTES = 65_534;
+const name = () =>
+  nullableText().refine(
+    (value) => value === null || Buffer.byteLength(normalizeName(value)) <= MAX_NAME_BYTES,
+    `is longer than ${MAX_NAME_BYTES} bytes after NFKC and lower-casing`,
+  );
 const nullableText = () => z.string(rule("expected string or null")).nullable();
 const object = <T extends z.core.$ZodLooseShape>(shape: T) => z.strictObject(shape, rule("expected object"));
 const nullableEnum = <const T extends readonly [string, ...string[]]>(values: T) =>
@@ -92,8 +103,8 @@ export const SourceEmployeeSchema = object({
   personId: nullableUuid(),
   externalIds: z.array(SourceExternalIdSchema, rule("expected array")),
   demographics: object({
-    firstName: nullableText(),
-    lastName: nullableText(),
+    firstName: name(),
+    lastName: name(),
     dateOfBirth: z.iso.date(rule(`expected ${DATE} or null`)).nullable(),
     gender: nullableText(),
   }),

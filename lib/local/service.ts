@@ -9,12 +9,13 @@ import type { DataFile } from "../directory/source.js";
 import type { HttpHandler } from "../http/pipeline.js";
 import { JSON_CONTENT_TYPE } from "../http/response.js";
 import type { KeyRecord } from "../keys/key-record.js";
+import { loadData } from "../load/load-file.js";
 import { logger } from "../observability/logger.js";
 import { openApiDocument } from "../openapi/document.js";
 import { AUTHORIZER, type RouteId, routesForStage } from "../routes.js";
 import type { Stage, Throttle } from "../stages.js";
 import { createTables } from "../store/create-tables.js";
-import { loadDirectory } from "../store/directory-loader.js";
+import { dynamoDirectory } from "../store/dynamo/directory.js";
 import { documentClientFor } from "../store/dynamo-client.js";
 import { keysRepository } from "../store/keys-repository.js";
 import { TABLES, type TableId } from "../store/tables.js";
@@ -78,7 +79,9 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     await createTables(client, names);
     const keys = keysRepository(documentClientFor(client), names.keys);
     await Promise.all(options.keys.map((record) => keys.put(record)));
-    if (options.data) await loadDirectory(documentClientFor(client), names.directory, options.data);
+    // Nothing reads the directory yet: no grace is needed before removing superseded versions.
+    const directory = dynamoDirectory(documentClientFor(client), names.directory, { writer: { graceMs: 0 } });
+    if (options.data) await loadData(options.data, directory);
 
     configureHandlerEnvironment(options.stage, engine, names);
     const routes = routesForStage(options.stage);

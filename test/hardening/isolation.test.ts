@@ -13,10 +13,8 @@ import {
 } from "../../lib/search/request-schemas.js";
 import { searchEmployees } from "../../lib/search/search-employees.js";
 import { searchPersons } from "../../lib/search/search-persons.js";
-import { loadDirectory } from "../../lib/store/directory-loader.js";
-import { documentClientFor } from "../../lib/store/dynamo-client.js";
-import { dynamoDirectoryReader } from "../../lib/store/dynamo-directory-reader.js";
 import type { DirectoryReader } from "../../lib/store/port.js";
+import { loadedDirectory } from "../support/directory-store.js";
 import { describeEachEngine } from "../support/engines.js";
 import {
   buildDirectory,
@@ -119,11 +117,8 @@ describeEachEngine("isolation over the search use cases", (getEngine) => {
     await fc.assert(
       fc.asyncProperty(scenario, async ({ spec, scope, requests }) => {
         run += 1;
-        const { client, tables } = getEngine();
-        const documents = documentClientFor(client);
         const d = buildDirectory(run, spec);
-        await loadDirectory(documents, tables.directory, d.data);
-        const repo = dynamoDirectoryReader(documents, tables.directory);
+        const repo = await loadedDirectory(getEngine(), d.data);
         const nowhere = `r${run}-nowhere`;
         const key = principalOf([...d.companies.filter((_, i) => scope[i]), `r${run}-unloaded`]);
 

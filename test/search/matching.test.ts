@@ -5,17 +5,17 @@ import {
   compareByCreated,
   employmentFilter,
   employmentMatches,
+  employmentView,
   inCreatedRange,
 } from "../../lib/search/matching.js";
 import { orderKey, orderKeyParts } from "../../lib/store/binary-keys.js";
-import { narrowView } from "../../lib/store/directory-items.js";
 import { inOrderRange, orderRange } from "../../lib/store/order-range.js";
 import { type EmployeeFields, parsedEmployee, uuidOf } from "./records.js";
 
 const PERSON = uuidOf("aaaa", 1);
 
 function entry(overrides: Partial<EmployeeFields> = {}) {
-  return narrowView(
+  return employmentView(
     parsedEmployee({
       id: uuidOf("eeee", 1),
       companyId: "acme",
@@ -26,7 +26,6 @@ function entry(overrides: Partial<EmployeeFields> = {}) {
       phone: "(212) 555-0142",
       ...overrides,
     }),
-    { id: PERSON, createdAt: "2023-06-01T00:00:00Z", updatedAt: "2023-06-01T00:00:00Z" },
   );
 }
 
@@ -91,31 +90,11 @@ describe("employmentMatches", () => {
     expect(employmentMatches(entry({ companyId: "beta" }), filter(["acme"], both))).toBe(false);
   });
 
-  it("reads the narrow view of a record: company, person, keys and normalized attributes", () => {
+  it("views a record as matching needs it: company, normalized names and phone", () => {
     const view = entry({ firstName: "ＺＯË", lastName: "O'Neil", phone: "+1 212 555 0142" });
-    expect(orderKeyParts(view.order)).toEqual({
-      createdKey: instantKey("2024-01-01T00:00:00Z"),
-      id: uuidOf("eeee", 1),
-    });
-    expect(orderKeyParts(view.personOrder ?? "")).toEqual({
-      createdKey: instantKey("2023-06-01T00:00:00Z"),
-      id: PERSON,
-    });
-    expect(view).toMatchObject({
-      companyId: "acme",
-      firstName: "zoë",
-      lastName: "o'neil",
-      phone: "2125550142",
-    });
-    const unlinked = narrowView(
-      parsedEmployee({
-        id: uuidOf("eeee", 2),
-        companyId: "acme",
-        personId: null,
-        createdAt: "2024-01-01T00:00:00Z",
-      }),
-    );
-    expect(unlinked).toMatchObject({ personOrder: null });
+    expect(view).toEqual({ companyId: "acme", firstName: "zoë", lastName: "o'neil", phone: "2125550142" });
+    const bare = entry({ firstName: null, lastName: null, phone: "555-0142" });
+    expect(bare).toEqual({ companyId: "acme", firstName: null, lastName: null, phone: null });
   });
 });
 

@@ -6,10 +6,8 @@ import type { ApiEmployeesSearchResponse } from "../../lib/directory/api-schema.
 import { ForbiddenError } from "../../lib/http/errors.js";
 import { employeesSearchRequestSchema } from "../../lib/search/request-schemas.js";
 import { searchEmployees } from "../../lib/search/search-employees.js";
-import { loadDirectory } from "../../lib/store/directory-loader.js";
-import { documentClientFor } from "../../lib/store/dynamo-client.js";
-import { dynamoDirectoryReader } from "../../lib/store/dynamo-directory-reader.js";
 import type { DirectoryReader } from "../../lib/store/port.js";
+import { loadedDirectory } from "../support/directory-store.js";
 import { describeEachEngine } from "../support/engines.js";
 import { AS_OF, principalOf } from "./property-harness.js";
 import { ACME_ORDER, COMPANY, FEB_1, PERSON, RECORD, SAMPLE, SCOPE } from "./sample-directory.js";
@@ -19,10 +17,7 @@ const ids = (response: ApiEmployeesSearchResponse) => response.employees.map((em
 describeEachEngine("search employees: filters, scope and paging", (getEngine) => {
   let repository: DirectoryReader | undefined;
   beforeAll(async () => {
-    const { client, tables } = getEngine();
-    const documents = documentClientFor(client);
-    await loadDirectory(documents, tables.directory, SAMPLE);
-    repository = dynamoDirectoryReader(documents, tables.directory);
+    repository = await loadedDirectory(getEngine(), SAMPLE);
   });
   const search = (body: Record<string, unknown>): Promise<ApiEmployeesSearchResponse> => {
     if (!repository) throw new Error("not loaded");

@@ -10,10 +10,8 @@ import {
 } from "../../lib/search/request-schemas.js";
 import { searchEmployees } from "../../lib/search/search-employees.js";
 import { searchPersons } from "../../lib/search/search-persons.js";
-import { loadDirectory } from "../../lib/store/directory-loader.js";
-import { documentClientFor } from "../../lib/store/dynamo-client.js";
-import { dynamoDirectoryReader } from "../../lib/store/dynamo-directory-reader.js";
 import type { DirectoryReader } from "../../lib/store/port.js";
+import { loadedDirectory } from "../support/directory-store.js";
 import { describeEachEngine } from "../support/engines.js";
 import { AS_OF, principalOf } from "./property-harness.js";
 import { dataFileOf, employeeInput, personInput, testUuid } from "./records.js";
@@ -63,10 +61,7 @@ describeEachEngine("a person with 2,000 employments", (getEngine) => {
     return repository;
   };
   beforeAll(async () => {
-    const { client, tables } = getEngine();
-    const documents = documentClientFor(client);
-    await loadDirectory(documents, tables.directory, DATA);
-    repository = dynamoDirectoryReader(documents, tables.directory);
+    repository = await loadedDirectory(getEngine(), DATA);
   }, 120_000);
 
   it("persons search returns the person whole, employments in order", async () => {

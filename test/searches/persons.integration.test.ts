@@ -7,19 +7,15 @@ import type { ApiPersonsSearchResponse } from "../../lib/directory/api-schema.js
 import { ForbiddenError } from "../../lib/http/errors.js";
 import { personsSearchRequestSchema } from "../../lib/search/request-schemas.js";
 import { searchPersons } from "../../lib/search/search-persons.js";
-import { loadDirectory } from "../../lib/store/directory-loader.js";
-import { documentClientFor } from "../../lib/store/dynamo-client.js";
-import { dynamoDirectoryReader } from "../../lib/store/dynamo-directory-reader.js";
 import type { DirectoryReader } from "../../lib/store/port.js";
+import { loadedDirectory } from "../support/directory-store.js";
 import { describeEachEngine, type EngineContext } from "../support/engines.js";
 import { AS_OF, principalOf } from "./property-harness.js";
 import { dataFileOf, employeeInput, personInput, testUuid } from "./records.js";
 import { COMPANY, FEB_1, PERSON, RECORD, SAMPLE, SCOPE } from "./sample-directory.js";
 
 async function repositoryWith(context: EngineContext, data: typeof SAMPLE): Promise<DirectoryReader> {
-  const documents = documentClientFor(context.client);
-  await loadDirectory(documents, context.tables.directory, data);
-  return dynamoDirectoryReader(documents, context.tables.directory);
+  return loadedDirectory(context, data);
 }
 
 function searcher(getRepository: () => DirectoryReader, principal: Principal) {

@@ -4,10 +4,8 @@
  * it only ever compared empty answers (which would prove nothing).
  */
 import type { Principal } from "../../lib/auth/principal.js";
-import { loadDirectory } from "../../lib/store/directory-loader.js";
-import { documentClientFor } from "../../lib/store/dynamo-client.js";
-import { dynamoDirectoryReader } from "../../lib/store/dynamo-directory-reader.js";
 import type { DirectoryReader } from "../../lib/store/port.js";
+import { loadedDirectory } from "../support/directory-store.js";
 import type { EngineContext } from "../support/engines.js";
 import type { Directory } from "./random-directory.js";
 
@@ -25,9 +23,7 @@ export function principalOf(companies: ReadonlySet<string>): Principal {
 }
 
 export async function loaded(context: EngineContext, directory: Directory): Promise<DirectoryReader> {
-  const documents = documentClientFor(context.client);
-  await loadDirectory(documents, context.tables.directory, directory.data);
-  return dynamoDirectoryReader(documents, context.tables.directory);
+  return loadedDirectory(context, directory.data);
 }
 
 export class Tally {

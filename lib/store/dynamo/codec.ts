@@ -3,14 +3,14 @@
  * version, so a reader refuses (rather than misreads) an item written in another format.
  */
 import { brotliCompressSync, brotliDecompressSync, constants } from "node:zlib";
+import { MAX_NAME_BYTES } from "../../directory/source.js";
 import type { NamePair } from "../../search/matching.js";
 import { type OrderKey, orderKeyBytes, orderKeyOfBytes, uuidBytes, uuidOf } from "../binary-keys.js";
 
 /** Version 1 was the packed-block layout; version 2 the generations of docs/data-model.md. */
 export const FORMAT = 2;
+/** Two length bytes of 0xff: no name. Source validation keeps names shorter (MAX_NAME_BYTES). */
 const NO_NAME = 0xffff;
-/** The longest name an entry holds, in UTF-8 bytes; the loader refuses longer ones first. */
-export const MAX_NAME_BYTES = NO_NAME - 1;
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();

@@ -1,0 +1,24 @@
+/**
+ * A DynamoDB directory on a suite's tables, loaded through the real load use case. Tests read right
+ * after loading, so the manifest is never cached, and nothing searches during a load, so
+ * superseded versions are removed at once.
+ */
+import type { DataFile } from "../../lib/directory/source.js";
+import { loadData } from "../../lib/load/load-file.js";
+import { type DynamoDirectory, dynamoDirectory } from "../../lib/store/dynamo/directory.js";
+import { documentClientFor } from "../../lib/store/dynamo-client.js";
+import type { EngineContext } from "./engines.js";
+
+export function directoryOn(context: EngineContext): DynamoDirectory {
+  return dynamoDirectory(documentClientFor(context.client), context.tables.directory, {
+    reader: { manifestTtlMs: 0 },
+    writer: { graceMs: 0 },
+  });
+}
+
+/** The suite's directory made exactly `data` (a snapshot load). */
+export async function loadedDirectory(context: EngineContext, data: DataFile): Promise<DynamoDirectory> {
+  const directory = directoryOn(context);
+  await loadData(data, directory, "snapshot");
+  return directory;
+}
