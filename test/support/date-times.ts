@@ -58,3 +58,11 @@ export const candidateDateTime: fc.Arbitrary<string> = fc
     fc.constantFrom("Z", "z", "+00:00", "-00:00", "+14:00", "+23:59", "+24:00", "+02:60", "+0200", "+02", ""),
   )
   .map(([y, mo, d, t, h, mi, s, f, o]) => `${y}-${mo}-${d}${t}${h}:${mi}:${s}${f}${o}`);
+
+/** The date-time a tenth of a nanosecond later: its fraction padded to 9 digits, then a 1. */
+export function tenthOfANanosecondAfter(dateTime: string): string {
+  return dateTime.replace(
+    /(:\d\d)(?:\.(\d+))?(?=Z|[+-]\d\d:\d\d$)/,
+    (_, seconds: string, fraction = "") => `${seconds}.${fraction.padEnd(9, "0")}1`,
+  );
+}
