@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { COMPANY_ID_PATTERN } from "./company-id.js";
+import { instantKeyProblem } from "./instant-key.js";
 import { normalizeName } from "./name.js";
 import { findFullSsn } from "./ssn.js";
 import {
@@ -41,6 +42,12 @@ const nullableUuid = () =>
     .transform((id) => id.toLowerCase())
     .nullable();
 const dateTime = () => z.iso.datetime({ offset: true, ...rule(`expected ${DATE_TIME}`) });
+/** A date-time the searches order and filter by: it must also be an instant key (instant-key.ts). */
+const createdAt = () =>
+  dateTime().superRefine((value, context) => {
+    const problem = instantKeyProblem(value);
+    if (problem !== undefined) context.addIssue({ code: "custom", message: problem });
+  });
 const nullableDateTime = () =>
   z.iso.datetime({ offset: true, ...rule(`expected ${DATE_TIME} or null`) }).nullable();
 const text = () => z.string(rule("expected string"));
@@ -68,7 +75,7 @@ const dateOrDateTime = (orNull: string) =>
 // ---------------------------------------------------------------------------------------------
 // Schemas
 
-export const SourcePersonSchema = object({ id: uuid(), createdAt: dateTime(), updatedAt: dateTime() });
+export const SourcePersonSchema = object({ id: uuid(), createdAt: createdAt(), updatedAt: dateTime() });
 
 export const SourceExternalIdSchema = object({
   system: z.enum(EXTERNAL_ID_SYSTEMS, rule(`expected one of ${oneOf(EXTERNAL_ID_SYSTEMS)}`)),
@@ -127,7 +134,7 @@ export const SourceEmployeeSchema = object({
   }).nullable(),
   /** Every coverage record; absent means none. */
   coverages: z.array(SourceCoverageSchema, rule("expected array")).default(() => []),
-  createdAt: dateTime(),
+  createdAt: createdAt(),
   updatedAt: dateTime(),
 });
 

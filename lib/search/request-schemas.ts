@@ -4,7 +4,7 @@
  * the Lambda bundles small; the OpenAPI document is generated from these same schemas.
  */
 import * as z from "zod/mini";
-import { instantKey } from "../directory/instant-key.js";
+import { ceilingKey, MIN_INSTANT_KEY } from "../directory/instant-key.js";
 import { normalizePhone } from "../directory/phone.js";
 import { EXTERNAL_ID_SYSTEMS } from "../directory/vocabulary.js";
 
@@ -58,7 +58,11 @@ export const employeesSearchRequestSchema = z.strictObject({
 export type PersonsSearchRequest = z.output<typeof personsSearchRequestSchema>;
 export type EmployeesSearchRequest = z.output<typeof employeesSearchRequestSchema>;
 
-/** The created bounds as instant keys, comparable with stored keys. */
+/**
+ * The created bounds as instant keys, comparable with stored keys: `from` inclusive, `before`
+ * exclusive, each its bound rounded up to the nanosecond (`ceilingKey`, which keeps the meaning of
+ * both). A bound past year 9999 (UTC) leaves no `createdFrom` match and no `createdBefore` limit.
+ */
 export function createdRange(request: {
   createdFrom?: string | undefined;
   createdBefore?: string | undefined;
@@ -66,10 +70,12 @@ export function createdRange(request: {
   from?: string;
   before?: string;
 } {
-  return {
-    ...(request.createdFrom ? { from: instantKey(request.createdFrom) } : {}),
-    ...(request.createdBefore ? { before: instantKey(request.createdBefore) } : {}),
-  };
+  const from = request.createdFrom === undefined ? undefined : ceilingKey(request.createdFrom);
+  // [MIN, MIN) holds no instant, as nothing is created at or after a `createdFrom` past every key.
+  if (request.createdFrom !== undefined && from === undefined)
+    return { from: MIN_INSTANT_KEY, before: MIN_INSTANT_KEY };
+  const before = request.createdBefore === undefined ? undefined : ceilingKey(request.createdBefore);
+  return { ...(from === undefined ? {} : { from }), ...(before === undefined ? {} : { before }) };
 }
 
 /** What a caller may send (defaults optional): the typed client's request types. */

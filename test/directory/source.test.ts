@@ -100,6 +100,15 @@ describe("parseDataFile: accepted files", () => {
     ["empty externalIds and coverages", { externalIds: [], coverages: [] }],
     ["a 128-character company id", { companyId: "c".repeat(128) }],
     ["an 11-digit phone", { contact: { ...employee().contact, phone: "12125550142" } }],
+    [
+      "createdAt at the edges of years 0000 and 9999 in UTC, trailing zeros past the ninth digit",
+      { createdAt: "0000-01-01T14:00:00+14:00", updatedAt: "9999-12-31T23:59:59.999999999000Z" },
+    ],
+    ["createdAt at the end of year 9999 in UTC", { createdAt: "9999-12-31T09:59:59.999999999000-14:00" }],
+    [
+      "a date-time other than createdAt finer than a nanosecond",
+      { updatedAt: "2024-01-01T00:00:00.1234567891Z" },
+    ],
   ])("accepts %s", (_name, overrides) => {
     expect(() => parseDataFile(dataFile([person()], [employee(overrides)]))).not.toThrow();
   });
@@ -195,6 +204,30 @@ describe("parseDataFile: refused records name the record, the field and the rule
     [
       "a date as createdAt",
       { createdAt: "2024-01-01" },
+      "createdAt",
+      "expected date-time (RFC 3339 with Z or an offset, e.g. 2024-05-01T09:30:00Z)",
+    ],
+    [
+      "a createdAt finer than a nanosecond",
+      { createdAt: "2024-01-01T00:00:00.1234567891Z" },
+      "createdAt",
+      "expected at most 9 fractional digits (instants are kept to the nanosecond)",
+    ],
+    [
+      "a createdAt before year 0000 in UTC",
+      { createdAt: "0000-01-01T00:00:00+14:00" },
+      "createdAt",
+      "expected an instant from year 0000 to 9999 in UTC",
+    ],
+    [
+      "a createdAt after year 9999 in UTC",
+      { createdAt: "9999-12-31T23:59:59-14:00" },
+      "createdAt",
+      "expected an instant from year 0000 to 9999 in UTC",
+    ],
+    [
+      "a leap second",
+      { createdAt: "2016-12-31T23:59:60Z" },
       "createdAt",
       "expected date-time (RFC 3339 with Z or an offset, e.g. 2024-05-01T09:30:00Z)",
     ],

@@ -2,15 +2,19 @@
  * Issue point 3, bad input: random and hostile methods, paths, headers and bodies sent byte for
  * byte to the local service (real dynalite, authorizer and handlers). Every answer is a documented
  * status with a strict contract body, an `x-request-id` and no internals; never a 500; and both
- * tables are exactly as they were.
+ * tables are exactly as they were. Besides the random requests, each status class (200, 400, 401,
+ * 403, 404, 405) has generated requests built to get exactly it, so every run reaches every layer
+ * whatever the seed.
  */
 import fc from "fast-check";
 import { demoRecords } from "../../lib/directory/demo-data.js";
+import { parseInstant } from "../../lib/directory/instant-key.js";
 import { parseDataFile } from "../../lib/directory/source.js";
 import { generateApiKey } from "../../lib/keys/api-key.js";
 import { type Engine, startDynalite } from "../../lib/local/engines.js";
 import { parseKeysFile } from "../../lib/local/keys-file.js";
 import { LOCAL_TABLE_NAMES, type LocalService, startLocalService } from "../../lib/local/service.js";
+import { candidateDateTime, validDateTime } from "../support/date-times.js";
 import { expectDocumented } from "./documented.js";
 import { type RawRequest, type RawResponse, scanTables, send, utf8Bytes } from "./raw-http.js";
 
@@ -113,9 +117,28 @@ const FIELDS = [
   "toString",
   "hasOwnProperty",
 ];
+/** Date-times the schema accepts (any precision, offset, years 0000 to 9999) and near misses. */
+const dateTime: fc.Arbitrary<string> = fc.oneof(
+  validDateTime,
+  candidateDateTime,
+  fc.constantFrom(
+    "2024-05-01T09:30:00.1234567891Z",
+    `2024-05-01T09:30:00.${"9".repeat(40)}+14:00`,
+    "0000-01-01T00:00:00+14:00",
+    "0000-01-01T00:00:00.0000000001+23:59",
+    "9999-12-31T23:59:59-14:00",
+    "9999-12-31T23:59:59.9999999999Z",
+    "2016-12-31T23:59:60Z",
+    "2016-12-31T23:59:60.5-23:59",
+    "10000-01-01T00:00:00Z",
+    "-0001-12-31T00:00:00Z",
+  ),
+);
+
 const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
   fc.string({ unit: "binary", maxLength: 40 }),
+  dateTime,
   fc.constantFrom(
     "",
     " ",
@@ -148,6 +171,12 @@ const bodyText: fc.Arbitrary<string> = fc.oneof(
   fc.jsonValue({ maxDepth: 4 }).map((value) => JSON.stringify(value) ?? ""),
   fc
     .dictionary(fc.constantFrom(...FIELDS), hostileValue, { maxKeys: 5 })
+    .map((value) => JSON.stringify(value)),
+  fc
+    .record(
+      { companyId: fc.constant("acme-home-care"), createdFrom: dateTime, createdBefore: dateTime },
+      { requiredKeys: [] },
+    )
     .map((value) => JSON.stringify(value)),
   fc.string({ unit: "binary", maxLength: 200 }),
   fc.constantFrom(
@@ -361,6 +390,181 @@ const wellAddressed: fc.Arbitrary<RawRequest> = fc
     body,
   }));
 
+// ---------------------------------------------------------------------------------------------
+// Requests built to get one status, whatever else is random in them
+
+const SEARCHES = ["/v1/persons/search", "/v1/employees/search"] as const;
+const jsonHeaders = (authorization: string[]): [string, string][] => [
+  ...authorization.map((value): [string, string] => ["authorization", value]),
+  ["content-type", "application/json"],
+];
+const lowerAlnum = (maxLength: number) => fc.stringMatching(new RegExp(`^[a-z0-9]{0,${maxLength}}$`));
+
+/** A body both searches accept: every filter optional and valid (employees search gets a companyId). */
+const validFilters = fc.record(
+  {
+    companyId: fc.constantFrom("acme-home-care", "bluebird-health"),
+    firstName: fc.string({ unit: "grapheme", minLength: 1, maxLength: 12 }),
+    lastName: fc.string({ unit: "grapheme", minLength: 1, maxLength: 12 }),
+    phone: fc.constantFrom("(713) 555-7808", "713.555.7808", "+1 713 555 7808", "7135557808"),
+    personId: fc.uuid(),
+    externalIdSystems: fc.subarray(["payroll_system", "hhaexchange"]),
+    createdFrom: validDateTime,
+    createdBefore: validDateTime,
+    limit: fc.integer({ min: 1, max: 100 }),
+    offset: fc.integer({ min: 0, max: 10_000 }),
+  },
+  { requiredKeys: [] },
+);
+const validSearch = fc
+  .record({ path: fc.constantFrom(...SEARCHES), filters: validFilters })
+  .map(({ path, filters }) => ({
+    path,
+    body: path === "/v1/employees/search" ? { companyId: "acme-home-care", ...filters } : filters,
+  }));
+
+/** One field the schemas refuse, with its name: the 400 message must name it. */
+const badField: fc.Arbitrary<[string, unknown]> = fc.oneof(
+  fc.tuple(
+    lowerAlnum(12).map((name) => `x_${name}`),
+    fc.jsonValue({ maxDepth: 1 }),
+  ),
+  fc.tuple(
+    fc.constantFrom("createdFrom", "createdBefore"),
+    fc.oneof(
+      candidateDateTime.filter((text) => parseInstant(text) === undefined),
+      fc.constantFrom(
+        "2016-12-31T23:59:60Z",
+        "2024-05-01T09:30:00.123456789012z",
+        "0000-01-01T00:00:00+24:00",
+        "9999-12-31T23:59:59-1400",
+        "10000-01-01T00:00:00Z",
+        "",
+        0,
+        null,
+      ),
+    ),
+  ),
+  fc.tuple(fc.constant("limit"), fc.constantFrom(0, 101, -1, 1.5, "1", null)),
+  fc.tuple(fc.constant("offset"), fc.constantFrom(-1, 0.5, "0", null)),
+  fc.tuple(fc.constantFrom("firstName", "lastName", "companyId"), fc.constantFrom("", 1, null, [], {})),
+  fc.tuple(fc.constant("phone"), fc.constantFrom("12345", "555-123-456", "phone", 7135557808)),
+  fc.tuple(fc.constant("personId"), fc.constantFrom("not-a-uuid", "3f2504e0-4f89-41d3-9a0c", 1)),
+  fc.tuple(fc.constant("externalIdSystems"), fc.constantFrom(["nope"], "payroll_system", [1])),
+);
+
+/** Authorization that names no usable key: missing, malformed, unknown, altered or revoked. */
+const noKey: fc.Arbitrary<string[]> = fc.oneof(
+  fc.constant<string[]>([]),
+  fc
+    .constantFrom(
+      `Bearer ${KEYS.revoked}`,
+      `Bearer ${generateApiKey("live")}`,
+      `Bearer ${KEYS.full.slice(0, -1)}${KEYS.full.endsWith("0") ? "1" : "0"}`,
+      `Bearer ${KEYS.full} extra`,
+      `Token ${KEYS.full}`,
+      KEYS.full,
+      "Bearer",
+      "Basic dXNlcjpwYXNz",
+      "Bearer pd_live_",
+    )
+    .map((value) => [value]),
+  lowerAlnum(40).map((value) => [`Bearer pd_test_${value}`]),
+);
+
+const anyAuthorization = fc.oneof(noKey, fc.constant<string[]>([`Bearer ${KEYS.full}`]));
+const smallBody = bodyText.filter((text) => text.length < 4_096).map((text) => Buffer.from(text));
+
+/**
+ * For each status, requests that must get exactly it (docs/decisions.md, order of checks); for a
+ * 400 of a search, the field its message must name.
+ */
+type Deliberate = RawRequest & { refusedField?: string };
+const DELIBERATE: Record<200 | 400 | 401 | 403 | 404 | 405, fc.Arbitrary<Deliberate>> = {
+  200: fc.oneof(
+    validSearch.map(({ path, body }) => ({
+      method: "POST",
+      path,
+      headers: jsonHeaders([`Bearer ${KEYS.full}`]),
+      body: Buffer.from(JSON.stringify(body)),
+    })),
+    fc.constantFrom("acme-home-care", "bluebird-health").map((company) => ({
+      method: "GET",
+      path: `/v1/companies/${company}/hello`,
+      headers: jsonHeaders([`Bearer ${KEYS.full}`]),
+      body: Buffer.alloc(0),
+    })),
+  ),
+  400: fc.oneof(
+    fc.tuple(validSearch, badField).map(([{ path, body }, [field, value]]) => ({
+      method: "POST",
+      path,
+      headers: jsonHeaders([`Bearer ${KEYS.full}`]),
+      body: Buffer.from(JSON.stringify({ ...body, [field]: value })),
+      refusedField: field,
+    })),
+    fc.constantFrom("x".repeat(129), "a%20b", "%C3%A9", "a*b").map((company) => ({
+      method: "GET",
+      path: `/v1/companies/${company}/hello`,
+      headers: jsonHeaders([`Bearer ${KEYS.full}`]),
+      body: Buffer.alloc(0),
+    })),
+  ),
+  401: fc
+    .record({ route: fc.constantFrom(...SEARCHES), authorization: noKey, body: smallBody })
+    .map(({ route, authorization, body }) => ({
+      method: "POST",
+      path: route,
+      headers: jsonHeaders(authorization),
+      body,
+    })),
+  403: fc.oneof(
+    fc.record({ route: fc.constantFrom(...SEARCHES), body: smallBody }).map(({ route, body }) => ({
+      method: "POST",
+      path: route,
+      headers: jsonHeaders([`Bearer ${KEYS.narrow}`]),
+      body,
+    })),
+    lowerAlnum(20).map((id) => ({
+      method: "GET",
+      path: `/v1/companies/co-${id}/hello`,
+      headers: jsonHeaders([`Bearer ${KEYS.full}`]),
+      body: Buffer.alloc(0),
+    })),
+  ),
+  404: fc
+    .record({
+      method: fc.constantFrom("GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"),
+      prefix: fc.constantFrom("/", "/v1/", "/v2/", "/V1/persons/", "/v1/persons/search/", "/v1/companies/"),
+      rest: fc.string({ unit: "binary", maxLength: 30 }).map(encodeURIComponent),
+      authorization: anyAuthorization,
+      body: smallBody,
+    })
+    .map(({ method, prefix, rest, authorization, body }) => ({
+      method,
+      path: `${prefix}z${rest}`,
+      headers: jsonHeaders(authorization),
+      body,
+    })),
+  405: fc
+    .record({
+      target: fc.oneof(
+        fc.record({
+          path: fc.constantFrom(...SEARCHES),
+          method: fc.constantFrom("GET", "PUT", "DELETE", "PATCH", "OPTIONS"),
+        }),
+        fc.record({
+          path: fc.constantFrom("acme-home-care", "company-003").map((id) => `/v1/companies/${id}/hello`),
+          method: fc.constantFrom("POST", "PUT", "DELETE", "PATCH", "OPTIONS"),
+        }),
+        fc.record({ path: fc.constant("/openapi.json"), method: fc.constantFrom("POST", "PUT", "DELETE") }),
+      ),
+      authorization: anyAuthorization,
+      body: smallBody,
+    })
+    .map(({ target, authorization, body }) => ({ ...target, headers: jsonHeaders(authorization), body })),
+};
+
 function sentText(raw: RawRequest): string {
   return [raw.method, raw.path, ...raw.headers.flat(), raw.body.toString("utf8")].join("\n");
 }
@@ -415,6 +619,25 @@ describe("hostile requests through the local server", () => {
       expect(JSON.parse(over.body)).toMatchObject({ error: "invalid_input" });
     }
   }, 30_000);
+
+  it.each(Object.entries(DELIBERATE))(
+    "requests built to get %s get exactly it",
+    async (status, requests) => {
+      await fc.assert(
+        fc.asyncProperty(requests, async (raw) => {
+          const response = await check(raw);
+          expect(response.status).toBe(Number(status));
+          if (raw.refusedField !== undefined) {
+            const { error, message } = JSON.parse(response.body) as { error: string; message: string };
+            expect(error).toBe("invalid_input");
+            expect(message).toContain(raw.refusedField);
+          }
+        }),
+        { numRuns: 30 },
+      );
+    },
+    60_000,
+  );
 
   it("reached every layer, changed no table and polluted no prototype", async () => {
     for (const status of [200, 400, 401, 403, 404, 405]) expect(statuses.get(status) ?? 0).toBeGreaterThan(0);

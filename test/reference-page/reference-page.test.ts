@@ -1,13 +1,11 @@
 /**
- * The API reference page end to end: the local service, and Debian's Chromium (through
- * playwright-core) opening /docs. The page must render the three routes from /openapi.json, show
- * example requests and "Test Request" against this server, send a real try-it request here, make
- * no request off this machine, and log no error. Screenshots go to test-output/.
- *
- * Chromium is required, not optional: without /usr/bin/chromium this file fails, saying how to
- * install it (.ci/run installs it on CI).
+ * The API reference page end to end: the local service, and Chromium (the build in the npm package
+ * @sparticuz/chromium, driven by playwright-core) opening /docs. The page must render the three
+ * routes from /openapi.json, show example requests and "Test Request" against this server, send a
+ * real try-it request here, make no request off this machine, and log no error. Screenshots go to
+ * test-output/.
  */
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { generateApiKey } from "../../lib/keys/api-key.js";
@@ -15,9 +13,8 @@ import { parseKeysFile } from "../../lib/local/keys-file.js";
 import { type LocalService, startLocalService } from "../../lib/local/service.js";
 import { openApiDocument } from "../../lib/openapi/document.js";
 import { ROUTES } from "../../lib/routes.js";
+import { CHROMIUM_ARGS, chromiumExecutable } from "./chromium.js";
 
-const CHROMIUM = "/usr/bin/chromium";
-const CHROMIUM_MISSING = `Chromium is required by this test and ${CHROMIUM} does not exist. Install Debian's chromium: sudo apt-get install -y --no-install-recommends chromium (run apt-get update first if it is not found).`;
 const OUTPUT = resolve("test-output");
 const SCREENSHOT = join(OUTPUT, "reference-page.png");
 const TRY_IT_SCREENSHOT = join(OUTPUT, "reference-page-try-it.png");
@@ -44,21 +41,8 @@ let service: LocalService;
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(CHROMIUM_MISSING);
   service = await startLocalService({ port: 0, stage: "local", keys: records });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  browser = await chromium.launch({ executablePath: await chromiumExecutable(), args: CHROMIUM_ARGS });
   mkdirSync(OUTPUT, { recursive: true });
 }, TIMEOUT_MS);
 

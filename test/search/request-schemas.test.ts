@@ -3,16 +3,21 @@
  * reported) and described as the 400 message describes them. Every rule of the contract and of
  * docs/decisions has a case; each refusal names the field.
  */
+import fc from "fast-check";
 import { safeParse } from "zod/mini";
 import type * as core from "zod/v4/core";
+import { MAX_INSTANT_KEY, MIN_INSTANT_KEY } from "../../lib/directory/instant-key.js";
 import { describeZodError } from "../../lib/http/validation-message.js";
+import { inCreatedRange } from "../../lib/search/matching.js";
 import {
   createdRange,
   DEFAULT_LIMIT,
   employeesSearchRequestSchema,
   MAX_LIMIT,
+  type PersonsSearchRequest,
   personsSearchRequestSchema,
 } from "../../lib/search/request-schemas.js";
+import { validDateTime } from "../support/date-times.js";
 
 type Parsed = { ok: true; data: unknown } | { ok: false; message: string };
 
@@ -159,7 +164,11 @@ describe.each(ROUTES)("$route search request", ({ run }) => {
     "2024-05-01T09:30:00-05:30",
     "2024-05-01T09:30:00.5Z",
     "2024-05-01T09:30:00.123456789+00:00",
-  ])("accepts the date-time %s with Z or an offset", (value) => {
+    "2024-05-01T09:30:00.1234567891Z",
+    "2024-05-01T09:30:00.123456789012345678901234567890-00:00",
+    "0000-01-01T00:00:00+14:00",
+    "9999-12-31T23:59:59-14:00",
+  ])("accepts the date-time %s with Z or an offset, any precision, years 0000 to 9999", (value) => {
     expect(accepted(run({ createdFrom: value, createdBefore: value }))).toMatchObject({
       createdFrom: value,
       createdBefore: value,
@@ -174,8 +183,11 @@ describe.each(ROUTES)("$route search request", ({ run }) => {
     "2024-05-01 09:30:00Z",
     "2024-02-30T09:30:00Z",
     "2024-05-01T24:00:00Z",
+    "2016-12-31T23:59:60Z",
+    "2024-05-01T09:30:00z",
+    "10000-01-01T00:00:00Z",
     "yesterday",
-  ])("refuses %j as a date-time (no time zone, or not RFC 3339)", (value) => {
+  ])("refuses %j as a date-time (no time zone, not RFC 3339, or a leap second)", (value) => {
     expect(refusal(run({ createdFrom: value }))).toBe(
       "createdFrom: must be a valid date-time with a time zone (RFC 3339)",
     );
@@ -260,5 +272,48 @@ describe("createdRange", () => {
       from: "2024-05-01T09:30:00.000000000Z",
       before: "2024-05-01T09:30:00.500000000Z",
     });
+  });
+
+  it("rounds a bound finer than a nanosecond up, for both bounds (t >= x iff t >= ceil(x); t < x iff t < ceil(x))", () => {
+    expect(
+      createdRange({
+        createdFrom: "2024-05-01T09:30:00.1234567891Z",
+        createdBefore: "2024-05-01T09:30:00.12345678900001Z",
+      }),
+    ).toEqual({ from: "2024-05-01T09:30:00.123456790Z", before: "2024-05-01T09:30:00.123456790Z" });
+    expect(createdRange({ createdFrom: "2024-05-01T09:30:00.1234567890000Z" })).toEqual({
+      from: "2024-05-01T09:30:00.123456789Z",
+    });
+  });
+
+  it("bounds before year 0000 (UTC) at the first key: nothing is before it", () => {
+    expect(
+      createdRange({ createdFrom: "0000-01-01T00:00:00+14:00", createdBefore: "0000-01-01T00:00:00+14:00" }),
+    ).toEqual({ from: MIN_INSTANT_KEY, before: MIN_INSTANT_KEY });
+  });
+
+  it("drops a createdBefore after year 9999 (UTC): every instant is before it", () => {
+    expect(createdRange({ createdBefore: "9999-12-31T23:59:59-14:00" })).toEqual({});
+    expect(
+      createdRange({ createdFrom: "2024-01-01T00:00:00Z", createdBefore: "9999-12-31T23:59:59.9999999991Z" }),
+    ).toEqual({ from: "2024-01-01T00:00:00.000000000Z" });
+  });
+
+  it("makes a createdFrom after year 9999 (UTC) an empty range: no instant is at or after it", () => {
+    for (const createdFrom of ["9999-12-31T23:59:59-14:00", "9999-12-31T23:59:59.9999999991Z"]) {
+      const range = createdRange({ createdFrom, createdBefore: "2024-01-01T00:00:00Z" });
+      expect(range).toEqual({ from: MIN_INSTANT_KEY, before: MIN_INSTANT_KEY });
+      for (const key of [MIN_INSTANT_KEY, MAX_INSTANT_KEY]) expect(inCreatedRange(key, range)).toBe(false);
+    }
+  });
+
+  it("gives a range for every bound the schema accepts", () => {
+    fc.assert(
+      fc.property(validDateTime, validDateTime, (createdFrom, createdBefore) => {
+        const request = accepted(persons({ createdFrom, createdBefore })) as PersonsSearchRequest;
+        expect(() => createdRange(request)).not.toThrow();
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -108,6 +108,34 @@ describeEachEngine("search employees: filters, scope and paging", (getEngine) =>
       { createdFrom: "2024-03-01T00:00:00Z", createdBefore: FEB_1.utc },
       [],
     ],
+    // Three acme records were created at FEB_1; bounds of 10 digits a tenth of a nanosecond off.
+    [
+      "a 10-digit createdFrom just before a creation",
+      { createdFrom: "2024-01-31T23:59:59.9999999999Z", createdBefore: "2024-02-02T00:00:00Z" },
+      [RECORD.bobAcme, RECORD.aliceAcme, RECORD.unlinkedNoName],
+    ],
+    [
+      "a 10-digit createdFrom just after a creation",
+      { createdFrom: "2024-02-01T00:00:00.0000000001Z", createdBefore: "2024-02-02T00:00:00Z" },
+      [],
+    ],
+    [
+      "a 10-digit createdBefore just after a creation",
+      { createdBefore: "2024-02-01T00:00:00.0000000001Z" },
+      [RECORD.unlinkedAlice, RECORD.bobAcme, RECORD.aliceAcme, RECORD.unlinkedNoName],
+    ],
+    [
+      "a 10-digit createdBefore just before a creation",
+      { createdBefore: "2024-01-31T23:59:59.9999999999Z" },
+      [RECORD.unlinkedAlice],
+    ],
+    [
+      "bounds before year 0000 and after year 9999 in UTC",
+      { createdFrom: "0000-01-01T00:00:00+14:00", createdBefore: "9999-12-31T23:59:59-14:00" },
+      ACME_ORDER,
+    ],
+    ["a createdFrom after year 9999 in UTC", { createdFrom: "9999-12-31T23:59:59.9999999991Z" }, []],
+    ["a createdBefore before year 0000 in UTC", { createdBefore: "0000-01-01T00:00:00+14:00" }, []],
   ] as const)("filters by %s", async (_, body, expected) => {
     const response = await search({ ...body, limit: 100 });
     expect(ids(response)).toEqual([...expected]);

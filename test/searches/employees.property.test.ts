@@ -8,9 +8,10 @@ import { ForbiddenError } from "../../lib/http/errors.js";
 import { employeesSearchRequestSchema } from "../../lib/search/request-schemas.js";
 import { searchEmployees } from "../../lib/search/search-employees.js";
 import { describeEachEngine } from "../support/engines.js";
-import { AS_OF, loaded, NUM_RUNS, PROPERTY_TIMEOUT_MS, principalOf, Tally } from "./property-harness.js";
+import { AS_OF, loaded, NUM_RUNS, PROPERTY_TIMEOUT_MS, principalOf } from "./property-harness.js";
 import {
   bodyOf,
+  deliberateRequests,
   directoryArbitrary,
   materialize,
   requestArbitrary,
@@ -23,40 +24,44 @@ describeEachEngine("search employees against the reference model", (getEngine) =
   it(
     "gives the model's records, order and total for any scope, filters and page",
     async () => {
-      const tally = new Tally();
       await fc.assert(
         fc.asyncProperty(
           directoryArbitrary,
           scopeArbitrary,
           fc.array(requestArbitrary("required"), { minLength: 1, maxLength: 4 }),
-          async (spec, mask, requests) => {
+          requestArbitrary("required"),
+          async (spec, mask, requests, deliberateSpec) => {
             const directory = materialize(spec);
             const scope = scopeOf(mask, directory);
-            const principal = principalOf(scope);
             const repository = await loaded(getEngine(), directory);
-            for (const requestSpec of requests) {
-              const request = employeesSearchRequestSchema.parse(bodyOf(requestSpec, directory));
-              const expected = modelSearchEmployees(directory.data, scope, request, AS_OF);
+            /** The use case against the model: FORBIDDEN, or the number of matches. */
+            const compare = async (body: Record<string, unknown>, keyScope: ReadonlySet<string>) => {
+              const request = employeesSearchRequestSchema.parse(body);
+              const expected = modelSearchEmployees(directory.data, keyScope, request, AS_OF);
+              const principal = principalOf(keyScope);
               if (expected === FORBIDDEN) {
-                tally.forbidden += 1;
                 await expect(searchEmployees(request, principal, repository, AS_OF)).rejects.toThrow(
                   ForbiddenError,
                 );
-                continue;
+                return FORBIDDEN;
               }
-              tally.count(expected.pagination.total);
               const actual = await searchEmployees(request, principal, repository, AS_OF);
               expect(actual).toEqual(expected);
               // Only the requested (authorized) company, never more than it holds.
               for (const employee of actual.employees) expect(employee.companyId).toBe(request.companyId);
               const held = directory.data.employees.filter((e) => e.companyId === request.companyId);
               expect(actual.pagination.total).toBeLessThanOrEqual(held.length);
-            }
+              return expected.pagination.total;
+            };
+            for (const requestSpec of requests) await compare(bodyOf(requestSpec, directory), scope);
+            const deliberate = deliberateRequests(directory, deliberateSpec, "employees");
+            expect(await compare(deliberate.forbidden, scope)).toBe(FORBIDDEN);
+            const readable = new Set([...scope, deliberate.company]);
+            expect(await compare(deliberate.matching, readable)).toBeGreaterThan(0);
           },
         ),
         { numRuns: NUM_RUNS },
       );
-      tally.expectMeaningful();
     },
     PROPERTY_TIMEOUT_MS,
   );

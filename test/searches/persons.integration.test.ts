@@ -112,6 +112,30 @@ describeEachEngine("search persons: filters, scope and records", (getEngine) => 
       { createdFrom: "2025-01-01T00:00:00Z", createdBefore: FEB_1.utc },
       [],
     ],
+    // EVE was created at 2024-03-01T00:00:00.000000001Z; bounds of 10 digits a tenth of a nanosecond off.
+    [
+      "a 10-digit createdFrom just before a creation",
+      { createdFrom: "2024-03-01T00:00:00.0000000009Z" },
+      [PERSON.eve],
+    ],
+    ["a 10-digit createdFrom just after a creation", { createdFrom: "2024-03-01T00:00:00.0000000011Z" }, []],
+    [
+      "a 10-digit createdBefore just after a creation",
+      { createdBefore: "2024-03-01T00:00:00.0000000011Z" },
+      [PERSON.bob, PERSON.alice, PERSON.eve],
+    ],
+    [
+      "a 10-digit createdBefore just before a creation",
+      { createdBefore: "2024-03-01T00:00:00.0000000009Z" },
+      [PERSON.bob, PERSON.alice],
+    ],
+    [
+      "bounds before year 0000 and after year 9999 in UTC",
+      { createdFrom: "0000-01-01T00:00:00+14:00", createdBefore: "9999-12-31T23:59:59-14:00" },
+      [PERSON.bob, PERSON.alice, PERSON.eve],
+    ],
+    ["a createdFrom after year 9999 in UTC", { createdFrom: "9999-12-31T23:59:59-14:00" }, []],
+    ["a createdBefore before year 0000 in UTC", { createdBefore: "0000-01-01T00:00:00+14:00" }, []],
   ] as const)("filters by %s", async (_, body, expected) => {
     const response = await search({ ...body });
     expect(ids(response)).toEqual([...expected]);

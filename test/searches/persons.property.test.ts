@@ -9,10 +9,11 @@ import { ForbiddenError } from "../../lib/http/errors.js";
 import { personsSearchRequestSchema } from "../../lib/search/request-schemas.js";
 import { searchPersons } from "../../lib/search/search-persons.js";
 import { describeEachEngine } from "../support/engines.js";
-import { AS_OF, loaded, NUM_RUNS, PROPERTY_TIMEOUT_MS, principalOf, Tally } from "./property-harness.js";
+import { AS_OF, loaded, NUM_RUNS, PROPERTY_TIMEOUT_MS, principalOf } from "./property-harness.js";
 import {
   bodyOf,
   type Directory,
+  deliberateRequests,
   directoryArbitrary,
   materialize,
   requestArbitrary,
@@ -47,37 +48,41 @@ describeEachEngine("search persons against the reference model", (getEngine) => 
   it(
     "gives the model's persons, employments, order and total for any scope, filters and page",
     async () => {
-      const tally = new Tally();
       await fc.assert(
         fc.asyncProperty(
           directoryArbitrary,
           scopeArbitrary,
           fc.array(requestArbitrary("optional"), { minLength: 1, maxLength: 4 }),
-          async (spec, mask, requests) => {
+          requestArbitrary("optional"),
+          async (spec, mask, requests, deliberateSpec) => {
             const directory = materialize(spec);
             const scope = scopeOf(mask, directory);
-            const principal = principalOf(scope);
             const repository = await loaded(getEngine(), directory);
-            for (const requestSpec of requests) {
-              const request = personsSearchRequestSchema.parse(bodyOf(requestSpec, directory));
-              const expected = modelSearchPersons(directory.data, scope, request, AS_OF);
+            /** The use case against the model: FORBIDDEN, or the number of matches. */
+            const compare = async (body: Record<string, unknown>, keyScope: ReadonlySet<string>) => {
+              const request = personsSearchRequestSchema.parse(body);
+              const expected = modelSearchPersons(directory.data, keyScope, request, AS_OF);
+              const principal = principalOf(keyScope);
               if (expected === FORBIDDEN) {
-                tally.forbidden += 1;
                 await expect(searchPersons(request, principal, repository, AS_OF)).rejects.toThrow(
                   ForbiddenError,
                 );
-                continue;
+                return FORBIDDEN;
               }
-              tally.count(expected.pagination.total);
               const actual = await searchPersons(request, principal, repository, AS_OF);
               expect(actual).toEqual(expected);
-              expectNothingUnauthorized(actual, directory, scope);
-            }
+              expectNothingUnauthorized(actual, directory, keyScope);
+              return expected.pagination.total;
+            };
+            for (const requestSpec of requests) await compare(bodyOf(requestSpec, directory), scope);
+            const deliberate = deliberateRequests(directory, deliberateSpec, "persons");
+            expect(await compare(deliberate.forbidden, scope)).toBe(FORBIDDEN);
+            const readable = new Set([...scope, deliberate.company]);
+            expect(await compare(deliberate.matching, readable)).toBeGreaterThan(0);
           },
         ),
         { numRuns: NUM_RUNS },
       );
-      tally.expectMeaningful();
     },
     PROPERTY_TIMEOUT_MS,
   );

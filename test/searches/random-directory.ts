@@ -7,6 +7,7 @@
  */
 import fc from "fast-check";
 import type { DataFile } from "../../lib/directory/source.js";
+import { tenthOfANanosecondAfter } from "../support/date-times.js";
 import { dataFileOf, employeeInput, personInput } from "./records.js";
 
 /** Several spellings of the same instants, and neighbours one nanosecond away. */
@@ -21,6 +22,19 @@ export const INSTANTS = [
   "2024-06-15T08:30:00-04:00",
   "2025-01-01T00:00:00.5+00:00",
 ] as const;
+/**
+ * Bounds besides the stored instants: a tenth of a nanosecond around them (10 digits), and
+ * offsets that put a bound before year 0000 or after year 9999 in UTC (docs/decisions.md).
+ */
+const BOUNDS = [
+  "2024-03-01T00:00:00Z",
+  "2024-01-01T00:00:00.0000000001Z",
+  "2023-12-31T23:59:59.9999999999Z",
+  "2024-01-01T00:00:00.0000000010Z",
+  "2024-01-01T00:00:00.000000000999999+00:00",
+  "0000-01-01T00:00:00+14:00",
+  "9999-12-31T23:59:59-14:00",
+];
 const FIRST_NAMES = ["Zoë", "ZOË", "ｚｏｅ", "Zoe\u0308", "zoe", "Zoey", "Anne-Marie", "ﬁona", "Fiona", null];
 const LAST_NAMES = ["García", "GARCIA", "ＧＡＲＣÍＡ", "O'Brien", "o'brien", "Smith Jones", null];
 const PHONES = [
@@ -87,17 +101,20 @@ const employmentArbitrary: fc.Arbitrary<EmploymentSpec> = fc.record({
   ),
 });
 
+const personArbitrary = (minEmployments: number): fc.Arbitrary<PersonSpec> =>
+  fc.record({
+    tag: fc.nat(255),
+    upperId: fc.boolean(),
+    createdAt: fc.constantFrom(...INSTANTS),
+    employments: fc.array(employmentArbitrary, { minLength: minEmployments, maxLength: 4 }),
+  });
+
+/** The first person has an employment, so every directory holds a record a search can find. */
 export const directoryArbitrary: fc.Arbitrary<DirectorySpec> = fc.record({
   companyCount: fc.integer({ min: 2, max: MAX_COMPANIES }),
-  persons: fc.array(
-    fc.record({
-      tag: fc.nat(255),
-      upperId: fc.boolean(),
-      createdAt: fc.constantFrom(...INSTANTS),
-      employments: fc.array(employmentArbitrary, { maxLength: 4 }),
-    }),
-    { minLength: 1, maxLength: 8 },
-  ),
+  persons: fc
+    .tuple(personArbitrary(1), fc.array(personArbitrary(0), { maxLength: 7 }))
+    .map(([first, others]) => [first, ...others]),
   unlinked: fc.array(employmentArbitrary, { maxLength: 4 }),
 });
 
@@ -106,6 +123,8 @@ export interface Directory {
   companies: string[];
   /** A company id in no record (and in scope when the key lists it). */
   ghost: string;
+  /** A company id no key scope lists. */
+  unlisted: string;
   personIds: string[];
   unlinkedIds: string[];
 }
@@ -163,6 +182,7 @@ export function materialize(spec: DirectorySpec): Directory {
     data: dataFileOf(persons, employees),
     companies,
     ghost: `${prefix}.ghost`,
+    unlisted: `${prefix}.unlisted`,
     personIds,
     unlinkedIds,
   };
@@ -236,8 +256,8 @@ export function requestArbitrary(company: "required" | "optional"): fc.Arbitrary
       fc.constantFrom("5551234567", "(555) 123-4567", "1 555 123 4567", "555.987.6543", "5550001111"),
     ),
     person: sometimes(personPick),
-    createdFrom: sometimes(fc.constantFrom(...INSTANTS, "2024-03-01T00:00:00Z")),
-    createdBefore: sometimes(fc.constantFrom(...INSTANTS, "2024-03-01T00:00:00Z")),
+    createdFrom: sometimes(fc.constantFrom(...INSTANTS, ...BOUNDS)),
+    createdBefore: sometimes(fc.constantFrom(...INSTANTS, ...BOUNDS)),
     systems: sometimes(fc.subarray([...SYSTEMS])),
     limit: fc.oneof(
       { arbitrary: fc.integer({ min: 1, max: 4 }), weight: 4 },
@@ -276,4 +296,36 @@ function personIdOf(pick: PersonPick, directory: Directory): string {
   if (pick.kind === "unlinked") return directory.unlinkedIds[0] ?? unknown;
   const id = directory.personIds[pick.index % Math.max(1, directory.personIds.length)] ?? unknown;
   return pick.upper ? id.toUpperCase() : id;
+}
+
+/**
+ * What each run asks besides its random requests, so that both kinds of answer are compared
+ * whatever the seed. `forbidden`: a random request for a company no key lists. `matching`: built
+ * from the first person's first employment (every directory has one): its company, its
+ * createdAt as an inclusive `createdFrom` (the person's on persons search), sometimes a
+ * `createdBefore` a tenth of a nanosecond after it (10 digits or more, exclusive), sometimes its
+ * first name. It must find that record for a key that reads its company.
+ */
+export function deliberateRequests(
+  directory: Directory,
+  random: RequestSpec,
+  search: "persons" | "employees",
+): { forbidden: Record<string, unknown>; matching: Record<string, unknown>; company: string } {
+  const person = directory.data.persons[0];
+  const record = directory.data.employees.find((employee) => employee.personId === person?.id);
+  if (!person || !record) throw new Error("directoryArbitrary gives the first person an employment");
+  const firstName = random.firstName === undefined ? null : record.demographics.firstName;
+  const createdAt = search === "persons" ? person.createdAt : record.createdAt;
+  return {
+    forbidden: { ...bodyOf(random, directory), companyId: directory.unlisted },
+    matching: {
+      companyId: record.companyId,
+      createdFrom: createdAt,
+      ...(random.createdBefore === undefined ? {} : { createdBefore: tenthOfANanosecondAfter(createdAt) }),
+      ...(firstName === null ? {} : { firstName }),
+      limit: random.limit,
+      offset: 0,
+    },
+    company: record.companyId,
+  };
 }

@@ -9,8 +9,8 @@ import type {
   ApiPersonsSearchResponse,
 } from "../../lib/directory/api-schema.js";
 import { nameMatches, normalizePhone, toApiEmployee, toApiPerson } from "../../lib/directory/derive.js";
-import { instantKey } from "../../lib/directory/instant-key.js";
 import type { DataFile, SourceEmployee } from "../../lib/directory/source.js";
+import { compareExactly } from "../support/date-times.js";
 
 /** A validated request: limit and offset defaulted (as the route's schema does). */
 export interface ModelRequest {
@@ -33,18 +33,17 @@ export function byCreatedThenId(
   a: { createdAt: string; id: string },
   b: { createdAt: string; id: string },
 ): number {
-  const ka = instantKey(a.createdAt);
-  const kb = instantKey(b.createdAt);
-  if (ka !== kb) return ka < kb ? -1 : 1;
+  const byInstant = compareExactly(a.createdAt, b.createdAt);
+  if (byInstant !== 0) return byInstant;
   if (a.id !== b.id) return a.id < b.id ? -1 : 1;
   return 0;
 }
 
-/** createdFrom inclusive, createdBefore exclusive, compared as instants. */
+/** createdFrom inclusive, createdBefore exclusive, compared exactly as instants (any precision). */
 function createdWithin(createdAt: string, request: ModelRequest): boolean {
-  const at = instantKey(createdAt);
-  if (request.createdFrom !== undefined && at < instantKey(request.createdFrom)) return false;
-  if (request.createdBefore !== undefined && at >= instantKey(request.createdBefore)) return false;
+  if (request.createdFrom !== undefined && compareExactly(createdAt, request.createdFrom) < 0) return false;
+  if (request.createdBefore !== undefined && compareExactly(createdAt, request.createdBefore) >= 0)
+    return false;
   return true;
 }
 
