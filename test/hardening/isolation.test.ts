@@ -120,7 +120,7 @@ async function checkEmployees(d: Directory, repo: DirectoryReader, key: Principa
  */
 async function checkDeliberately(
   d: Directory,
-  repo: DirectoryRepository,
+  repo: DirectoryReader,
   key: Principal,
   pick: number,
   nowhere: string,
