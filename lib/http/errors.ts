@@ -2,6 +2,7 @@
  * One error type per contract error, and the one place they become HTTP responses. Only
  * `invalid_input` carries a message; everything unexpected becomes a bare 500 `internal_error`.
  */
+import { callerText } from "../observability/caller-text.js";
 
 export type ErrorCode =
   | "invalid_input"
@@ -52,9 +53,15 @@ export class InvalidApiKeyError extends ApiError {
 
 export class ForbiddenError extends ApiError {
   readonly code = "forbidden";
-  /** `reason` is for logs only; the response says `forbidden` and nothing more. */
-  constructor(readonly reason: string) {
-    super(reason);
+  /**
+   * For logs only; the response says `forbidden` and nothing more. A reason quotes caller text
+   * (the company id asked for), so it is redacted and cut here, once, whoever throws.
+   */
+  readonly reason: string;
+  constructor(reason: string) {
+    const loggable = callerText(reason);
+    super(loggable);
+    this.reason = loggable;
   }
 }
 

@@ -67,10 +67,14 @@ export interface GatewayOptions {
   accessLog?: (entry: GatewayAccessLogEntry) => void;
 }
 
+/**
+ * Like API Gateway's access log, it holds no caller text: the path is the matched route's template
+ * (or the document's path), and is left out for a path that matches nothing.
+ */
 export interface GatewayAccessLogEntry {
   requestId: string;
   httpMethod: string;
-  path: string;
+  resourcePath?: string;
   status: number;
   latencyMs: number;
   keyId?: string;
@@ -172,6 +176,8 @@ async function withTimeout<T>(promise: Promise<T>, timeoutMs: number): Promise<T
   }
 }
 
+type LoggedRequest = Pick<GatewayAccessLogEntry, "resourcePath" | "keyId">;
+
 export function createGateway(
   options: GatewayOptions,
 ): (request: GatewayRequest) => Promise<GatewayResponse> {
@@ -179,17 +185,23 @@ export function createGateway(
   const throttler = new UsagePlanThrottler(options.now);
   const timeoutMs = options.functionTimeoutMs ?? 10_000;
 
-  const serve = async (request: GatewayRequest, requestId: string, caller: { keyId?: string }) => {
+  /** `seen` collects what the access log may say of the request: its template and its key id. */
+  const serve = async (request: GatewayRequest, requestId: string, seen: LoggedRequest) => {
     const document = options.documents?.get(request.path);
     if (document) {
+      seen.resourcePath = request.path;
       if (request.method !== "GET" && request.method !== "HEAD")
         return gatewayError(new MethodNotAllowedError(), requestId);
       return documentResponse(document, requestId);
     }
     const matched = match(request.method, request.path);
     if (matched.kind === "not_found") return gatewayError(new NotFoundError(), requestId);
-    if (matched.kind === "method_not_allowed") return gatewayError(new MethodNotAllowedError(), requestId);
+    if (matched.kind === "method_not_allowed") {
+      seen.resourcePath = matched.resourcePath;
+      return gatewayError(new MethodNotAllowedError(), requestId);
+    }
     const { route, pathParameters } = matched;
+    seen.resourcePath = route.path;
     if (request.bodyTooLarge) {
       return gatewayError(
         new InvalidInputError(`request body is larger than ${GATEWAY_MAX_BODY_BYTES} bytes`),
@@ -209,7 +221,7 @@ export function createGateway(
       return gatewayError(unauthorized ? new InvalidApiKeyError() : error, requestId);
     }
     const keyId = authorized.context?.keyId;
-    if (typeof keyId === "string") caller.keyId = keyId;
+    if (typeof keyId === "string") seen.keyId = keyId;
     if (!policyAllows(authorized, methodArn))
       return gatewayError(new ForbiddenError("policy denies"), requestId);
 
@@ -288,15 +300,14 @@ export function createGateway(
   return async (request) => {
     const requestId = randomUUID();
     const started = performance.now();
-    const caller: { keyId?: string } = {};
-    const response = await serve(request, requestId, caller);
+    const seen: LoggedRequest = {};
+    const response = await serve(request, requestId, seen);
     options.accessLog?.({
       requestId,
       httpMethod: request.method,
-      path: request.path,
       status: response.status,
       latencyMs: Math.round(performance.now() - started),
-      ...caller,
+      ...seen,
     });
     return response;
   };

@@ -3,12 +3,11 @@
  * a company the key may read, returned with every employment in every company the key may read.
  * Candidates come from narrow entries (person entries or the phone index); only the page is read whole.
  */
-import type { Principal } from "../auth/principal.js";
+import { type Principal, requireCompany } from "../auth/principal.js";
 import type { ApiPersonsSearchResponse } from "../directory/api-schema.js";
 import { toApiEmployee, toApiPerson } from "../directory/derive.js";
 import { instantKey } from "../directory/instant-key.js";
 import type { SourceEmployee } from "../directory/source.js";
-import { ForbiddenError } from "../http/errors.js";
 import { type OrderKey, orderKey } from "../store/binary-keys.js";
 import { idOfOrder, type PersonRecords } from "../store/directory-items.js";
 import type { DirectoryRepository } from "../store/directory-repository.js";
@@ -31,9 +30,7 @@ export async function searchPersons(
   asOf: Date = new Date(),
 ): Promise<ApiPersonsSearchResponse> {
   const { companyId, personId, phone } = request;
-  if (companyId !== undefined && !principal.companies.has(companyId)) {
-    throw new ForbiddenError(`key ${principal.keyId} may not read company ${companyId}`);
-  }
+  if (companyId !== undefined) requireCompany(principal, companyId);
   const scope = companyId === undefined ? [...principal.companies] : [companyId];
   const filter = employmentFilter(scope, request);
   const hasNames = filter.firstName !== undefined || filter.lastName !== undefined;

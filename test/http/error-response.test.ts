@@ -11,6 +11,7 @@ import {
   NotFoundError,
   RateLimitedError,
 } from "../../lib/http/errors.js";
+import { generateApiKey } from "../../lib/keys/api-key.js";
 import { plainRoute } from "./echo-route.js";
 import { header, invoke } from "./harness.js";
 
@@ -106,5 +107,13 @@ describe("errorResponseParts", () => {
   it("carries retry-after only for rate_limited", () => {
     expect(errorResponseParts(new RateLimitedError(3)).headers).toEqual({ "retry-after": "3" });
     expect(errorResponseParts(new InvalidInputError("x")).headers).toEqual({});
+  });
+
+  it("keeps a forbidden reason loggable: keys redacted, caller text cut", () => {
+    const key = generateApiKey("live");
+    const error = new ForbiddenError(`key key_abc may not read company ${key}${"x".repeat(1_000_000)}`);
+    expect(error.reason).not.toContain(key.slice(8));
+    expect(error.message).toBe(error.reason);
+    expect(error.reason.length).toBeLessThan(300);
   });
 });

@@ -220,6 +220,12 @@ export function apiAssertions(stage: string, synthesized: () => SynthesizedStage
         expect(format).toContain('"requestId":"$context.requestId"');
         expect(format).toContain('"keyId":"$context.authorizer.keyId"');
         expect(format).not.toMatch(/authorization|\$context\.identity\.apiKey"|\$context\.error\.message/i);
+        // No caller text, which API Gateway could neither redact nor cut: the route's template
+        // stands for the path as sent, and the User-Agent is left out.
+        expect(format).toContain('"resourcePath":"$context.resourcePath"');
+        expect(format).not.toMatch(
+          /\$context\.path\b|\$context\.identity\.userAgent|\$input\.|\$method\.request/,
+        );
         expect(props(apiStage).StageName).toBe(stage);
         expect(props(apiStage).MethodSettings).toEqual([
           {

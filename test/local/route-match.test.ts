@@ -44,13 +44,13 @@ describe("routeMatcher", () => {
   });
 
   it.each([
-    ["GET", "/v1/persons/search"],
-    ["PUT", "/v1/persons/search"],
-    ["DELETE", "/v1/employees/search"],
-    ["POST", "/v1/companies/acme/hello"],
-    ["PATCH", "/v1/companies//hello"],
-  ])("answers method_not_allowed (405) for %s %s", (method, path) => {
-    expect(match(method, path)).toEqual({ kind: "method_not_allowed" });
+    ["GET", "/v1/persons/search", "/v1/persons/search"],
+    ["PUT", "/v1/persons/search", "/v1/persons/search"],
+    ["DELETE", "/v1/employees/search", "/v1/employees/search"],
+    ["POST", "/v1/companies/acme/hello", "/v1/companies/{companyId}/hello"],
+    ["PATCH", "/v1/companies//hello", "/v1/companies/{companyId}/hello"],
+  ])("answers method_not_allowed (405) for %s %s, naming the template", (method, path, resourcePath) => {
+    expect(match(method, path)).toEqual({ kind: "method_not_allowed", resourcePath });
   });
 
   it.each([
