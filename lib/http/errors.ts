@@ -26,6 +26,15 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   internal_error: 500,
 };
 
+/**
+ * Headers an error answer carries because of its code alone. API Gateway's own answers on AWS send
+ * them too (infra/constructs/gateway-responses.ts reads this table).
+ */
+export const ERROR_CODE_HEADERS: Readonly<Partial<Record<ErrorCode, Readonly<Record<string, string>>>>> = {
+  // RFC 9110: a 401 names the scheme the credentials must use.
+  invalid_api_key: { "www-authenticate": "Bearer" },
+};
+
 export abstract class ApiError extends Error {
   abstract readonly code: ErrorCode;
   get status(): number {
@@ -74,7 +83,8 @@ export class NotFoundError extends ApiError {
 
 export class MethodNotAllowedError extends ApiError {
   readonly code = "method_not_allowed";
-  constructor() {
+  /** The methods the path does serve: the answer's `Allow` header. */
+  constructor(readonly allowedMethods: readonly string[]) {
     super("method not allowed");
   }
 }
@@ -108,7 +118,8 @@ export function errorResponseParts(error: unknown): {
     error instanceof InvalidInputError
       ? { error: error.code, message: error.message }
       : { error: error.code };
-  const headers: Record<string, string> =
-    error instanceof RateLimitedError ? { "retry-after": String(error.retryAfterSeconds) } : {};
+  const headers: Record<string, string> = { ...ERROR_CODE_HEADERS[error.code] };
+  if (error instanceof RateLimitedError) headers["retry-after"] = String(error.retryAfterSeconds);
+  if (error instanceof MethodNotAllowedError) headers.allow = error.allowedMethods.join(", ");
   return { status: error.status, body, headers };
 }

@@ -21,7 +21,7 @@ import {
   RateLimitedError,
 } from "../http/errors.js";
 import type { HttpHandler } from "../http/pipeline.js";
-import { jsonResponse } from "../http/response.js";
+import { jsonResponse, SECURITY_HEADERS } from "../http/response.js";
 import type { RouteDefinition, RouteId } from "../routes.js";
 import type { Throttle } from "../stages.js";
 import { localLambdaContext } from "./lambda-context.js";
@@ -85,8 +85,11 @@ export interface GatewayDocument {
   contentType: string;
   /** The body, or a function giving it; it may throw DocumentUnavailableError. */
   body: string | (() => string);
-  /** Extra response headers, e.g. cache-control. */
-  headers?: Readonly<Record<string, string>>;
+  /**
+   * Cache-Control instead of the default `no-store`: for public, static documents only (the
+   * reference page and its scripts), never for anything that could carry personal data.
+   */
+  cacheControl?: string;
 }
 
 /**
@@ -105,7 +108,7 @@ function documentResponse(document: GatewayDocument, requestId: string): Gateway
     const response = jsonResponse(
       503,
       { error: "unavailable", message: error.message },
-      { "cache-control": "no-store", "x-request-id": requestId },
+      { "x-request-id": requestId },
     );
     return {
       status: response.statusCode,
@@ -115,7 +118,13 @@ function documentResponse(document: GatewayDocument, requestId: string): Gateway
   }
   return {
     status: 200,
-    headers: { ...document.headers, "content-type": document.contentType, "x-request-id": requestId },
+    // A document may choose its caching (the reference page's static assets do), nothing else.
+    headers: {
+      ...SECURITY_HEADERS,
+      ...(document.cacheControl ? { "cache-control": document.cacheControl } : {}),
+      "content-type": document.contentType,
+      "x-request-id": requestId,
+    },
     body,
   };
 }
@@ -178,6 +187,8 @@ async function withTimeout<T>(promise: Promise<T>, timeoutMs: number): Promise<T
 
 type LoggedRequest = Pick<GatewayAccessLogEntry, "resourcePath" | "keyId">;
 
+const DOCUMENT_METHODS = ["GET", "HEAD"];
+
 export function createGateway(
   options: GatewayOptions,
 ): (request: GatewayRequest) => Promise<GatewayResponse> {
@@ -190,15 +201,15 @@ export function createGateway(
     const document = options.documents?.get(request.path);
     if (document) {
       seen.resourcePath = request.path;
-      if (request.method !== "GET" && request.method !== "HEAD")
-        return gatewayError(new MethodNotAllowedError(), requestId);
+      if (!DOCUMENT_METHODS.includes(request.method))
+        return gatewayError(new MethodNotAllowedError(DOCUMENT_METHODS), requestId);
       return documentResponse(document, requestId);
     }
     const matched = match(request.method, request.path);
     if (matched.kind === "not_found") return gatewayError(new NotFoundError(), requestId);
     if (matched.kind === "method_not_allowed") {
       seen.resourcePath = matched.resourcePath;
-      return gatewayError(new MethodNotAllowedError(), requestId);
+      return gatewayError(new MethodNotAllowedError(matched.allowed), requestId);
     }
     const { route, pathParameters } = matched;
     seen.resourcePath = route.path;

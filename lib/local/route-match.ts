@@ -4,8 +4,8 @@ import type { RouteDefinition } from "../routes.js";
 export type RouteMatch =
   | { kind: "route"; route: RouteDefinition; pathParameters: Record<string, string> }
   | { kind: "not_found" }
-  /** The path is a route's, the method is not: `resourcePath` is its template. */
-  | { kind: "method_not_allowed"; resourcePath: string };
+  /** The path is a route's, the method is not: `resourcePath` is its template, `allowed` its methods. */
+  | { kind: "method_not_allowed"; resourcePath: string; allowed: string[] };
 
 interface CompiledRoute {
   route: RouteDefinition;
@@ -41,12 +41,12 @@ export function routeMatcher(
 ): (method: string, path: string) => RouteMatch {
   const compiled = routes.map(compile);
   return (method, path) => {
-    let samePath: RouteDefinition | undefined;
+    const samePath: RouteDefinition[] = [];
     for (const { route, pattern, names } of compiled) {
       const match = pattern.exec(path);
       if (!match) continue;
       if (route.method !== method.toUpperCase()) {
-        samePath ??= route;
+        samePath.push(route);
         continue;
       }
       const pathParameters: Record<string, string> = {};
@@ -55,6 +55,8 @@ export function routeMatcher(
       });
       return { kind: "route", route, pathParameters };
     }
-    return samePath ? { kind: "method_not_allowed", resourcePath: samePath.path } : { kind: "not_found" };
+    const [first] = samePath;
+    if (!first) return { kind: "not_found" };
+    return { kind: "method_not_allowed", resourcePath: first.path, allowed: samePath.map((r) => r.method) };
   };
 }
