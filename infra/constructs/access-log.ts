@@ -3,6 +3,11 @@
  * `keyId` (safe to log) and never by the Authorization header or the API Gateway key value.
  * `$context.error.message` is left out on purpose: for an unknown path API Gateway's message
  * quotes a hash of the Authorization header. `errorType` says what went wrong.
+ *
+ * No caller text at all: API Gateway can neither redact nor cut a value, so the path is logged as
+ * the matched resource's template (`$context.resourcePath`, e.g. `/v1/companies/{companyId}/hello`)
+ * and never as sent (`$context.path` would log a key pasted as a company id), and the User-Agent
+ * header is left out.
  */
 
 interface Field {
@@ -17,7 +22,6 @@ export const ACCESS_LOG_FIELDS: readonly Field[] = [
   { name: "requestTime", source: "$context.requestTimeEpoch", numeric: true },
   { name: "httpMethod", source: "$context.httpMethod" },
   { name: "resourcePath", source: "$context.resourcePath" },
-  { name: "path", source: "$context.path" },
   { name: "status", source: "$context.status", numeric: true },
   { name: "responseLatency", source: "$context.responseLatency", numeric: true },
   { name: "integrationLatency", source: "$context.integrationLatency" },
@@ -33,7 +37,6 @@ export const ACCESS_LOG_FIELDS: readonly Field[] = [
   { name: "errorType", source: "$context.error.responseType" },
   { name: "wafStatus", source: "$context.wafResponseCode" },
   { name: "sourceIp", source: "$context.identity.sourceIp" },
-  { name: "userAgent", source: "$context.identity.userAgent" },
 ];
 
 /** `api` is a constant field so one Logs Insights query can read both APIs' log groups. */

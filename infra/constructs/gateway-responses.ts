@@ -1,14 +1,28 @@
 /**
  * What API Gateway answers by itself (no Lambda involved) must still keep the contract: a
- * contract status, a `{"error": …}` body and `x-request-id`. This table is the whole mapping;
- * the statuses come from the functions' own table (lib/http/errors.ts), so the two cannot drift.
+ * contract status, a `{"error": …}` body, `x-request-id` and the headers every answer carries.
+ * This table is the whole mapping; the statuses and headers come from the functions' own tables
+ * (lib/http/errors.ts, lib/http/response.ts), so the two cannot drift.
  */
 import { ResponseType, type RestApi } from "aws-cdk-lib/aws-apigateway";
-import { ERROR_STATUS, type ErrorBody, type ErrorCode } from "../../lib/http/errors.js";
+import { ERROR_CODE_HEADERS, ERROR_STATUS, type ErrorBody, type ErrorCode } from "../../lib/http/errors.js";
+import { SECURITY_HEADERS } from "../../lib/http/response.js";
 import type { StageConfig } from "../config.js";
 
 /** The request ID every response carries; the same value the access log and the functions use. */
 export const REQUEST_ID_HEADER_SOURCE = "context.requestId";
+
+/** A fixed header value as API Gateway mappings write it: in single quotes. */
+export const staticHeaderValue = (value: string): string => `'${value}'`;
+
+/**
+ * The fixed headers of every answer API Gateway makes itself with this error code: the security
+ * headers, and the code's own (`WWW-Authenticate: Bearer` on 401), as header name → mapping value.
+ */
+export function fixedErrorHeaders(code: ErrorCode): Record<string, string> {
+  const fixed = { ...SECURITY_HEADERS, ...ERROR_CODE_HEADERS[code] };
+  return Object.fromEntries(Object.entries(fixed).map(([name, value]) => [name, staticHeaderValue(value)]));
+}
 
 export const BODY_OVER_LIMIT_MESSAGE = "request body is over 1 MiB (1048576 bytes)";
 
@@ -56,8 +70,12 @@ export function gatewayResponseSpecs(config: StageConfig): GatewayResponseSpec[]
 
 export function addGatewayResponses(api: RestApi, config: StageConfig): void {
   for (const spec of gatewayResponseSpecs(config)) {
-    const headers: Record<string, string> = { "x-request-id": REQUEST_ID_HEADER_SOURCE };
-    if (spec.retryAfterSeconds !== undefined) headers["Retry-After"] = `'${spec.retryAfterSeconds}'`;
+    const headers: Record<string, string> = {
+      ...fixedErrorHeaders(spec.body.error),
+      "x-request-id": REQUEST_ID_HEADER_SOURCE,
+    };
+    if (spec.retryAfterSeconds !== undefined)
+      headers["Retry-After"] = staticHeaderValue(String(spec.retryAfterSeconds));
     api.addGatewayResponse(spec.type.responseType, {
       type: spec.type,
       statusCode: String(ERROR_STATUS[spec.body.error]),

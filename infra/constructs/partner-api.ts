@@ -115,7 +115,7 @@ export class PartnerApi extends Construct {
       identitySource: IdentitySource.header("Authorization"),
       resultsCacheTtl: Duration.seconds(props.config.authorizerCacheTtlSeconds),
     });
-    const paths = new Set<string>();
+    const methodsByPath = new Map<string, string[]>();
     for (const route of props.routes) {
       const fn = props.functions.get(route.id);
       if (!fn) throw new Error(`no function for route ${route.id}`);
@@ -127,10 +127,10 @@ export class PartnerApi extends Construct {
         operationName: route.operation,
       });
       this.routeMethods.push(method);
-      paths.add(route.path);
+      methodsByPath.set(route.path, [...(methodsByPath.get(route.path) ?? []), route.method]);
     }
-    for (const path of paths) {
-      addFixedErrorMethod(this.restApi.root.resourceForPath(path), 405, "method_not_allowed");
+    for (const [path, methods] of methodsByPath) {
+      addFixedErrorMethod(this.restApi.root.resourceForPath(path), 405, "method_not_allowed", methods);
     }
   }
 }

@@ -2,6 +2,7 @@
  * One error type per contract error, and the one place they become HTTP responses. Only
  * `invalid_input` carries a message; everything unexpected becomes a bare 500 `internal_error`.
  */
+import { callerText } from "../observability/caller-text.js";
 
 export type ErrorCode =
   | "invalid_input"
@@ -23,6 +24,15 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   method_not_allowed: 405,
   rate_limited: 429,
   internal_error: 500,
+};
+
+/**
+ * Headers an error answer carries because of its code alone. API Gateway's own answers on AWS send
+ * them too (infra/constructs/gateway-responses.ts reads this table).
+ */
+export const ERROR_CODE_HEADERS: Readonly<Partial<Record<ErrorCode, Readonly<Record<string, string>>>>> = {
+  // RFC 9110: a 401 names the scheme the credentials must use.
+  invalid_api_key: { "www-authenticate": "Bearer" },
 };
 
 export abstract class ApiError extends Error {
@@ -52,9 +62,15 @@ export class InvalidApiKeyError extends ApiError {
 
 export class ForbiddenError extends ApiError {
   readonly code = "forbidden";
-  /** `reason` is for logs only; the response says `forbidden` and nothing more. */
-  constructor(readonly reason: string) {
-    super(reason);
+  /**
+   * For logs only; the response says `forbidden` and nothing more. A reason quotes caller text
+   * (the company id asked for), so it is redacted and cut here, once, whoever throws.
+   */
+  readonly reason: string;
+  constructor(reason: string) {
+    const loggable = callerText(reason);
+    super(loggable);
+    this.reason = loggable;
   }
 }
 
@@ -67,7 +83,8 @@ export class NotFoundError extends ApiError {
 
 export class MethodNotAllowedError extends ApiError {
   readonly code = "method_not_allowed";
-  constructor() {
+  /** The methods the path does serve: the answer's `Allow` header. */
+  constructor(readonly allowedMethods: readonly string[]) {
     super("method not allowed");
   }
 }
@@ -101,7 +118,8 @@ export function errorResponseParts(error: unknown): {
     error instanceof InvalidInputError
       ? { error: error.code, message: error.message }
       : { error: error.code };
-  const headers: Record<string, string> =
-    error instanceof RateLimitedError ? { "retry-after": String(error.retryAfterSeconds) } : {};
+  const headers: Record<string, string> = { ...ERROR_CODE_HEADERS[error.code] };
+  if (error instanceof RateLimitedError) headers["retry-after"] = String(error.retryAfterSeconds);
+  if (error instanceof MethodNotAllowedError) headers.allow = error.allowedMethods.join(", ");
   return { status: error.status, body, headers };
 }

@@ -69,7 +69,7 @@ export function httpRoute<Schema extends core.$ZodType = core.$ZodUndefined>(
     PLUGIN_CONFIG,
   )
     .use(requestId(route.id))
-    .use(accessLog())
+    .use(accessLog(route.path))
     .use(errorResponse())
     .use(responseSizeGuard())
     .use(httpHeaderNormalizer())

@@ -21,7 +21,7 @@ import {
   RateLimitedError,
 } from "../http/errors.js";
 import type { HttpHandler } from "../http/pipeline.js";
-import { jsonResponse } from "../http/response.js";
+import { jsonResponse, SECURITY_HEADERS } from "../http/response.js";
 import type { RouteDefinition, RouteId } from "../routes.js";
 import type { Throttle } from "../stages.js";
 import { localLambdaContext } from "./lambda-context.js";
@@ -67,10 +67,14 @@ export interface GatewayOptions {
   accessLog?: (entry: GatewayAccessLogEntry) => void;
 }
 
+/**
+ * Like API Gateway's access log, it holds no caller text: the path is the matched route's template
+ * (or the document's path), and is left out for a path that matches nothing.
+ */
 export interface GatewayAccessLogEntry {
   requestId: string;
   httpMethod: string;
-  path: string;
+  resourcePath?: string;
   status: number;
   latencyMs: number;
   keyId?: string;
@@ -81,8 +85,11 @@ export interface GatewayDocument {
   contentType: string;
   /** The body, or a function giving it; it may throw DocumentUnavailableError. */
   body: string | (() => string);
-  /** Extra response headers, e.g. cache-control. */
-  headers?: Readonly<Record<string, string>>;
+  /**
+   * Cache-Control instead of the default `no-store`: for public, static documents only (the
+   * reference page and its scripts), never for anything that could carry personal data.
+   */
+  cacheControl?: string;
 }
 
 /**
@@ -101,7 +108,7 @@ function documentResponse(document: GatewayDocument, requestId: string): Gateway
     const response = jsonResponse(
       503,
       { error: "unavailable", message: error.message },
-      { "cache-control": "no-store", "x-request-id": requestId },
+      { "x-request-id": requestId },
     );
     return {
       status: response.statusCode,
@@ -111,7 +118,13 @@ function documentResponse(document: GatewayDocument, requestId: string): Gateway
   }
   return {
     status: 200,
-    headers: { ...document.headers, "content-type": document.contentType, "x-request-id": requestId },
+    // A document may choose its caching (the reference page's static assets do), nothing else.
+    headers: {
+      ...SECURITY_HEADERS,
+      ...(document.cacheControl ? { "cache-control": document.cacheControl } : {}),
+      "content-type": document.contentType,
+      "x-request-id": requestId,
+    },
     body,
   };
 }
@@ -172,6 +185,10 @@ async function withTimeout<T>(promise: Promise<T>, timeoutMs: number): Promise<T
   }
 }
 
+type LoggedRequest = Pick<GatewayAccessLogEntry, "resourcePath" | "keyId">;
+
+const DOCUMENT_METHODS = ["GET", "HEAD"];
+
 export function createGateway(
   options: GatewayOptions,
 ): (request: GatewayRequest) => Promise<GatewayResponse> {
@@ -179,17 +196,23 @@ export function createGateway(
   const throttler = new UsagePlanThrottler(options.now);
   const timeoutMs = options.functionTimeoutMs ?? 10_000;
 
-  const serve = async (request: GatewayRequest, requestId: string, caller: { keyId?: string }) => {
+  /** `seen` collects what the access log may say of the request: its template and its key id. */
+  const serve = async (request: GatewayRequest, requestId: string, seen: LoggedRequest) => {
     const document = options.documents?.get(request.path);
     if (document) {
-      if (request.method !== "GET" && request.method !== "HEAD")
-        return gatewayError(new MethodNotAllowedError(), requestId);
+      seen.resourcePath = request.path;
+      if (!DOCUMENT_METHODS.includes(request.method))
+        return gatewayError(new MethodNotAllowedError(DOCUMENT_METHODS), requestId);
       return documentResponse(document, requestId);
     }
     const matched = match(request.method, request.path);
     if (matched.kind === "not_found") return gatewayError(new NotFoundError(), requestId);
-    if (matched.kind === "method_not_allowed") return gatewayError(new MethodNotAllowedError(), requestId);
+    if (matched.kind === "method_not_allowed") {
+      seen.resourcePath = matched.resourcePath;
+      return gatewayError(new MethodNotAllowedError(matched.allowed), requestId);
+    }
     const { route, pathParameters } = matched;
+    seen.resourcePath = route.path;
     if (request.bodyTooLarge) {
       return gatewayError(
         new InvalidInputError(`request body is larger than ${GATEWAY_MAX_BODY_BYTES} bytes`),
@@ -209,7 +232,7 @@ export function createGateway(
       return gatewayError(unauthorized ? new InvalidApiKeyError() : error, requestId);
     }
     const keyId = authorized.context?.keyId;
-    if (typeof keyId === "string") caller.keyId = keyId;
+    if (typeof keyId === "string") seen.keyId = keyId;
     if (!policyAllows(authorized, methodArn))
       return gatewayError(new ForbiddenError("policy denies"), requestId);
 
@@ -288,15 +311,14 @@ export function createGateway(
   return async (request) => {
     const requestId = randomUUID();
     const started = performance.now();
-    const caller: { keyId?: string } = {};
-    const response = await serve(request, requestId, caller);
+    const seen: LoggedRequest = {};
+    const response = await serve(request, requestId, seen);
     options.accessLog?.({
       requestId,
       httpMethod: request.method,
-      path: request.path,
       status: response.status,
       latencyMs: Math.round(performance.now() - started),
-      ...caller,
+      ...seen,
     });
     return response;
   };

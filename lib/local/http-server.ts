@@ -1,7 +1,22 @@
-/** Serves a local gateway over HTTP on 127.0.0.1. */
-import { createServer, type IncomingMessage, type Server } from "node:http";
+/**
+ * Serves a local gateway over HTTP on 127.0.0.1. Requests Node itself refuses (malformed, a request
+ * line and headers over Node's limit, no Host, an unsupported Expect) get contract answers too
+ * (lib/local/refusals.ts), never Node's bare status.
+ */
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { Duplex } from "node:stream";
+import { jsonResponse } from "../http/response.js";
 import { GATEWAY_MAX_BODY_BYTES, type GatewayRequest, type GatewayResponse } from "./gateway.js";
+import {
+  clientErrorRefusal,
+  MISSING_HOST,
+  type Refusal,
+  rawHttpResponse,
+  refusalResponse,
+  UNSUPPORTED_EXPECT,
+} from "./refusals.js";
 
 async function readBody(request: IncomingMessage): Promise<{ body: Buffer; tooLarge: boolean }> {
   const chunks: Buffer[] = [];
@@ -16,18 +31,60 @@ async function readBody(request: IncomingMessage): Promise<{ body: Buffer; tooLa
   return { body: tooLarge ? Buffer.alloc(0) : Buffer.concat(chunks), tooLarge };
 }
 
+/** A request Node refused before it reached the gateway. */
+export interface RefusedRequestEntry {
+  requestId: string;
+  status: number;
+  cause: string;
+}
+
+export interface ServeOptions {
+  host?: string;
+  /** Receives one entry per refused request (nothing else is known of it: it was not parsed). */
+  onRefused?: (entry: RefusedRequestEntry) => void;
+}
+
 export interface RunningServer {
   server: Server;
   url: string;
   close(): Promise<void>;
 }
 
+function writeResponse(res: ServerResponse, status: number, headers: Record<string, string>, body: string) {
+  res.writeHead(status, { ...headers, "content-length": Buffer.byteLength(body) });
+  res.end(body);
+}
+
 export async function serveGateway(
   gateway: (request: GatewayRequest) => Promise<GatewayResponse>,
   port: number,
-  host = "127.0.0.1",
+  options: ServeOptions = {},
 ): Promise<RunningServer> {
-  const server = createServer(async (req, res) => {
+  const host = options.host ?? "127.0.0.1";
+  const refuse = (refusal: Refusal) => {
+    const requestId = randomUUID();
+    options.onRefused?.({ requestId, status: refusal.status, cause: refusal.cause });
+    return refusalResponse(refusal, requestId);
+  };
+  const answerRefusal = (res: ServerResponse, refusal: Refusal) => {
+    const response = refuse(refusal);
+    writeResponse(res, response.statusCode, response.headers as Record<string, string>, response.body);
+  };
+  // The response under way on each connection: a refusal must not be written into one already started.
+  const inFlight = new WeakMap<Duplex, ServerResponse>();
+
+  // Host is checked below, so that its absence gets a contract answer too.
+  const server = createServer({ requireHostHeader: false }, async (req, res) => {
+    inFlight.set(req.socket, res);
+    res.once("close", () => {
+      if (inFlight.get(req.socket) === res) inFlight.delete(req.socket);
+    });
+    if (req.httpVersion === "1.1" && req.headers.host === undefined) {
+      req.resume();
+      res.shouldKeepAlive = false;
+      answerRefusal(res, MISSING_HOST);
+      return;
+    }
     try {
       const url = new URL(req.url ?? "/", "http://localhost");
       const { body, tooLarge } = await readBody(req);
@@ -40,16 +97,28 @@ export async function serveGateway(
         bodyTooLarge: tooLarge,
         sourceIp: req.socket.remoteAddress ?? "127.0.0.1",
       });
-      res.writeHead(response.status, {
-        ...response.headers,
-        "content-length": Buffer.byteLength(response.body),
-      });
-      res.end(response.body);
+      writeResponse(res, response.status, response.headers, response.body);
     } catch {
       // The gateway answers every failure itself; this is only a broken connection.
-      if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
-      res.end('{"error":"internal_error"}');
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      const response = jsonResponse(500, { error: "internal_error" }, { "x-request-id": randomUUID() });
+      writeResponse(res, 500, response.headers as Record<string, string>, response.body);
     }
+  });
+  server.on("checkExpectation", (req: IncomingMessage, res: ServerResponse) => {
+    req.resume();
+    answerRefusal(res, UNSUPPORTED_EXPECT);
+  });
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
+    // As Node's own handler: answer only a live socket that no other response has started on.
+    if (error.code === "ECONNRESET" || !socket.writable || inFlight.get(socket)?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    socket.end(rawHttpResponse(refuse(clientErrorRefusal(error.code))), () => socket.destroy());
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

@@ -14,7 +14,6 @@ export const SCALAR_SCRIPT_PATH = "/docs/scalar.js";
 export const REFERENCE_SCRIPT_PATH = "/docs/reference.js";
 
 const JS = "text/javascript; charset=utf-8";
-const NOSNIFF = { "x-content-type-options": "nosniff" };
 
 export const SCALAR_MISSING_MESSAGE =
   "The API reference page needs @scalar/api-reference, a devDependency that is not installed: run npm install (not npm install --omit=dev), then reload.";
@@ -129,22 +128,19 @@ export function referencePageDocuments(options: ReferencePageOptions = {}): Map<
     contentType: "text/html; charset=utf-8",
     // Checked on every request: with the bundle missing the page says why (503), not a blank page.
     body: () => pageHtml(bundle().hash),
-    headers: { "cache-control": "no-cache", ...NOSNIFF },
+    cacheControl: "no-cache",
   };
   return new Map<string, GatewayDocument>([
     [REFERENCE_PAGE_PATH, page],
     [`${REFERENCE_PAGE_PATH}/`, page],
-    [
-      REFERENCE_SCRIPT_PATH,
-      { contentType: JS, body: REFERENCE_SCRIPT, headers: { "cache-control": "no-cache", ...NOSNIFF } },
-    ],
+    [REFERENCE_SCRIPT_PATH, { contentType: JS, body: REFERENCE_SCRIPT, cacheControl: "no-cache" }],
     [
       SCALAR_SCRIPT_PATH,
       {
         contentType: JS,
         body: () => bundle().body,
         // The page asks for it with its content hash in the query, so a changed bundle is a new URL.
-        headers: { "cache-control": "public, max-age=31536000, immutable", ...NOSNIFF },
+        cacheControl: "public, max-age=31536000, immutable",
       },
     ],
   ]);

@@ -4,7 +4,8 @@ import type { RouteDefinition } from "../routes.js";
 export type RouteMatch =
   | { kind: "route"; route: RouteDefinition; pathParameters: Record<string, string> }
   | { kind: "not_found" }
-  | { kind: "method_not_allowed" };
+  /** The path is a route's, the method is not: `resourcePath` is its template, `allowed` its methods. */
+  | { kind: "method_not_allowed"; resourcePath: string; allowed: string[] };
 
 interface CompiledRoute {
   route: RouteDefinition;
@@ -40,18 +41,22 @@ export function routeMatcher(
 ): (method: string, path: string) => RouteMatch {
   const compiled = routes.map(compile);
   return (method, path) => {
-    let pathKnown = false;
+    const samePath: RouteDefinition[] = [];
     for (const { route, pattern, names } of compiled) {
       const match = pattern.exec(path);
       if (!match) continue;
-      pathKnown = true;
-      if (route.method !== method.toUpperCase()) continue;
+      if (route.method !== method.toUpperCase()) {
+        samePath.push(route);
+        continue;
+      }
       const pathParameters: Record<string, string> = {};
       names.forEach((name, index) => {
         pathParameters[name] = decode(match[index + 1] ?? "");
       });
       return { kind: "route", route, pathParameters };
     }
-    return pathKnown ? { kind: "method_not_allowed" } : { kind: "not_found" };
+    const [first] = samePath;
+    if (!first) return { kind: "not_found" };
+    return { kind: "method_not_allowed", resourcePath: first.path, allowed: samePath.map((r) => r.method) };
   };
 }

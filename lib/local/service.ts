@@ -114,7 +114,9 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       ...(options.functionTimeoutMs ? { functionTimeoutMs: options.functionTimeoutMs } : {}),
       ...(options.now ? { now: options.now } : {}),
     });
-    const server = await serveGateway(gateway, options.port);
+    const server = await serveGateway(gateway, options.port, {
+      onRefused: (entry) => logger.info("request refused", { ...entry }),
+    });
     return {
       url: server.url,
       engine,

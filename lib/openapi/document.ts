@@ -10,14 +10,39 @@ import { ROUTE_CONTRACTS } from "./route-contracts.js";
 
 export const CONTRACT_VERSION = "0.0.1";
 
-const REQUEST_ID_HEADER = {
-  description:
-    "The request's ID, on every response. Report it (with the time) when a request fails; never the key.",
-  schema: { type: "string" as const },
+/** Response headers, declared once under components.headers and referenced by every response. */
+const HEADERS = {
+  RequestId: {
+    description:
+      "The request's ID, on every response. Report it (with the time) when a request fails; never the key.",
+    schema: { type: "string" as const },
+  },
+  CacheControl: {
+    description:
+      "Always `no-store`, on every response: answers may carry personal data; no cache may keep them.",
+    schema: { type: "string" as const, const: "no-store" },
+  },
+  ContentTypeOptions: {
+    description:
+      "Always `nosniff`, on every response: the body is its declared content type and nothing else.",
+    schema: { type: "string" as const, const: "nosniff" },
+  },
+  WwwAuthenticate: {
+    description: "The authentication scheme: `Bearer` (send `Authorization: Bearer <key>`).",
+    schema: { type: "string" as const, const: "Bearer" },
+  },
+  RetryAfter: {
+    description: "Seconds to wait before retrying.",
+    schema: { type: "integer" as const, minimum: 1 },
+  },
 };
-const RETRY_AFTER_HEADER = {
-  description: "Seconds to wait before retrying.",
-  schema: { type: "integer" as const, minimum: 1 },
+const header = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${name}` });
+
+/** The headers of every response, whatever its status. */
+const EVERY_RESPONSE_HEADERS = {
+  "x-request-id": header("RequestId"),
+  "Cache-Control": header("CacheControl"),
+  "X-Content-Type-Options": header("ContentTypeOptions"),
 };
 
 const STATUS_TEXT: Readonly<Record<number, string>> = {
@@ -52,7 +77,7 @@ function operation(route: RouteDefinition): ZodOpenApiOperationObject {
   const responses: ZodOpenApiOperationObject["responses"] = {
     200: {
       description: "OK",
-      headers: { "x-request-id": REQUEST_ID_HEADER },
+      headers: EVERY_RESPONSE_HEADERS,
       content: { "application/json": { schema: contract.response } },
     },
   };
@@ -60,8 +85,9 @@ function operation(route: RouteDefinition): ZodOpenApiOperationObject {
     responses[status as `${4 | 5}${string}`] = {
       description: STATUS_TEXT[Number(status)] ?? "Error",
       headers: {
-        "x-request-id": REQUEST_ID_HEADER,
-        ...(codes.includes("rate_limited") ? { "Retry-After": RETRY_AFTER_HEADER } : {}),
+        ...EVERY_RESPONSE_HEADERS,
+        ...(codes.includes("rate_limited") ? { "Retry-After": header("RetryAfter") } : {}),
+        ...(codes.includes("invalid_api_key") ? { "WWW-Authenticate": header("WwwAuthenticate") } : {}),
       },
       content: { "application/json": { schema: errorBodySchema(codes) } },
     };
@@ -111,9 +137,9 @@ export function openApiDocument() {
       description: [
         "Find people and their employment records (demographics, contact, membership, benefits participation and coverage) in the companies your API key may read.",
         "",
-        "**Authentication**: `Authorization: Bearer pd_live_…`. Keys are scoped to operations and companies. A missing, malformed, unknown or revoked key: 401 `invalid_api_key`; an operation or company the key may not use: 403 `forbidden`.",
+        "**Authentication**: `Authorization: Bearer pd_live_…`. Keys are scoped to operations and companies. A missing, malformed, unknown or revoked key: 401 `invalid_api_key` with `WWW-Authenticate: Bearer`; an operation or company the key may not use: 403 `forbidden`.",
         "",
-        '**Errors**: `{"error": "<code>"}`; only `invalid_input` adds a `message`. Every response carries `x-request-id`. An unknown route answers 404 `not_found`, another method on a known path 405 `method_not_allowed`.',
+        '**Errors**: `{"error": "<code>"}`; only `invalid_input` adds a `message`. Every response carries `x-request-id`, `Cache-Control: no-store` and `X-Content-Type-Options: nosniff`. An unknown route answers 404 `not_found`, another method on a known path 405 `method_not_allowed` with `Allow` naming the methods it serves.',
         "",
         "**Rate limits**: per key, a token bucket (rate per second and burst) with an optional daily quota; exhausted: 429 `rate_limited` with `Retry-After`.",
         "",
@@ -127,6 +153,7 @@ export function openApiDocument() {
       { name: "Greeting", description: "Connectivity and access check." },
     ],
     components: {
+      headers: HEADERS,
       securitySchemes: {
         bearerAuth: {
           type: "http",

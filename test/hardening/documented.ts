@@ -9,6 +9,7 @@ import { routeMatcher } from "../../lib/local/route-match.js";
 import { errorBodySchema } from "../../lib/openapi/error-schemas.js";
 import { ROUTE_CONTRACTS } from "../../lib/openapi/route-contracts.js";
 import { ROUTES } from "../../lib/routes.js";
+import { expectStandardHeaders } from "../support/contract.js";
 import type { RawResponse } from "./raw-http.js";
 
 const match = routeMatcher(ROUTES);
@@ -57,7 +58,7 @@ export function expectDocumented(method: string, requestPath: string, response: 
   const path = serverPath(requestPath);
   expect(response.status).not.toBe(500);
   expect(documentedStatuses(method, path)).toContain(response.status);
-  expect(response.headers.get("x-request-id")).toMatch(/^\S+$/);
+  expectStandardHeaders(response.status, response.headers);
   if (path === "/openapi.json" && response.status === 200) return;
   expect(response.headers.get("content-type")).toMatch(/^application\/json/);
   const json: unknown = JSON.parse(response.body);

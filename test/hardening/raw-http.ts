@@ -1,9 +1,11 @@
 /**
  * Byte-level HTTP for the hardening tests: node:http with raw header pairs (duplicates kept, values
  * sent as the bytes given) and a Buffer body, so invalid UTF-8 and duplicate JSON keys reach the
- * local server exactly as sent. Plus a scan of every table, to prove a request changed nothing.
+ * local server exactly as sent; bytes written straight to a socket, for requests no HTTP client
+ * would send. Plus a scan of every table, to prove a request changed nothing.
  */
 import { request } from "node:http";
+import { connect } from "node:net";
 import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { documentClientFor } from "../../lib/store/dynamo-client.js";
@@ -57,6 +59,60 @@ export function send(port: number, raw: RawRequest): Promise<RawResponse> {
     });
     req.on("error", reject);
     req.end(raw.body);
+  });
+}
+
+/** A response read off a socket: status, headers (names lower-cased) and body. */
+export interface SocketResponse {
+  status: number;
+  headers: Headers;
+  body: string;
+}
+
+/** The first complete response in `buffer` and its length in bytes, or undefined when incomplete. */
+function parseResponse(buffer: Buffer): { response: SocketResponse; length: number } | undefined {
+  const end = buffer.indexOf("\r\n\r\n");
+  if (end < 0) return undefined;
+  const [statusLine = "", ...lines] = buffer.subarray(0, end).toString("latin1").split("\r\n");
+  const headers = new Headers();
+  for (const line of lines) {
+    const colon = line.indexOf(":");
+    headers.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
+  }
+  const length = end + 4 + Number(headers.get("content-length") ?? 0);
+  if (buffer.length < length) return undefined;
+  const status = Number(/^HTTP\/1\.1 (\d{3}) /.exec(statusLine)?.[1]);
+  return { response: { status, headers, body: buffer.subarray(end + 4, length).toString("utf8") }, length };
+}
+
+/**
+ * Writes each of `requests` (latin1 text, as is) on one connection, the next once the answer to the
+ * previous one is complete, and resolves with every answer once the server closes the connection.
+ * Each answer must carry a content-length. A reset after the answers counts as the close.
+ */
+export function exchange(port: number, requests: readonly string[]): Promise<SocketResponse[]> {
+  return new Promise((resolve, reject) => {
+    const responses: SocketResponse[] = [];
+    let buffer = Buffer.alloc(0);
+    let next = 0;
+    const writeNext = () => {
+      const text = requests[next++];
+      if (text !== undefined) socket.write(text, "latin1");
+    };
+    const socket = connect(port, "127.0.0.1", writeNext);
+    socket.on("data", (chunk: Buffer) => {
+      buffer = Buffer.concat([buffer, chunk]);
+      for (let parsed = parseResponse(buffer); parsed; parsed = parseResponse(buffer)) {
+        responses.push(parsed.response);
+        buffer = buffer.subarray(parsed.length);
+        writeNext();
+      }
+    });
+    socket.on("error", () => undefined);
+    socket.on("close", () => {
+      if (buffer.length > 0) reject(new Error(`incomplete answer: ${buffer.toString("latin1")}`));
+      else resolve(responses);
+    });
   });
 }
 

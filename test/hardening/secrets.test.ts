@@ -181,11 +181,63 @@ describe("the main scenarios with canary keys", () => {
     expect((await employees(bearer(badBody(KEYS.full)), '{"companyId":"acme"}')).status).toBe(401);
   });
 
+  it("keys sent as company ids: in the greeting path and in both search bodies", async () => {
+    for (const key of [KEYS.full, KEYS.live, KEYS.unknown]) {
+      expect((await hello(bearer(KEYS.full), key)).status).toBe(403);
+      expect((await hello(bearer(KEYS.full), `acme${key}`)).status).toBe(403);
+      expect((await hello(bearer(KEYS.full), encodeURIComponent(`${key} x`))).status).toBe(400);
+      expect((await persons(bearer(KEYS.full), JSON.stringify({ companyId: key }))).status).toBe(403);
+      expect((await employees(bearer(KEYS.full), JSON.stringify({ companyId: `${key}/x` }))).status).toBe(
+        403,
+      );
+      expect((await employees(bearer(KEYS.full), JSON.stringify({ companyId: key, limit: 0 }))).status).toBe(
+        400,
+      );
+      // A key in the path of a wrong method or of no route at all.
+      expect((await call("POST", `/v1/companies/${key}/hello`, bearer(KEYS.full))).status).toBe(405);
+      expect((await call("GET", `/v1/${key}`, bearer(KEYS.full))).status).toBe(404);
+    }
+  });
+
   it("two Authorization headers, and a key in another header", async () => {
     expect((await hello([`Bearer ${KEYS.full}`, `Bearer ${badCheck(KEYS.live)}`])).status).toBe(401);
     expect((await hello([`Bearer ${badCheck(KEYS.live)}`, `Bearer ${KEYS.full}`])).status).toBe(200);
     const other = await call("GET", "/v1/companies/acme/hello", [], "", [["x-api-key", KEYS.full]]);
     expect(other.status).toBe(401);
+  });
+});
+
+describe("caller text in the logs", () => {
+  /** The log output one request adds: it is written before the response is sent. */
+  async function loggedBy(request: () => Promise<RawResponse>): Promise<{ status: number; logged: string }> {
+    const before = output.length;
+    const { status } = await request();
+    return { status, logged: output.slice(before).join("") };
+  }
+  const MiB = 1_048_576;
+  /** A body of exactly 1 MiB (the largest accepted) made of one long companyId. */
+  const companyOfMiB = (extra: Record<string, unknown> = {}) => {
+    const overhead = JSON.stringify({ ...extra, companyId: "" }).length;
+    return JSON.stringify({ ...extra, companyId: "c".repeat(MiB - overhead) });
+  };
+
+  it.each([
+    ["persons search, a 1 MiB companyId", () => persons(bearer(KEYS.full), companyOfMiB()), 403],
+    ["employees search, a 1 MiB companyId", () => employees(bearer(KEYS.full), companyOfMiB()), 403],
+    [
+      "employees search, a 1 MiB companyId and a bad limit",
+      () => employees(bearer(KEYS.full), companyOfMiB({ limit: 0 })),
+      400,
+    ],
+    ["the greeting, a 15 kB company id", () => hello(bearer(KEYS.full), "c".repeat(15_000)), 400],
+    ["no route, a 15 kB path", () => call("GET", `/${"p".repeat(15_000)}`, bearer(KEYS.full)), 404],
+  ])("%s: logs a few short lines, not the caller's text", async (_, request, status) => {
+    const { status: answered, logged } = await loggedBy(request);
+    expect(answered).toBe(status);
+    expect(logged).toMatch(/"requestId"/);
+    // At DEBUG: the authorizer's line, the function's lines and the access log, each short.
+    expect(Buffer.byteLength(logged)).toBeLessThan(4_096);
+    expect(logged).not.toMatch(/c{201}|p{201}/);
   });
 });
 

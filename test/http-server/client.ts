@@ -1,4 +1,5 @@
 /** A small HTTP client for a running local service: one request, its status, headers and JSON body. */
+import { expectStandardHeaders } from "../support/contract.js";
 
 export interface Answer {
   status: number;
@@ -39,8 +40,9 @@ export async function send(
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/** Every answer, whatever its status: a JSON content type and a request id. */
+/** Every answer, whatever its status: a JSON content type, a request id and the standard headers. */
 export function expectServiceHeaders(answer: Answer): void {
   expect(answer.headers.get("x-request-id")).toMatch(UUID);
+  expectStandardHeaders(answer.status, answer.headers);
   expect(answer.headers.get("content-type")).toMatch(/^application\/json/);
 }

@@ -1,3 +1,4 @@
+import { requireCompany } from "../../lib/auth/principal.js";
 import { RateLimitedError } from "../../lib/http/errors.js";
 import { generateApiKey } from "../../lib/keys/api-key.js";
 import { logger } from "../../lib/observability/logger.js";
@@ -57,6 +58,11 @@ describe("the access log", () => {
     expect(lines).toHaveLength(1);
     const [line] = lines;
     expect(line).toMatchObject({ requestId: "gw-req-42", route, status, keyId: KEY_ID });
+    // The route's template, never the path as sent (caller text).
+    expect(line?.resourcePath).toBe(
+      route === SEARCH ? "/v1/persons/search" : "/v1/companies/{companyId}/hello",
+    );
+    expect(line).not.toHaveProperty("path");
     expect(typeof line?.durationMs).toBe("number");
     expect(Number(line?.durationMs)).toBeGreaterThanOrEqual(0);
     expect(header(response, "x-request-id")).toBe(line?.requestId);
@@ -80,6 +86,29 @@ describe("the access log", () => {
     const tooLarge = output.entries().find((entry) => entry.message === "response too large for Lambda");
     expect(tooLarge).toMatchObject({ requestId: "gw-huge", limitBytes: 6_291_456 });
     expect(Number(tooLarge?.responseBytes)).toBeGreaterThan(6_291_456);
+  });
+
+  it("quotes a company id refused as forbidden redacted and cut", async () => {
+    // A search body's companyId has no length limit; the route refuses it only by permission. The
+    // cut (200 characters) falls inside the key's body: what is left of it is redacted all the same.
+    const asking = (companyId: string) =>
+      plainRoute(async ({ principal }) => requireCompany(principal, companyId));
+    const other = generateApiKey("test");
+    const get = { headers, method: "GET" };
+    expect((await invoke(asking(other), get)).statusCode).toBe(403);
+    expect((await invoke(asking(`${"a".repeat(120)}${other}${"b".repeat(1_048_000)}`), get)).statusCode).toBe(
+      403,
+    );
+    const reasons = output.entries().filter((entry) => entry.message === "request forbidden");
+    expect(reasons.map((entry) => entry.reason)).toEqual([
+      `key ${KEY_ID} may not read company pd_…[redacted]`,
+      expect.stringMatching(
+        /^key key_\w+ may not read company a{120}pd_…\[redacted\]…\[cut: \d+ characters in all\]$/,
+      ),
+    ]);
+    // Not even the part of the body before the cut.
+    expect(output.text()).not.toContain(other.slice(8, 20));
+    expect(output.text().length).toBeLessThan(2_000);
   });
 
   it("never contains the API key or the Authorization header, on any outcome", async () => {

@@ -11,6 +11,7 @@ import {
   NotFoundError,
   RateLimitedError,
 } from "../../lib/http/errors.js";
+import { generateApiKey } from "../../lib/keys/api-key.js";
 import { plainRoute } from "./echo-route.js";
 import { header, invoke } from "./harness.js";
 
@@ -24,7 +25,7 @@ const CONTRACT_ERRORS: [ApiError, number][] = [
   [new InvalidApiKeyError(), 401],
   [new ForbiddenError("key key_x may not read company secret-co"), 403],
   [new NotFoundError(), 404],
-  [new MethodNotAllowedError(), 405],
+  [new MethodNotAllowedError(["GET"]), 405],
 ];
 
 describe("error mapping", () => {
@@ -33,6 +34,8 @@ describe("error mapping", () => {
     expect(response.statusCode).toBe(status);
     expect(response.body).toBe(JSON.stringify({ error: error.code }));
     expect(header(response, "content-type")).toMatch(/^application\/json/);
+    expect(header(response, "cache-control")).toBe("no-store");
+    expect(header(response, "x-content-type-options")).toBe("nosniff");
     expect(header(response, "retry-after")).toBeUndefined();
   });
 
@@ -57,7 +60,12 @@ describe("error mapping", () => {
     const response = await invoke(throwing(error));
     expect(response.statusCode).toBe(500);
     expect(response.body).toBe('{"error":"internal_error"}');
-    expect(Object.keys(response.headers ?? {}).sort()).toEqual(["content-type", "x-request-id"]);
+    expect(Object.keys(response.headers ?? {}).sort()).toEqual([
+      "cache-control",
+      "content-type",
+      "x-content-type-options",
+      "x-request-id",
+    ]);
   });
 
   it.each([
@@ -106,5 +114,23 @@ describe("errorResponseParts", () => {
   it("carries retry-after only for rate_limited", () => {
     expect(errorResponseParts(new RateLimitedError(3)).headers).toEqual({ "retry-after": "3" });
     expect(errorResponseParts(new InvalidInputError("x")).headers).toEqual({});
+  });
+
+  it("names the Bearer scheme on 401 and the served methods on 405, and only there", () => {
+    expect(errorResponseParts(new InvalidApiKeyError()).headers).toEqual({ "www-authenticate": "Bearer" });
+    expect(errorResponseParts(new MethodNotAllowedError(["GET", "HEAD"])).headers).toEqual({
+      allow: "GET, HEAD",
+    });
+    for (const error of [new ForbiddenError("x"), new NotFoundError(), new InvalidCompanyIdError()]) {
+      expect(errorResponseParts(error).headers).toEqual({});
+    }
+  });
+
+  it("keeps a forbidden reason loggable: keys redacted, caller text cut", () => {
+    const key = generateApiKey("live");
+    const error = new ForbiddenError(`key key_abc may not read company ${key}${"x".repeat(1_000_000)}`);
+    expect(error.reason).not.toContain(key.slice(8));
+    expect(error.message).toBe(error.reason);
+    expect(error.reason.length).toBeLessThan(300);
   });
 });

@@ -45,6 +45,13 @@ describe("x-request-id", () => {
     expect(header(first, "x-request-id")).not.toBe(header(second, "x-request-id"));
   });
 
+  it.each(SCENARIOS)("comes with no-store and nosniff on %s (%i)", async (_, status, run) => {
+    const response = await run({});
+    expect(response.statusCode).toBe(status);
+    expect(header(response, "cache-control")).toBe("no-store");
+    expect(header(response, "x-content-type-options")).toBe("nosniff");
+  });
+
   it("is the id the handler sees", async () => {
     const { handler, calls } = echoRoute();
     const response = await invoke(handler, { requestId: "gw-1" });

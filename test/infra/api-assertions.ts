@@ -98,7 +98,7 @@ export function apiAssertions(stage: string, synthesized: () => SynthesizedStage
       }
     });
 
-    it("answers 405 method_not_allowed on every route path and 404 not_found at the root, without auth", () => {
+    it("answers 405 method_not_allowed (with Allow) on every route path and 404 not_found at the root, without auth", () => {
       const methods = resources(template(), "AWS::ApiGateway::Method");
       const mocks = methods.filter(([, m]) => isMock(m));
       const mockAnswer = (method: CfnResource) => {
@@ -113,12 +113,21 @@ export function apiAssertions(stage: string, synthesized: () => SynthesizedStage
         expect(integration.RequestTemplates).toBeUndefined();
         expect(integration.IntegrationResponses).toHaveLength(1);
         const [response] = integration.IntegrationResponses;
-        expect(response?.ResponseParameters).toEqual({
+        const headers = response?.ResponseParameters ?? {};
+        expect(headers).toMatchObject({
           "method.response.header.x-request-id": "context.requestId",
+          "method.response.header.cache-control": "'no-store'",
+          "method.response.header.x-content-type-options": "'nosniff'",
         });
+        // Every mapped header is declared on the method response, or API Gateway refuses the mapping.
+        const declared = (
+          props(method).MethodResponses as { ResponseParameters: Record<string, boolean> }[]
+        )[0];
+        expect(Object.keys(declared?.ResponseParameters ?? {}).sort()).toEqual(Object.keys(headers).sort());
         return {
           status: response?.StatusCode,
           body: JSON.parse(response?.ResponseTemplates["application/json"] ?? "null"),
+          allow: headers["method.response.header.allow"],
         };
       };
       for (const [, mock] of mocks) {
@@ -133,8 +142,13 @@ export function apiAssertions(stage: string, synthesized: () => SynthesizedStage
           ([, m]) => JSON.stringify(props(m).ResourceId) === JSON.stringify(props(method).ResourceId),
         );
         expect(sibling).toBeDefined();
+        // Each route path has one method (lib/routes.ts), so `Allow` names exactly that one.
         if (sibling)
-          expect(mockAnswer(sibling[1])).toEqual({ status: "405", body: { error: "method_not_allowed" } });
+          expect(mockAnswer(sibling[1])).toEqual({
+            status: "405",
+            body: { error: "method_not_allowed" },
+            allow: `'${props(method).HttpMethod}'`,
+          });
       }
       for (const apiId of apiIds()) {
         const root = mocks.filter(
@@ -143,7 +157,12 @@ export function apiAssertions(stage: string, synthesized: () => SynthesizedStage
             JSON.stringify({ "Fn::GetAtt": [apiId, "RootResourceId"] }),
         );
         expect(root).toHaveLength(1);
-        if (root[0]) expect(mockAnswer(root[0][1])).toEqual({ status: "404", body: { error: "not_found" } });
+        if (root[0])
+          expect(mockAnswer(root[0][1])).toEqual({
+            status: "404",
+            body: { error: "not_found" },
+            allow: undefined,
+          });
       }
     });
   });
@@ -165,6 +184,12 @@ export function apiAssertions(stage: string, synthesized: () => SynthesizedStage
           expect(p.StatusCode).toBe(status);
           const headers = p.ResponseParameters as Record<string, string>;
           expect(headers["gatewayresponse.header.x-request-id"]).toBe("context.requestId");
+          expect(headers["gatewayresponse.header.cache-control"]).toBe("'no-store'");
+          expect(headers["gatewayresponse.header.x-content-type-options"]).toBe("'nosniff'");
+          // A 401 names the scheme (RFC 9110), as a static value: quoted.
+          expect(headers["gatewayresponse.header.www-authenticate"]).toBe(
+            status === "401" ? "'Bearer'" : undefined,
+          );
           const body = JSON.parse(
             (p.ResponseTemplates as Record<string, string>)["application/json"] ?? "null",
           ) as Record<string, unknown>;
@@ -220,6 +245,12 @@ export function apiAssertions(stage: string, synthesized: () => SynthesizedStage
         expect(format).toContain('"requestId":"$context.requestId"');
         expect(format).toContain('"keyId":"$context.authorizer.keyId"');
         expect(format).not.toMatch(/authorization|\$context\.identity\.apiKey"|\$context\.error\.message/i);
+        // No caller text, which API Gateway could neither redact nor cut: the route's template
+        // stands for the path as sent, and the User-Agent is left out.
+        expect(format).toContain('"resourcePath":"$context.resourcePath"');
+        expect(format).not.toMatch(
+          /\$context\.path\b|\$context\.identity\.userAgent|\$input\.|\$method\.request/,
+        );
         expect(props(apiStage).StageName).toBe(stage);
         expect(props(apiStage).MethodSettings).toEqual([
           {

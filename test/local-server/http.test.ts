@@ -173,6 +173,9 @@ describe("stages", () => {
     const page = await fetch(`${local.url}/docs`);
     expect(page.status).toBe(200);
     expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    // Public static documents choose their caching (docs/decisions.md); none may be sniffed.
+    expect(page.headers.get("cache-control")).toBe("no-cache");
+    expect(page.headers.get("x-content-type-options")).toBe("nosniff");
     expect(page.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
     const script = (await page.text()).match(
       /<script src="(\/docs\/scalar\.js\?v=[0-9a-f]{16})"><\/script>/,
@@ -182,6 +185,7 @@ describe("stages", () => {
     expect(bundle.status).toBe(200);
     expect(bundle.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
     expect(bundle.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(bundle.headers.get("x-content-type-options")).toBe("nosniff");
     expect(bundle.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
     expect(await bundle.text()).toMatch(/createApiReference/);
   });

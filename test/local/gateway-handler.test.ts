@@ -120,11 +120,17 @@ describe("createGateway: request ids and access log", () => {
       const id = response.headers["x-request-id"];
       expect(id).toMatch(UUID);
       expect(response.headers["content-type"]).toMatch(/^application\/json/);
+      if (name !== "success") {
+        // The gateway's own answers; a handler's answer passes through with the handler's headers.
+        expect(response.headers["cache-control"]).toBe("no-store");
+        expect(response.headers["x-content-type-options"]).toBe("nosniff");
+      }
       expect(log).toEqual([
         {
           requestId: id,
           httpMethod: overrides.method ?? "GET",
-          path: overrides.path ?? "/v1/companies/acme/hello",
+          // The route's template, never the path as sent; nothing for a path that matches no route.
+          ...(name === "not found" ? {} : { resourcePath: "/v1/companies/{companyId}/hello" }),
           status,
           latencyMs: expect.any(Number),
           ...(["policy denies", "throttled", "malformed result", "success"].includes(name)

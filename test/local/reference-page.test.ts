@@ -153,23 +153,27 @@ describe("gateway documents with a body function", () => {
     expect(failed.headers["x-request-id"]).toMatch(UUID);
   });
 
-  it("add the document's headers, but never over its content type or the request id", async () => {
+  it("are not stored and not sniffed, unless the document chooses its own caching", async () => {
     const { gateway: serve } = setup({
       documents: new Map([
-        [
-          "/c",
-          {
-            contentType: "text/plain",
-            body: "hi",
-            headers: { "cache-control": "no-cache", "content-type": "text/evil", "x-request-id": "fixed" },
-          },
-        ],
+        ["/c", { contentType: "text/plain", body: "hi", cacheControl: "no-cache" }],
+        ["/d", { contentType: "text/plain", body: "ho" }],
       ]),
     });
-    const response = await serve(get("/c"));
-    expect(response).toMatchObject({ status: 200, body: "hi" });
-    expect(response.headers["content-type"]).toBe("text/plain");
-    expect(response.headers["cache-control"]).toBe("no-cache");
-    expect(response.headers["x-request-id"]).toMatch(UUID);
+    const cached = await serve(get("/c"));
+    expect(cached).toMatchObject({ status: 200, body: "hi" });
+    expect(cached.headers).toEqual({
+      "content-type": "text/plain",
+      "cache-control": "no-cache",
+      "x-content-type-options": "nosniff",
+      "x-request-id": expect.stringMatching(UUID),
+    });
+    expect((await serve(get("/d"))).headers).toMatchObject({
+      "cache-control": "no-store",
+      "x-content-type-options": "nosniff",
+    });
+    const wrongMethod = await serve(get("/d", "POST"));
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.allow).toBe("GET, HEAD");
   });
 });

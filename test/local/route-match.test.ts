@@ -44,13 +44,27 @@ describe("routeMatcher", () => {
   });
 
   it.each([
-    ["GET", "/v1/persons/search"],
-    ["PUT", "/v1/persons/search"],
-    ["DELETE", "/v1/employees/search"],
-    ["POST", "/v1/companies/acme/hello"],
-    ["PATCH", "/v1/companies//hello"],
-  ])("answers method_not_allowed (405) for %s %s", (method, path) => {
-    expect(match(method, path)).toEqual({ kind: "method_not_allowed" });
+    ["GET", "/v1/persons/search", "/v1/persons/search", ["POST"]],
+    ["PUT", "/v1/persons/search", "/v1/persons/search", ["POST"]],
+    ["DELETE", "/v1/employees/search", "/v1/employees/search", ["POST"]],
+    ["POST", "/v1/companies/acme/hello", "/v1/companies/{companyId}/hello", ["GET"]],
+    ["PATCH", "/v1/companies//hello", "/v1/companies/{companyId}/hello", ["GET"]],
+  ])(
+    "answers method_not_allowed (405) for %s %s, naming the template and the methods it serves",
+    (method, path, resourcePath, allowed) => {
+      expect(match(method, path)).toEqual({ kind: "method_not_allowed", resourcePath, allowed });
+    },
+  );
+
+  it("lists every method a path serves", () => {
+    const persons = ROUTES.find((route) => route.id === "persons-search");
+    if (!persons) throw new Error("no persons-search route");
+    const twoMethods = routeMatcher([...ROUTES, { ...persons, method: "GET" }]);
+    expect(twoMethods("DELETE", "/v1/persons/search")).toEqual({
+      kind: "method_not_allowed",
+      resourcePath: "/v1/persons/search",
+      allowed: ["POST", "GET"],
+    });
   });
 
   it.each([

@@ -13,6 +13,14 @@ const document = openApiDocument();
 const operationOf = (path: string, method: string) =>
   (document.paths?.[path] as Record<string, Operation> | undefined)?.[method.toLowerCase()];
 
+/** The schema of a response header, through its reference into components.headers. */
+function headerSchema(header: unknown): unknown {
+  const ref = (header as { $ref?: string } | undefined)?.$ref ?? "";
+  const name = /^#\/components\/headers\/(\w+)$/.exec(ref)?.[1] ?? "";
+  const declared = (document.components?.headers as Record<string, { schema?: unknown }> | undefined)?.[name];
+  return declared?.schema;
+}
+
 describe("the OpenAPI document", () => {
   it("is what openapi.json holds (run `npm run openapi` after changing a schema or route)", () => {
     const committed: unknown = JSON.parse(
@@ -31,12 +39,18 @@ describe("the OpenAPI document", () => {
     for (const route of ROUTES) expect(operationOf(route.path, route.method)).toBeDefined();
   });
 
-  it("declares x-request-id on every response and Retry-After on 429", () => {
+  it("declares x-request-id, Cache-Control and nosniff on every response, Retry-After on 429, WWW-Authenticate on 401", () => {
     for (const route of ROUTES) {
       const operation = operationOf(route.path, route.method);
       for (const [status, response] of Object.entries(operation?.responses ?? {})) {
-        expect(response.headers).toHaveProperty("x-request-id");
-        if (status === "429") expect(response.headers).toHaveProperty("Retry-After");
+        const headers = response.headers ?? {};
+        expect(headerSchema(headers["x-request-id"])).toEqual({ type: "string" });
+        expect(headerSchema(headers["Cache-Control"])).toMatchObject({ const: "no-store" });
+        expect(headerSchema(headers["X-Content-Type-Options"])).toMatchObject({ const: "nosniff" });
+        expect(headers["Retry-After"] !== undefined).toBe(status === "429");
+        expect(headers["WWW-Authenticate"] !== undefined).toBe(status === "401");
+        if (status === "401")
+          expect(headerSchema(headers["WWW-Authenticate"])).toMatchObject({ const: "Bearer" });
       }
       expect(Object.keys(operation?.responses ?? {}).sort()).toEqual(
         expect.arrayContaining(["200", "401", "403", "429", "500"]),

@@ -20,8 +20,22 @@ export interface SeenResponse {
   body: string;
 }
 
+/**
+ * The headers of every answer, whoever made it (a function, the gateway, or the server refusing a
+ * request): the request id, no-store and nosniff; the Bearer scheme on 401 only, the served
+ * methods on 405 only.
+ */
+export function expectStandardHeaders(status: number, headers: Headers): void {
+  expect(headers.get("x-request-id")).toMatch(/^\S+$/);
+  expect(headers.get("cache-control")).toBe("no-store");
+  expect(headers.get("x-content-type-options")).toBe("nosniff");
+  expect(headers.get("www-authenticate")).toBe(status === 401 ? "Bearer" : null);
+  if (status === 405) expect(headers.get("allow")).toMatch(/^[A-Z]+(, [A-Z]+)*$/);
+  else expect(headers.get("allow")).toBeNull();
+}
+
 export function expectContractResponse({ method, path, status, headers, body }: SeenResponse): void {
-  expect(headers.get("x-request-id")).toMatch(/\S/);
+  expectStandardHeaders(status, headers);
   if (path === "/openapi.json" && status === 200) return;
   expect(headers.get("content-type")).toMatch(/^application\/json/);
   const json: unknown = JSON.parse(body);
