@@ -9,8 +9,6 @@ import { type OrderKey, orderKeyBytes, orderKeyOfBytes, uuidBytes, uuidOf } from
 
 /** Version 1 was the packed-block layout; version 2 the generations of docs/data-model.md. */
 export const FORMAT = 2;
-/** Two length bytes of 0xff: no name. Source validation keeps names shorter (MAX_NAME_BYTES). */
-const NO_NAME = 0xffff;
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -37,27 +35,53 @@ export function compress(value: unknown): Uint8Array {
 export const decompress = <T>(value: Uint8Array): T =>
   JSON.parse(brotliDecompressSync(body(value)).toString("utf8")) as T;
 
-/** Names as a 2-byte length (0xffff: none) and UTF-8. */
+/**
+ * Lengths and counts as varints (7 bits a byte, high bit: more follows): names under 127 bytes
+ * cost one length byte. A name's length is stored plus one; 0 means no name.
+ */
+function writeVarint(parts: number[], value: number): void {
+  let rest = value;
+  while (rest >= 0x80) {
+    parts.push((rest & 0x7f) | 0x80);
+    rest = Math.floor(rest / 0x80);
+  }
+  parts.push(rest);
+}
+
+function readVarint(bytes: Uint8Array, at: number): [number, number] {
+  let value = 0;
+  let scale = 1;
+  for (let i = at; i < bytes.length; i += 1) {
+    const byte = bytes[i] ?? 0;
+    value += (byte & 0x7f) * scale;
+    if (byte < 0x80) return [value, i + 1];
+    scale *= 0x80;
+  }
+  throw new FormatError("truncated varint");
+}
+
 function writeName(parts: number[], name: string | null): void {
   if (name === null) {
-    parts.push(0xff, 0xff);
+    parts.push(0);
     return;
   }
   const bytes = encoder.encode(name);
   if (bytes.length > MAX_NAME_BYTES) throw new Error(`a name longer than ${MAX_NAME_BYTES} bytes`);
-  parts.push(bytes.length >> 8, bytes.length & 0xff, ...bytes);
+  writeVarint(parts, bytes.length + 1);
+  for (const byte of bytes) parts.push(byte);
 }
 
 function readName(bytes: Uint8Array, at: number): [string | null, number] {
-  const length = ((bytes[at] ?? 0) << 8) | (bytes[at + 1] ?? 0);
-  if (length === NO_NAME) return [null, at + 2];
-  return [decoder.decode(bytes.subarray(at + 2, at + 2 + length)), at + 2 + length];
+  const [stored, start] = readVarint(bytes, at);
+  if (stored === 0) return [null, start];
+  const end = start + stored - 1;
+  return [decoder.decode(bytes.subarray(start, end)), end];
 }
 
 /** The name pairs of an employment (one) or of a person in a company (their distinct pairs). */
 export function encodeNamePairs(pairs: readonly NamePair[]): Uint8Array {
-  if (pairs.length > 0xffff) throw new Error("more than 65,535 name pairs");
-  const parts = [FORMAT, pairs.length >> 8, pairs.length & 0xff];
+  const parts = [FORMAT];
+  writeVarint(parts, pairs.length);
   for (const pair of pairs) {
     writeName(parts, pair.firstName);
     writeName(parts, pair.lastName);
@@ -67,9 +91,9 @@ export function encodeNamePairs(pairs: readonly NamePair[]): Uint8Array {
 
 export function decodeNamePairs(value: Uint8Array): NamePair[] {
   const bytes = body(value);
-  const count = ((bytes[0] ?? 0) << 8) | (bytes[1] ?? 0);
+  const [count, first] = readVarint(bytes, 0);
   const pairs: NamePair[] = [];
-  let at = 2;
+  let at = first;
   for (let i = 0; i < count; i += 1) {
     const [firstName, next] = readName(bytes, at);
     const [lastName, end] = readName(bytes, next);
