@@ -4,7 +4,6 @@
  * unless every record is valid.
  */
 import { readFileSync } from "node:fs";
-import { parseArgs } from "node:util";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DataFileError, parseDataFile } from "../directory/source.js";
 import { localClient } from "../local/engines.js";
@@ -13,9 +12,15 @@ import { stageParameterNames } from "../stages.js";
 import { createTables } from "../store/create-tables.js";
 import { loadDirectory } from "../store/directory-loader.js";
 import { documentClientFor } from "../store/dynamo-client.js";
+import { type CommandLine, cli, quoted, UsageError } from "./args.js";
 import { deployedStage, readStageParameter } from "./stage-resources.js";
 
 const USAGE = "usage: npm run load -- FILE [--stage dev|sandbox|prod | --endpoint URL] [--table NAME]";
+const OPTIONS = {
+  stage: { type: "string" },
+  endpoint: { type: "string" },
+  table: { type: "string" },
+} as const;
 
 function progressReporter(): (progress: { written: number; total: number }) => void {
   let lastPercent = -1;
@@ -28,13 +33,12 @@ function progressReporter(): (progress: { written: number; total: number }) => v
   };
 }
 
-async function main(): Promise<void> {
-  const { values, positionals } = parseArgs({
-    allowPositionals: true,
-    options: { stage: { type: "string" }, endpoint: { type: "string" }, table: { type: "string" } },
-  });
-  const [file, ...extra] = positionals;
-  if (!file || extra.length > 0 || (values.stage && values.endpoint)) throw new Error(USAGE);
+async function main({ values, positionals }: CommandLine<typeof OPTIONS>): Promise<void> {
+  const [file, extra] = positionals;
+  if (!file) throw new UsageError("FILE is required");
+  if (extra !== undefined) throw new UsageError(`unexpected argument ${quoted(extra)}: one FILE at a time`);
+  if (values.stage && values.endpoint) throw new UsageError("give --stage or --endpoint, not both");
+  if (values.stage !== undefined) deployedStage(values.stage); // a bad call is refused before any work
 
   const started = performance.now();
   const data = parseDataFile(readFileSync(file, "utf8"));
@@ -63,9 +67,7 @@ async function main(): Promise<void> {
   console.error(`loaded ${result.items} items into ${table} in ${seconds} s`);
 }
 
-main().catch((error: unknown) => {
-  const message =
-    error instanceof DataFileError ? `refused, nothing written: ${error.message}` : (error as Error).message;
-  console.error(message);
-  process.exit(1);
+cli({ name: "load", usage: USAGE, options: OPTIONS, positionals: true }, main, {
+  describeFailure: (error) =>
+    error instanceof DataFileError ? `refused, nothing written: ${error.message}` : undefined,
 });
