@@ -12,7 +12,7 @@ import type { KeyRecord } from "../keys/key-record.js";
 import { logger } from "../observability/logger.js";
 import { openApiDocument } from "../openapi/document.js";
 import { AUTHORIZER, type RouteId, routesForStage } from "../routes.js";
-import type { Stage, Throttle } from "../stages.js";
+import type { Stage } from "../stages.js";
 import { createTables } from "../store/create-tables.js";
 import { loadDirectory } from "../store/directory-loader.js";
 import { documentClientFor } from "../store/dynamo-client.js";
@@ -22,6 +22,7 @@ import { type Engine, startDynalite } from "./engines.js";
 import { createGateway } from "./gateway.js";
 import { serveGateway } from "./http-server.js";
 import { referencePageDocuments } from "./reference-page.js";
+import { keysTableUsagePlans } from "./usage-plans.js";
 
 const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -88,18 +89,13 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       (event: APIGatewayTokenAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>
     >(AUTHORIZER.entry);
 
-    // The local usage plans: each key's usage key with its throttle, as `npm run keys` sets them up in AWS.
-    const plans = new Map<string, Throttle>(
-      options.keys
-        .filter((record) => record.status === "active")
-        .map((record) => [record.usageKey, record.throttle]),
-    );
     const gateway = createGateway({
       stage: options.stage,
       routes,
       handlers,
       authorizer,
-      throttleFor: (usageKey) => plans.get(usageKey),
+      // Read from the keys table, so keys issued or revoked while this server runs count at once.
+      throttleFor: keysTableUsagePlans(keys),
       accessLog: (entry) => logger.info("api access", { ...entry }),
       documents: new Map([
         [
