@@ -19,7 +19,7 @@ import { documentClientFor } from "../store/dynamo-client.js";
 import { keysRepository } from "../store/keys-repository.js";
 import { TABLES, type TableId } from "../store/tables.js";
 import { type Engine, startDynalite } from "./engines.js";
-import { createGateway } from "./gateway.js";
+import { createGateway, type GatewayDocument } from "./gateway.js";
 import { serveGateway } from "./http-server.js";
 import { referencePageDocuments } from "./reference-page.js";
 import { keysTableUsagePlans } from "./usage-plans.js";
@@ -70,6 +70,25 @@ async function importHandler<T>(entry: string): Promise<T> {
   return module.handler;
 }
 
+/** GET /openapi.json about this server: made at the first request, once its bound URL is known. */
+function servedOpenApiDocument(stage: Stage): { document: GatewayDocument; listeningAt(url: string): void } {
+  let serverUrl: string | undefined;
+  let text: string | undefined;
+  return {
+    document: {
+      contentType: JSON_CONTENT_TYPE,
+      body: () => {
+        if (!serverUrl) throw new Error("no document before the server listens");
+        text ??= JSON.stringify(openApiDocument({ stage, serverUrl }), null, 2);
+        return text;
+      },
+    },
+    listeningAt(url) {
+      serverUrl = url;
+    },
+  };
+}
+
 export async function startLocalService(options: LocalServiceOptions): Promise<LocalService> {
   const engine = options.engine ?? (await startDynalite());
   const ownsEngine = options.engine === undefined;
@@ -89,6 +108,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       (event: APIGatewayTokenAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>
     >(AUTHORIZER.entry);
 
+    const openApi = servedOpenApiDocument(options.stage);
     const gateway = createGateway({
       stage: options.stage,
       routes,
@@ -97,17 +117,12 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       // Read from the keys table, so keys issued or revoked while this server runs count at once.
       throttleFor: keysTableUsagePlans(keys),
       accessLog: (entry) => logger.info("api access", { ...entry }),
-      documents: new Map([
-        [
-          "/openapi.json",
-          { contentType: JSON_CONTENT_TYPE, body: JSON.stringify(openApiDocument(), null, 2) },
-        ],
-        ...referencePageDocuments(),
-      ]),
+      documents: new Map([["/openapi.json", openApi.document], ...referencePageDocuments()]),
       ...(options.functionTimeoutMs ? { functionTimeoutMs: options.functionTimeoutMs } : {}),
       ...(options.now ? { now: options.now } : {}),
     });
     const server = await serveGateway(gateway, options.port);
+    openApi.listeningAt(server.url);
     return {
       url: server.url,
       engine,
