@@ -11,8 +11,9 @@ import { DEFAULT_DATASET } from "../bench/dataset.js";
 import { stderrProgress } from "../bench/progress.js";
 import { formatReport } from "../bench/report.js";
 import { DEFAULT_PLANS, runBenchmark } from "../bench/run.js";
+import { DEMO_LIMITS } from "../directory/demo-data.js";
 import type { EngineName } from "../local/engines.js";
-import { parseOptions, UsageError, wholeOption } from "./args.js";
+import { type CommandLine, choiceOption, cli, wholeNumberOption } from "./args.js";
 
 const USAGE = `usage: npm run bench -- [--records N] [--companies N] [--seed S] [--engine dynalite|ddblocal] [--out FILE] [--no-bundles]
 
@@ -23,42 +24,31 @@ const USAGE = `usage: npm run bench -- [--records N] [--companies N] [--seed S] 
   --out FILE      also write the report as JSON
   --no-bundles    skip bundling the functions`;
 
-async function main(): Promise<void> {
-  const values = parseOptions({
-    records: { type: "string" },
-    companies: { type: "string" },
-    seed: { type: "string" },
-    engine: { type: "string" },
-    out: { type: "string" },
-    "no-bundles": { type: "boolean" },
-    help: { type: "boolean", short: "h" },
-  });
-  if (values.help) {
-    console.log(USAGE);
-    return;
-  }
-  const engine = (values.engine ?? "dynalite") as string;
-  if (engine !== "dynalite" && engine !== "ddblocal")
-    throw new UsageError("--engine must be dynalite or ddblocal");
-  const asString = (value: string | boolean | undefined) => (typeof value === "string" ? value : undefined);
+const OPTIONS = {
+  records: { type: "string" },
+  companies: { type: "string" },
+  seed: { type: "string" },
+  engine: { type: "string" },
+  out: { type: "string" },
+  "no-bundles": { type: "boolean" },
+} as const;
+
+async function main({ values }: CommandLine<typeof OPTIONS>): Promise<void> {
+  const engine: EngineName = choiceOption("engine", values.engine, ["dynalite", "ddblocal"]) ?? "dynalite";
   const report = await runBenchmark({
     dataset: {
-      records: wholeOption("records", values.records, DEFAULT_DATASET.records, 1),
-      companies: wholeOption("companies", values.companies, DEFAULT_DATASET.companies, 1),
-      seed: wholeOption("seed", values.seed, DEFAULT_DATASET.seed, 0),
+      records: wholeNumberOption("records", values.records, DEMO_LIMITS.employees) ?? DEFAULT_DATASET.records,
+      companies:
+        wholeNumberOption("companies", values.companies, DEMO_LIMITS.companies) ?? DEFAULT_DATASET.companies,
+      seed: wholeNumberOption("seed", values.seed, DEMO_LIMITS.seed) ?? DEFAULT_DATASET.seed,
     },
-    engine: engine as EngineName,
+    engine,
     ...DEFAULT_PLANS,
     bundles: values["no-bundles"] !== true,
     progress: stderrProgress(),
   });
   process.stdout.write(formatReport(report));
-  const out = asString(values.out);
-  if (out) writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
+  if (values.out) writeFileSync(values.out, `${JSON.stringify(report, null, 2)}\n`);
 }
 
-main().catch((error: unknown) => {
-  if (error instanceof UsageError) console.error(`${error.message}\n\n${USAGE}`);
-  else console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
-  process.exit(1);
-});
+cli({ name: "bench", usage: USAGE, options: OPTIONS }, main);

@@ -9,65 +9,40 @@ import { createWriteStream, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { Readable, type Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { parseArgs } from "node:util";
 import {
+  DEMO_LIMITS,
   type DemoOptions,
   type DemoSummary,
   demoCompanyIds,
   demoDataChunks,
 } from "../directory/demo-data.js";
+import { type CommandLine, cli, type OptionValues, required, wholeNumberOption } from "./args.js";
 
 const USAGE = `usage: npm run demo-data -- --companies N --employees M [--seed S] --out FILE [--ndjson]
 
-  --companies N   companies, 1 to 100000 (the first are named slugs, then company-NNN)
-  --employees M   employee records, 1 to 100000000
-  --seed S        PRNG seed, 0 to 4294967295 (default 1); same seed, same file
+  --companies N   companies, 1 to ${DEMO_LIMITS.companies.max} (the first are named slugs, then company-NNN)
+  --employees M   employee records, 1 to ${DEMO_LIMITS.employees.max}
+  --seed S        PRNG seed, 0 to ${DEMO_LIMITS.seed.max} (default 1); same seed, same file
   --out FILE      file to write ("-" for standard output)
   --ndjson        write NDJSON (one {"person": ...} or {"employee": ...} a line) instead of JSON`;
 
-class UsageError extends Error {}
+const OPTIONS = {
+  companies: { type: "string" },
+  employees: { type: "string" },
+  seed: { type: "string" },
+  out: { type: "string" },
+  ndjson: { type: "boolean" },
+} as const;
 
-function wholeNumber(name: string, value: string | undefined, min: number, max: number): number {
-  if (value === undefined) throw new UsageError(`--${name} is required`);
-  const number = /^\d+$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isSafeInteger(number) || number < min || number > max) {
-    throw new UsageError(`--${name} must be a whole number from ${min} to ${max}`);
-  }
-  return number;
-}
-
-function parse(argv: string[]): (DemoOptions & { out: string; ndjson: boolean }) | "help" {
-  let values: ReturnType<typeof parseOptions>["values"];
-  try {
-    values = parseOptions(argv).values;
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
-  if (values.help) return "help";
-  if (values.out === undefined || values.out === "") throw new UsageError("--out is required");
+function demoOptions(values: OptionValues<typeof OPTIONS>): DemoOptions & { out: string; ndjson: boolean } {
+  const whole = (name: keyof typeof DEMO_LIMITS) => wholeNumberOption(name, values[name], DEMO_LIMITS[name]);
   return {
-    companies: wholeNumber("companies", values.companies, 1, 100_000),
-    employees: wholeNumber("employees", values.employees, 1, 100_000_000),
-    seed: values.seed === undefined ? 1 : wholeNumber("seed", values.seed, 0, 0xffffffff),
-    out: values.out,
+    companies: required("companies", whole("companies")),
+    employees: required("employees", whole("employees")),
+    seed: whole("seed") ?? 1,
+    out: required("out", values.out),
     ndjson: values.ndjson ?? false,
   };
-}
-
-function parseOptions(argv: string[]) {
-  return parseArgs({
-    args: argv,
-    strict: true,
-    allowPositionals: false,
-    options: {
-      companies: { type: "string" },
-      employees: { type: "string" },
-      seed: { type: "string" },
-      out: { type: "string" },
-      ndjson: { type: "boolean" },
-      help: { type: "boolean", short: "h" },
-    },
-  });
 }
 
 /** Joins the many small chunks into ~64 KiB writes. */
@@ -83,12 +58,8 @@ function* batched(chunks: Iterable<string>): Generator<string> {
   if (buffer !== "") yield buffer;
 }
 
-async function main(argv: string[]): Promise<void> {
-  const options = parse(argv);
-  if (options === "help") {
-    console.log(USAGE);
-    return;
-  }
+async function main({ values }: CommandLine<typeof OPTIONS>): Promise<void> {
+  const options = demoOptions(values);
   const summary: DemoSummary = { persons: 0, employees: 0 };
   const chunks = batched(demoDataChunks(options, options.ndjson ? "ndjson" : "json", summary));
   if (options.out !== "-") mkdirSync(dirname(options.out), { recursive: true });
@@ -102,12 +73,4 @@ async function main(argv: string[]): Promise<void> {
   );
 }
 
-main(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof UsageError) {
-    console.error(`demo-data: ${error.message}\n\n${USAGE}`);
-    process.exitCode = 2;
-    return;
-  }
-  console.error(`demo-data: ${error instanceof Error ? error.message : String(error)}`);
-  process.exitCode = 1;
-});
+cli({ name: "demo-data", usage: USAGE, options: OPTIONS }, main);

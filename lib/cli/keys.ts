@@ -3,7 +3,6 @@
  * (`--keys-file F`), a local engine's keys table (`--endpoint URL`) or a deployed stage (`--stage S`).
  * `create` prints the new key once, alone on stdout; everything else goes to stderr.
  */
-import { parseArgs } from "node:util";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { isCompanyId } from "../directory/company-id.js";
 import { KEY_ENVIRONMENTS, type KeyEnvironment } from "../keys/api-key.js";
@@ -23,6 +22,17 @@ import {
 import { createTables } from "../store/create-tables.js";
 import { documentClientFor } from "../store/dynamo-client.js";
 import { keysRepository } from "../store/keys-repository.js";
+import {
+  type CommandLine,
+  choiceOption,
+  cli,
+  type OptionValues,
+  positiveNumberOption,
+  quoted,
+  UsageError,
+  urlOption,
+  wholeNumberOption,
+} from "./args.js";
 import { deployedStage, readStageParameter } from "./stage-resources.js";
 import { apiGatewayUsageKeys } from "./usage-keys.js";
 
@@ -33,24 +43,20 @@ const USAGE = `usage:
 TARGET: --keys-file FILE | --endpoint URL | --stage dev|sandbox|prod
 OPS: comma-separated, of ${OPERATIONS.join(", ")}; IDS: comma-separated company ids`;
 
-class UsageError extends Error {}
-
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  options: {
-    partner: { type: "string" },
-    operations: { type: "string" },
-    companies: { type: "string" },
-    tier: { type: "string" },
-    rate: { type: "string" },
-    burst: { type: "string" },
-    "daily-quota": { type: "string" },
-    env: { type: "string" },
-    "keys-file": { type: "string" },
-    endpoint: { type: "string" },
-    stage: { type: "string" },
-  },
-});
+const OPTIONS = {
+  partner: { type: "string" },
+  operations: { type: "string" },
+  companies: { type: "string" },
+  tier: { type: "string" },
+  rate: { type: "string" },
+  burst: { type: "string" },
+  "daily-quota": { type: "string" },
+  env: { type: "string" },
+  "keys-file": { type: "string" },
+  endpoint: { type: "string" },
+  stage: { type: "string" },
+} as const;
+type Values = OptionValues<typeof OPTIONS>;
 
 const list = (text: string | undefined) =>
   (text ?? "")
@@ -58,24 +64,14 @@ const list = (text: string | undefined) =>
     .map((item) => item.trim())
     .filter(Boolean);
 
-function positiveNumber(name: string, text: string | undefined, integer: boolean): number | undefined {
-  if (text === undefined) return undefined;
-  const value = Number(text);
-  if (!(value > 0) || (integer && !Number.isInteger(value)))
-    throw new UsageError(`--${name} must be a positive ${integer ? "integer" : "number"}`);
-  return value;
-}
-
-function throttleOption(): { throttle: Throttle; tier?: ThrottleTier } {
-  const rate = positiveNumber("rate", values.rate, false);
-  const burst = positiveNumber("burst", values.burst, true);
-  const dailyQuota = positiveNumber("daily-quota", values["daily-quota"], true);
-  if (values.tier !== undefined) {
+function throttleOption(values: Values): { throttle: Throttle; tier?: ThrottleTier } {
+  const rate = positiveNumberOption("rate", values.rate);
+  const burst = wholeNumberOption("burst", values.burst, { min: 1 });
+  const dailyQuota = wholeNumberOption("daily-quota", values["daily-quota"], { min: 1 });
+  const tier = choiceOption("tier", values.tier, THROTTLE_TIER_NAMES);
+  if (tier !== undefined) {
     if (rate !== undefined || burst !== undefined || dailyQuota !== undefined)
       throw new UsageError("give --tier or --rate/--burst, not both");
-    if (!(THROTTLE_TIER_NAMES as string[]).includes(values.tier))
-      throw new UsageError(`--tier must be one of ${THROTTLE_TIER_NAMES.join(", ")}`);
-    const tier = values.tier as ThrottleTier;
     return { throttle: THROTTLE_TIERS[tier], tier };
   }
   if (rate === undefined && burst === undefined)
@@ -85,7 +81,7 @@ function throttleOption(): { throttle: Throttle; tier?: ThrottleTier } {
   return { throttle: { rateLimit: rate, burstLimit: burst, ...(dailyQuota ? { dailyQuota } : {}) } };
 }
 
-function newKeyRequest(): NewKeyRequest {
+function newKeyRequest(values: Values): NewKeyRequest {
   const partner = values.partner?.trim();
   if (!partner) throw new UsageError("--partner is required");
   const operations = list(values.operations);
@@ -97,29 +93,29 @@ function newKeyRequest(): NewKeyRequest {
   const companies = list(values.companies);
   const badCompany = companies.find((id) => !isCompanyId(id));
   if (badCompany !== undefined)
-    throw new UsageError(`--companies: "${badCompany}" is not a well-formed company id`);
-  const environment = values.env ?? (values.stage === "prod" ? "live" : "test");
-  if (!(KEY_ENVIRONMENTS as readonly string[]).includes(environment))
-    throw new UsageError("--env must be test or live");
+    throw new UsageError(`--companies: ${quoted(badCompany)} is not a well-formed company id`);
+  const environment: KeyEnvironment =
+    choiceOption("env", values.env, KEY_ENVIRONMENTS) ?? (values.stage === "prod" ? "live" : "test");
   return {
     partner,
     operations: operations as Operation[],
     companies,
-    environment: environment as KeyEnvironment,
-    ...throttleOption(),
+    environment,
+    ...throttleOption(values),
   };
 }
 
-async function keyTarget(): Promise<KeyTarget> {
+async function keyTarget(values: Values): Promise<KeyTarget> {
   const targets = [values["keys-file"], values.endpoint, values.stage].filter((t) => t !== undefined);
   if (targets.length !== 1) throw new UsageError("give exactly one of --keys-file, --endpoint, --stage");
   if (values["keys-file"]) return keysFileTarget(values["keys-file"]);
-  if (values.endpoint) {
-    const client = localClient(values.endpoint);
+  const endpoint = urlOption("endpoint", values.endpoint);
+  if (endpoint) {
+    const client = localClient(endpoint);
     await createTables(client, LOCAL_TABLE_NAMES);
     return tableKeyTarget(keysRepository(documentClientFor(client), LOCAL_TABLE_NAMES.keys));
   }
-  const stage = deployedStage(values.stage ?? "");
+  const stage = deployedStage(values.stage);
   const table = await readStageParameter(stageParameterNames.keysTableName(stage));
   return tableKeyTarget(
     keysRepository(documentClientFor(new DynamoDBClient({})), table),
@@ -127,31 +123,46 @@ async function keyTarget(): Promise<KeyTarget> {
   );
 }
 
-async function main(): Promise<void> {
-  const [command, ...args] = positionals;
-  if (command === "create" && args.length === 0) {
-    const request = newKeyRequest();
-    const { plainKey, record } = await issueKey(request, await keyTarget());
-    console.error(`created ${record.keyId} for ${record.partner}: ${JSON.stringify(describeKey(record))}`);
-    console.error(
-      "the key below is shown once: give it to the partner through a secrets manager, never by email",
-    );
-    console.log(plainKey);
-  } else if (command === "list" && args.length === 0) {
-    for (const record of await (await keyTarget()).list()) console.log(JSON.stringify(describeKey(record)));
-  } else if (command === "revoke" && args.length === 1 && args[0]) {
-    const revoked = await (await keyTarget()).revoke(args[0], new Date());
-    if (!revoked) throw new Error(`no key with id ${args[0]}`);
-    console.error(`revoked ${revoked.keyId} (${revoked.partner})`);
-  } else {
-    throw new UsageError("unknown command or wrong arguments");
-  }
+const COMMANDS: Readonly<
+  Record<string, { args: number; run: (values: Values, args: string[]) => Promise<void> }>
+> = {
+  create: {
+    args: 0,
+    async run(values) {
+      const request = newKeyRequest(values);
+      const { plainKey, record } = await issueKey(request, await keyTarget(values));
+      console.error(`created ${record.keyId} for ${record.partner}: ${JSON.stringify(describeKey(record))}`);
+      console.error(
+        "the key below is shown once: give it to the partner through a secrets manager, never by email",
+      );
+      console.log(plainKey);
+    },
+  },
+  list: {
+    args: 0,
+    async run(values) {
+      for (const record of await (await keyTarget(values)).list())
+        console.log(JSON.stringify(describeKey(record)));
+    },
+  },
+  revoke: {
+    args: 1,
+    async run(values, [keyId = ""]) {
+      const revoked = await (await keyTarget(values)).revoke(keyId, new Date());
+      if (!revoked) throw new Error(`no key with id ${quoted(keyId)}`);
+      console.error(`revoked ${revoked.keyId} (${revoked.partner})`);
+    },
+  },
+};
+
+async function main({ values, positionals: [name, ...args] }: CommandLine<typeof OPTIONS>): Promise<void> {
+  if (name === undefined) throw new UsageError("a command is required: create, list or revoke");
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!command) throw new UsageError(`unknown command ${quoted(name)}: create, list or revoke`);
+  if (args.length < command.args) throw new UsageError(`${name} needs a KEY_ID`);
+  const extra = args[command.args];
+  if (extra !== undefined) throw new UsageError(`unexpected argument ${quoted(extra)} after ${name}`);
+  await command.run(values, args);
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error instanceof UsageError ? `${error.message}\n${USAGE}` : (error as Error).message);
-    process.exit(error instanceof UsageError ? 2 : 1);
-  },
-);
+cli({ name: "keys", usage: USAGE, options: OPTIONS, positionals: true }, main);

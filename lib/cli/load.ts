@@ -3,10 +3,9 @@
  * applies a load file to the directory, all or nothing (docs/data-format.md). Exit 0 only when
  * the file was applied; otherwise 1 with the reason on stderr (2 for a bad call).
  */
-import { parseArgs } from "node:util";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DataFileError } from "../directory/source.js";
-import { LOAD_MODES, type LoadMode } from "../load/change-lines.js";
+import { LOAD_MODES } from "../load/change-lines.js";
 import { loadFile } from "../load/load-file.js";
 import { localClient } from "../local/engines.js";
 import { LOCAL_TABLE_NAMES } from "../local/service.js";
@@ -15,104 +14,72 @@ import { createTables } from "../store/create-tables.js";
 import { dynamoDirectory } from "../store/dynamo/directory.js";
 import { documentClientFor } from "../store/dynamo-client.js";
 import { LoadInProgressError } from "../store/port.js";
-import { UsageError } from "./args.js";
+import { type CommandLine, choiceOption, cli, failureLine, quoted, UsageError, urlOption } from "./args.js";
 import { deployedStage, readStageParameter } from "./stage-resources.js";
 
 const USAGE =
   "usage: npm run load -- FILE [--endpoint URL | --stage dev|sandbox|prod] [--mode merge|snapshot|changes] [--table NAME]";
-
-function options() {
-  let parsed: ReturnType<
-    typeof parseArgs<{ allowPositionals: true; options: Record<string, { type: "string" | "boolean" }> }>
-  >;
-  try {
-    parsed = parseArgs({
-      allowPositionals: true,
-      options: {
-        stage: { type: "string" },
-        endpoint: { type: "string" },
-        table: { type: "string" },
-        mode: { type: "string" },
-        help: { type: "boolean" },
-      },
-    });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  const { values, positionals } = parsed;
-  const [file, ...extra] = positionals;
-  const mode = (values.mode ?? "merge") as string;
-  if (values.help) return undefined;
-  if (!file || extra.length > 0) throw new UsageError("expected exactly one FILE");
-  if (values.stage && values.endpoint) throw new UsageError("--stage and --endpoint are exclusive");
-  if (!(LOAD_MODES as readonly string[]).includes(mode))
-    throw new UsageError(`--mode must be one of ${LOAD_MODES.join(", ")}`);
-  return {
-    file,
-    mode: mode as LoadMode,
-    stage: values.stage as string | undefined,
-    endpoint: values.endpoint as string | undefined,
-    table: values.table as string | undefined,
-  };
-}
+const OPTIONS = {
+  stage: { type: "string" },
+  endpoint: { type: "string" },
+  table: { type: "string" },
+  mode: { type: "string" },
+} as const;
 
 function progress(): (p: { phase: string; changes: number }) => void {
   let last = 0;
   return ({ phase, changes }) => {
     const now = Date.now();
-    if (phase === "applied" && now - last < 1_000) return;
+    if (phase !== "validated" && now - last < 1_000) return;
     last = now;
     process.stderr.write(`${phase}: ${changes} changes\n`);
   };
 }
 
-async function main(): Promise<void> {
-  const call = options();
-  if (!call) {
-    console.log(USAGE);
-    return;
-  }
+async function main({ values, positionals }: CommandLine<typeof OPTIONS>): Promise<void> {
+  const [file, extra] = positionals;
+  if (!file) throw new UsageError("FILE is required");
+  if (extra !== undefined) throw new UsageError(`unexpected argument ${quoted(extra)}: one FILE at a time`);
+  if (values.stage && values.endpoint) throw new UsageError("give --stage or --endpoint, not both");
+  const stage = values.stage === undefined ? undefined : deployedStage(values.stage);
+  const mode = choiceOption("mode", values.mode, LOAD_MODES) ?? "merge";
+  const endpoint = urlOption("endpoint", values.endpoint) ?? "http://127.0.0.1:8000";
+
   const started = performance.now();
   let client: DynamoDBClient;
   let table: string;
-  if (call.stage) {
-    // Retries are the loader's own (batches and stamps); the SDK's cover throttled single calls.
+  if (stage) {
+    // Retries of batches and stamps are the loader's own; the SDK's cover throttled single calls.
     client = new DynamoDBClient({ maxAttempts: 10 });
-    table =
-      call.table ??
-      (await readStageParameter(stageParameterNames.directoryTableName(deployedStage(call.stage))));
+    table = values.table ?? (await readStageParameter(stageParameterNames.directoryTableName(stage)));
   } else {
-    client = localClient(call.endpoint ?? "http://127.0.0.1:8000");
-    table = call.table ?? LOCAL_TABLE_NAMES.directory;
+    client = localClient(endpoint);
+    table = values.table ?? LOCAL_TABLE_NAMES.directory;
     // A local engine starts empty: create the tables from the shared definitions if they are missing.
     await createTables(client, LOCAL_TABLE_NAMES);
   }
   try {
     // On AWS, eventually consistent reads get a second to hold the last writes before the flip.
     const directory = dynamoDirectory(documentClientFor(client), table, {
-      writer: { settleMs: call.stage ? 1_000 : 0 },
+      writer: { settleMs: stage ? 1_000 : 0 },
     });
-    const summary = await loadFile(call.file, call.mode, directory, { onProgress: progress() });
+    const summary = await loadFile(file, mode, directory, { onProgress: progress() });
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    console.log(
-      `applied ${call.file} (${summary.mode}): ${summary.changes} changes${summary.mode === "snapshot" ? `, ${summary.deletedBySnapshot} stored ids absent from it deleted` : ""}, in ${seconds} s`,
-    );
+    if (summary.cleanupDeferred)
+      console.error(
+        `note: superseded versions stay until the next load removes them (${summary.cleanupDeferred})`,
+      );
+    const deleted =
+      mode === "snapshot" ? `, ${summary.deletedBySnapshot} stored ids absent from it deleted` : "";
+    console.log(`applied ${file} (${mode}): ${summary.changes} changes${deleted}, in ${seconds} s`);
   } finally {
     client.destroy();
   }
 }
 
-main().catch((error: unknown) => {
-  if (error instanceof UsageError) {
-    console.error(`${error.message}\n${USAGE}`);
-    process.exit(2);
-  }
-  const message =
-    error instanceof DataFileError
+cli({ name: "load", usage: USAGE, options: OPTIONS, positionals: true }, main, {
+  describeFailure: (error) =>
+    error instanceof DataFileError || error instanceof LoadInProgressError
       ? `refused, nothing changed: ${error.message}`
-      : error instanceof LoadInProgressError
-        ? `refused, nothing changed: ${error.message}`
-        : `load failed, nothing changed: ${(error as Error).message}`;
-  console.error(message);
-  process.exit(1);
+      : `load failed, nothing changed: ${failureLine(error)}`,
 });

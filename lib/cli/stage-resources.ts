@@ -4,12 +4,11 @@
  */
 import { GetParameterCommand, SSMClient } from "@aws-sdk/client-ssm";
 import { DEPLOYED_STAGES, type DeployedStage } from "../stages.js";
+import { choiceOption, required } from "./args.js";
 
-export function deployedStage(value: string): DeployedStage {
-  if (!(DEPLOYED_STAGES as readonly string[]).includes(value)) {
-    throw new Error(`--stage must be one of ${DEPLOYED_STAGES.join(", ")}; got "${value}"`);
-  }
-  return value as DeployedStage;
+/** The `--stage` flag's deployed stage; anything else is a UsageError. */
+export function deployedStage(value: string | undefined): DeployedStage {
+  return required("stage", choiceOption("stage", value, DEPLOYED_STAGES));
 }
 
 /** The value of one of a stage's parameters (`stageParameterNames`). */

@@ -32,6 +32,13 @@ export interface DemoOptions {
   readonly seed: number;
 }
 
+/** What the generator is made for: company ids stay 3 digits wide or more, the seed is 32-bit. */
+export const DEMO_LIMITS = {
+  companies: { min: 1, max: 100_000 },
+  employees: { min: 1, max: 100_000_000 },
+  seed: { min: 0, max: 0xffffffff },
+} as const;
+
 export type DemoRecord =
   | { readonly kind: "person"; readonly value: SourcePersonInput }
   | { readonly kind: "employee"; readonly value: SourceEmployeeInput };

@@ -17,14 +17,17 @@ export interface NewKeyRequest {
   environment: KeyEnvironment;
 }
 
+/** A key as listed: a keys file may not know when a hand-written key was created. */
+export type ListedKey = Omit<KeyRecord, "createdAt"> & { createdAt?: string };
+
 /**
  * Where keys are kept. `create` receives the plain key only to hand it to a local keys file, and
  * returns the record as stored (a target may assign its own key id or usage key).
  */
 export interface KeyTarget {
   create(record: KeyRecord, plainKey: string): Promise<KeyRecord>;
-  list(): Promise<KeyRecord[]>;
-  revoke(keyId: string, at: Date): Promise<KeyRecord | undefined>;
+  list(): Promise<ListedKey[]>;
+  revoke(keyId: string, at: Date): Promise<ListedKey | undefined>;
 }
 
 export interface IssuedKey {
@@ -57,7 +60,7 @@ export async function issueKey(
 }
 
 /** The fields of a key record an operator may see: everything but the hash. */
-export function describeKey(record: KeyRecord): Record<string, unknown> {
+export function describeKey(record: ListedKey): Record<string, unknown> {
   const { keyHash: _hash, usageKey: _usageKey, ...visible } = record;
   return visible;
 }

@@ -9,7 +9,8 @@
 import { type ChildProcess, fork } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import autocannon, { type AutocannonResult } from "autocannon";
-import { parseOptions, UsageError, wholeOption } from "../cli/args.js";
+import { type CommandLine, choiceOption, cli, UsageError, wholeNumberOption } from "../cli/args.js";
+import { DEMO_LIMITS } from "../directory/demo-data.js";
 import { javaAvailable } from "../local/engines.js";
 import { formatLoadReport, type LoadReport } from "./report.js";
 import type { ChildMessage, ParentMessage } from "./server.js";
@@ -85,24 +86,23 @@ function cannonRequests(
   });
 }
 
-async function main(): Promise<void> {
-  const values = parseOptions({
-    duration: { type: "string" },
-    connections: { type: "string" },
-    records: { type: "string" },
-    companies: { type: "string" },
-    engine: { type: "string" },
-    out: { type: "string" },
-    help: { type: "boolean", short: "h" },
-  });
-  if (values.help) return void console.log(USAGE);
-  const duration = wholeOption("duration", values.duration, 30, 8);
-  const connections = wholeOption("connections", values.connections, 8, 1);
-  const records = wholeOption("records", values.records, 20_000, 100);
-  const companies = wholeOption("companies", values.companies, 10, 2);
-  const engine = values.engine ?? "ddblocal";
-  if (engine !== "ddblocal" && engine !== "dynalite")
-    throw new UsageError("--engine must be ddblocal or dynalite");
+const OPTIONS = {
+  duration: { type: "string" },
+  connections: { type: "string" },
+  records: { type: "string" },
+  companies: { type: "string" },
+  engine: { type: "string" },
+  out: { type: "string" },
+} as const;
+
+async function main({ values }: CommandLine<typeof OPTIONS>): Promise<void> {
+  const duration = wholeNumberOption("duration", values.duration, { min: 8 }) ?? 30;
+  const connections = wholeNumberOption("connections", values.connections, { min: 1 }) ?? 8;
+  const records =
+    wholeNumberOption("records", values.records, { min: 100, max: DEMO_LIMITS.employees.max }) ?? 20_000;
+  const companies =
+    wholeNumberOption("companies", values.companies, { min: 2, max: DEMO_LIMITS.companies.max }) ?? 10;
+  const engine = choiceOption("engine", values.engine, ["ddblocal", "dynalite"]) ?? "ddblocal";
   if (engine === "ddblocal" && !javaAvailable())
     throw new UsageError("--engine ddblocal needs java on PATH; install Java 17, or use --engine dynalite");
 
@@ -197,14 +197,11 @@ async function main(): Promise<void> {
       checks,
     };
     console.log(formatLoadReport(report));
-    if (typeof values.out === "string") writeFileSync(values.out, `${JSON.stringify(report, null, 2)}\n`);
+    if (values.out) writeFileSync(values.out, `${JSON.stringify(report, null, 2)}\n`);
     if (checks.some((check) => !check.ok)) process.exitCode = 1;
   } finally {
     child.send({ type: "stop" } satisfies ParentMessage);
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof UsageError ? `${error.message}\n\n${USAGE}` : error);
-  process.exit(error instanceof UsageError ? 2 : 1);
-});
+cli({ name: "load-test", usage: USAGE, options: OPTIONS }, main);

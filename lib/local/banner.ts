@@ -9,7 +9,7 @@ import type { Stage } from "../stages.js";
 export interface BannerOptions {
   url: string;
   stage: Stage;
-  /** Which DynamoDB engine serves the tables, and where (for `npm run load -- FILE --endpoint URL`). */
+  /** Which DynamoDB engine serves the tables, and where (for `npm run load` and `npm run keys` with `--endpoint URL`). */
   engine: string;
   records: readonly KeyRecord[];
   directory: { persons: number; employees: number; file: string };

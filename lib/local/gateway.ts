@@ -58,7 +58,7 @@ export interface GatewayOptions {
   handlers: ReadonlyMap<RouteId, HttpHandler>;
   authorizer: Authorizer;
   /** The usage plan throttle of a usage key, or undefined when no plan holds it. */
-  throttleFor: (usageKey: string) => Throttle | undefined;
+  throttleFor: (usageKey: string) => Throttle | undefined | Promise<Throttle | undefined>;
   functionTimeoutMs?: number;
   now?: () => number;
   /** Public documents served for GET and HEAD without a key, by exact path: /openapi.json, /docs. */
@@ -237,11 +237,15 @@ export function createGateway(
       return gatewayError(new ForbiddenError("policy denies"), requestId);
 
     // As with usage plans: a usage key in no plan (or disabled) is refused like an invalid key.
-    const throttle = authorized.usageIdentifierKey
-      ? options.throttleFor(authorized.usageIdentifierKey)
-      : undefined;
-    if (!throttle || !authorized.usageIdentifierKey) return gatewayError(new InvalidApiKeyError(), requestId);
-    const decision = throttler.take(authorized.usageIdentifierKey, throttle);
+    const usageKey = authorized.usageIdentifierKey;
+    let throttle: Throttle | undefined;
+    try {
+      throttle = usageKey ? await options.throttleFor(usageKey) : undefined;
+    } catch (error) {
+      return gatewayError(error, requestId);
+    }
+    if (!throttle || !usageKey) return gatewayError(new InvalidApiKeyError(), requestId);
+    const decision = throttler.take(usageKey, throttle);
     if (!decision.allowed) return gatewayError(new RateLimitedError(decision.retryAfterSeconds), requestId);
 
     const handler = options.handlers.get(route.id);

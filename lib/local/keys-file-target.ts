@@ -4,8 +4,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { hashApiKey } from "../keys/api-key.js";
-import type { KeyTarget } from "../keys/key-admin.js";
-import { DEFAULT_THROTTLE_TIER, THROTTLE_TIERS } from "../stages.js";
+import type { KeyTarget, ListedKey } from "../keys/key-admin.js";
 import { keyIdFromHash, parseKeysFile } from "./keys-file.js";
 
 type KeyEntry = Record<string, unknown> & { key: string };
@@ -21,35 +20,42 @@ function writeEntries(path: string, keys: KeyEntry[]): void {
   writeFileSync(path, `${JSON.stringify({ keys }, null, 2)}\n`, { mode: 0o600 });
 }
 
+/** The file's keys as listed: an entry that states no creation time (hand-written) lists none. */
+function listEntries(path: string): ListedKey[] {
+  if (!existsSync(path)) return [];
+  const text = readFileSync(path, "utf8");
+  const { records } = parseKeysFile(text, path);
+  const entries = (JSON.parse(text) as { keys: KeyEntry[] }).keys;
+  return records.map((record, index) => {
+    if (entries[index]?.createdAt !== undefined) return record;
+    const { createdAt: _loadTime, ...undated } = record;
+    return undated;
+  });
+}
+
 export function keysFileTarget(path: string): KeyTarget {
   return {
     async create(record, plainKey) {
       const entries = readEntries(path);
-      const defaultThrottle = THROTTLE_TIERS[DEFAULT_THROTTLE_TIER];
-      const usesDefault =
-        record.throttle.rateLimit === defaultThrottle.rateLimit &&
-        record.throttle.burstLimit === defaultThrottle.burstLimit &&
-        record.throttle.dailyQuota === undefined;
       entries.push({
         key: plainKey,
         partner: record.partner,
         operations: record.operations,
         companies: record.companies,
-        ...(usesDefault ? {} : { throttle: record.throttle }),
+        ...(record.tier ? { tier: record.tier } : { throttle: record.throttle }),
+        createdAt: record.createdAt,
       });
       writeEntries(path, entries);
       return { ...record, keyId: keyIdFromHash(record.keyHash), usageKey: keyIdFromHash(record.keyHash) };
     },
-    async list() {
-      return existsSync(path) ? parseKeysFile(readFileSync(path, "utf8"), path).records : [];
-    },
+    list: async () => listEntries(path),
     async revoke(keyId, at) {
       const entries = readEntries(path);
       const entry = entries.find((candidate) => keyIdFromHash(hashApiKey(candidate.key)) === keyId);
       if (!entry) return undefined;
       entry.status = "revoked";
       writeEntries(path, entries);
-      const record = parseKeysFile(readFileSync(path, "utf8"), path).records.find((r) => r.keyId === keyId);
+      const record = listEntries(path).find((r) => r.keyId === keyId);
       return record ? { ...record, revokedAt: at.toISOString() } : undefined;
     },
   };

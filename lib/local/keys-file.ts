@@ -8,7 +8,7 @@ import { describeZodError } from "../http/validation-message.js";
 import { BASE62_ALPHABET, hashApiKey, isWellFormedApiKey } from "../keys/api-key.js";
 import type { KeyRecord } from "../keys/key-record.js";
 import { OPERATIONS } from "../routes.js";
-import { DEFAULT_THROTTLE_TIER, THROTTLE_TIERS } from "../stages.js";
+import { DEFAULT_THROTTLE_TIER, THROTTLE_TIER_NAMES, THROTTLE_TIERS } from "../stages.js";
 
 const keyEntrySchema = z.strictObject({
   key: z.string().refine(isWellFormedApiKey, {
@@ -24,11 +24,22 @@ const keyEntrySchema = z.strictObject({
       dailyQuota: z.int().positive().optional(),
     })
     .optional(),
+  /** A throttle tier instead of `throttle` (default: DEFAULT_THROTTLE_TIER when neither is given). */
+  tier: z.enum(THROTTLE_TIER_NAMES).optional(),
   /** Optional, to try a revoked key locally. */
   status: z.enum(["active", "revoked"]).optional(),
+  /** When the key was issued; `npm run keys` writes it. */
+  createdAt: z.iso.datetime().optional(),
 });
 
-const keysFileSchema = z.strictObject({ keys: z.array(keyEntrySchema) });
+const keysFileSchema = z.strictObject({
+  keys: z.array(
+    keyEntrySchema.refine((entry) => entry.tier === undefined || entry.throttle === undefined, {
+      message: "give tier or throttle, not both",
+      path: ["tier"],
+    }),
+  ),
+});
 
 export class KeysFileError extends Error {}
 
@@ -45,7 +56,8 @@ export interface LoadedKeys {
   plainKeys: Map<string, string>;
 }
 
-export function parseKeysFile(text: string, source: string, createdAt = new Date()): LoadedKeys {
+/** `loadedAt` stands for the creation time of entries that state none (hand-written ones). */
+export function parseKeysFile(text: string, source: string, loadedAt = new Date()): LoadedKeys {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -71,11 +83,15 @@ export function parseKeysFile(text: string, source: string, createdAt = new Date
       partner: entry.partner,
       operations: entry.operations,
       companies: entry.companies,
-      throttle: entry.throttle ?? THROTTLE_TIERS[DEFAULT_THROTTLE_TIER],
-      ...(entry.throttle ? {} : { tier: DEFAULT_THROTTLE_TIER }),
+      ...(entry.throttle
+        ? { throttle: entry.throttle }
+        : {
+            throttle: THROTTLE_TIERS[entry.tier ?? DEFAULT_THROTTLE_TIER],
+            tier: entry.tier ?? DEFAULT_THROTTLE_TIER,
+          }),
       usageKey: keyId,
       status: entry.status ?? "active",
-      createdAt: createdAt.toISOString(),
+      createdAt: entry.createdAt ?? loadedAt.toISOString(),
     });
     plainKeys.set(keyId, entry.key);
   });

@@ -3,12 +3,13 @@
  * PORT, STAGE, KEYS_FILE and DATA_FILE (see README). Stops cleanly on SIGINT/SIGTERM.
  */
 import { readFileSync } from "node:fs";
+import { cli } from "../cli/args.js";
 import { type DataFile, DataFileError, parseDataFile } from "../directory/source.js";
 import { startupBanner } from "./banner.js";
 import { ConfigError, localConfigFromEnv } from "./config.js";
 import { startDynalite, startDynamoDbLocal } from "./engines.js";
-import { KeysFileError, parseKeysFile } from "./keys-file.js";
-import { startLocalService } from "./service.js";
+import { parseKeysFile } from "./keys-file.js";
+import { type LocalService, startLocalService } from "./service.js";
 
 function readText(path: string, what: string): string {
   try {
@@ -29,18 +30,35 @@ function parseDataFileAt(path: string): DataFile {
   }
 }
 
+const USAGE = `usage: npm start   (settings come from the environment, e.g. PORT=3001 STAGE=prod npm start)
+
+  PORT             port on 127.0.0.1 (default 3000; 0 picks a free one)
+  STAGE            local (default), dev, sandbox or prod; sandbox and prod serve no draft routes
+  DATA_FILE        directory data, JSON or NDJSON (default lib/local/demo/data.json)
+  KEYS_FILE        partner keys (default lib/local/demo/keys.json, whose keys are printed)
+  DYNAMODB_ENGINE  dynalite (default, in this process) or ddblocal (DynamoDB Local; needs java)`;
+
 async function main(): Promise<void> {
   const config = localConfigFromEnv(process.env);
   const keys = parseKeysFile(readText(config.keysFile, "keys file"), config.keysFile);
   const data = parseDataFileAt(config.dataFile);
   const engine = config.engine === "ddblocal" ? await startDynamoDbLocal() : await startDynalite();
-  const service = await startLocalService({
-    port: config.port,
-    stage: config.stage,
-    keys: keys.records,
-    data,
-    engine,
-  });
+  let service: LocalService;
+  try {
+    service = await startLocalService({
+      port: config.port,
+      stage: config.stage,
+      keys: keys.records,
+      data,
+      engine,
+    });
+  } catch (error) {
+    await engine.stop();
+    if ((error as NodeJS.ErrnoException).code !== "EADDRINUSE") throw error;
+    throw new ConfigError(
+      `port ${config.port} on 127.0.0.1 is already in use: stop what holds it, or set PORT to another port (PORT=0 picks a free one)`,
+    );
+  }
 
   console.log(
     startupBanner({
@@ -67,8 +85,4 @@ async function main(): Promise<void> {
   process.once("SIGTERM", () => void stop("SIGTERM"));
 }
 
-main().catch((error: unknown) => {
-  const known = error instanceof ConfigError || error instanceof KeysFileError;
-  console.error(known ? `start-up failed: ${error.message}` : error);
-  process.exit(1);
-});
+cli({ name: "start", usage: USAGE, options: {} }, main);

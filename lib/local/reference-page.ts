@@ -1,7 +1,8 @@
 /**
- * The API reference page of the local server: GET /docs renders /openapi.json with Scalar
- * (`@scalar/api-reference`, a devDependency), whose browser bundle this server serves itself from
- * node_modules: no CDN, no request leaves the machine. Try-it requests go to this same server.
+ * The API reference page of the local server: GET /docs renders this server's /openapi.json (its
+ * URL, the routes its stage serves) with Scalar (`@scalar/api-reference`, a devDependency), whose
+ * browser bundle this server serves itself from node_modules: no CDN, no request leaves the
+ * machine. Try-it requests go to this same server.
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -69,12 +70,13 @@ function pageHtml(scriptHash: string): string {
 }
 
 /**
- * Scalar's configuration, run in the page. openapi.json names the deployed stages and port 3000,
- * at the top and on every operation (where they win over the top-level ones and the `servers`
- * option); this page may be served on another port or as localhost. So the document Scalar fetches
- * from /openapi.json gets this page's own origin as the first server everywhere: the examples and
- * "Test Request" call this server, same origin (no CORS, no proxy). Everything else that would
- * reach the network is off: web fonts, telemetry, the AI agent, MCP, the hosted API client button.
+ * Scalar's configuration, run in the page. This server's /openapi.json names it as
+ * http://127.0.0.1:<port>; the page may be opened as localhost, or another server's document (with
+ * per-operation servers, which win over the top-level ones and the `servers` option) may be shown.
+ * So the document Scalar fetches from /openapi.json gets this page's own origin as the first server
+ * everywhere: the examples and "Test Request" call this server, same origin (no CORS, no proxy).
+ * Everything else that would reach the network is off: web fonts, telemetry, the AI agent, MCP, the
+ * hosted API client button.
  */
 const REFERENCE_SCRIPT = `// The API reference of this local server: Scalar, rendering /openapi.json.
 (() => {

@@ -13,16 +13,17 @@ import { loadData } from "../load/load-file.js";
 import { logger } from "../observability/logger.js";
 import { openApiDocument } from "../openapi/document.js";
 import { AUTHORIZER, type RouteId, routesForStage } from "../routes.js";
-import type { Stage, Throttle } from "../stages.js";
+import type { Stage } from "../stages.js";
 import { createTables } from "../store/create-tables.js";
 import { dynamoDirectory } from "../store/dynamo/directory.js";
 import { documentClientFor } from "../store/dynamo-client.js";
 import { keysRepository } from "../store/keys-repository.js";
 import { TABLES, type TableId } from "../store/tables.js";
 import { type Engine, startDynalite } from "./engines.js";
-import { createGateway } from "./gateway.js";
+import { createGateway, type GatewayDocument } from "./gateway.js";
 import { serveGateway } from "./http-server.js";
 import { referencePageDocuments } from "./reference-page.js";
+import { keysTableUsagePlans } from "./usage-plans.js";
 
 const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -70,6 +71,25 @@ async function importHandler<T>(entry: string): Promise<T> {
   return module.handler;
 }
 
+/** GET /openapi.json about this server: made at the first request, once its bound URL is known. */
+function servedOpenApiDocument(stage: Stage): { document: GatewayDocument; listeningAt(url: string): void } {
+  let serverUrl: string | undefined;
+  let text: string | undefined;
+  return {
+    document: {
+      contentType: JSON_CONTENT_TYPE,
+      body: () => {
+        if (!serverUrl) throw new Error("no document before the server listens");
+        text ??= JSON.stringify(openApiDocument({ stage, serverUrl }), null, 2);
+        return text;
+      },
+    },
+    listeningAt(url) {
+      serverUrl = url;
+    },
+  };
+}
+
 export async function startLocalService(options: LocalServiceOptions): Promise<LocalService> {
   const engine = options.engine ?? (await startDynalite());
   const ownsEngine = options.engine === undefined;
@@ -91,32 +111,23 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       (event: APIGatewayTokenAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>
     >(AUTHORIZER.entry);
 
-    // The local usage plans: each key's usage key with its throttle, as `npm run keys` sets them up in AWS.
-    const plans = new Map<string, Throttle>(
-      options.keys
-        .filter((record) => record.status === "active")
-        .map((record) => [record.usageKey, record.throttle]),
-    );
+    const openApi = servedOpenApiDocument(options.stage);
     const gateway = createGateway({
       stage: options.stage,
       routes,
       handlers,
       authorizer,
-      throttleFor: (usageKey) => plans.get(usageKey),
+      // Read from the keys table, so keys issued or revoked while this server runs count at once.
+      throttleFor: keysTableUsagePlans(keys),
       accessLog: (entry) => logger.info("api access", { ...entry }),
-      documents: new Map([
-        [
-          "/openapi.json",
-          { contentType: JSON_CONTENT_TYPE, body: JSON.stringify(openApiDocument(), null, 2) },
-        ],
-        ...referencePageDocuments(),
-      ]),
+      documents: new Map([["/openapi.json", openApi.document], ...referencePageDocuments()]),
       ...(options.functionTimeoutMs ? { functionTimeoutMs: options.functionTimeoutMs } : {}),
       ...(options.now ? { now: options.now } : {}),
     });
     const server = await serveGateway(gateway, options.port, {
       onRefused: (entry) => logger.info("request refused", { ...entry }),
     });
+    openApi.listeningAt(server.url);
     return {
       url: server.url,
       engine,

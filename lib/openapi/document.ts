@@ -1,10 +1,12 @@
 /**
  * The OpenAPI 3.1 document, generated from the route table and the Zod schemas (one source of
- * truth). `npm run openapi` writes it to openapi.json; a test fails when that file is stale.
+ * truth). `npm run openapi` writes it to openapi.json (every route, the servers of every stage); a
+ * test fails when that file is stale. The local server serves its own: its URL, its stage's routes.
  */
 import { z } from "zod";
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
-import { ROUTES, type RouteDefinition } from "../routes.js";
+import { ROUTES, type RouteDefinition, routesForStage } from "../routes.js";
+import type { Stage } from "../stages.js";
 import { errorBodySchema } from "./error-schemas.js";
 import { ROUTE_CONTRACTS } from "./route-contracts.js";
 
@@ -72,7 +74,14 @@ function apiServers(route: RouteDefinition) {
   ];
 }
 
-function operation(route: RouteDefinition): ZodOpenApiOperationObject {
+/** Local servers serve their own document: one server (the whole API on it), the stage's routes. */
+export interface ServedDocumentOptions {
+  readonly stage: Stage;
+  /** Where the server listens, e.g. http://127.0.0.1:3000. */
+  readonly serverUrl: string;
+}
+
+function operation(route: RouteDefinition, served: boolean): ZodOpenApiOperationObject {
   const contract = ROUTE_CONTRACTS[route.id];
   const responses: ZodOpenApiOperationObject["responses"] = {
     200: {
@@ -97,7 +106,8 @@ function operation(route: RouteDefinition): ZodOpenApiOperationObject {
     summary: route.draft ? `${contract.summary} (draft)` : contract.summary,
     description: contract.description,
     tags: [route.api === "search" ? "Search (draft)" : "Greeting"],
-    servers: apiServers(route),
+    // The document's one server serves every route; per-operation servers would override it.
+    ...(served ? {} : { servers: apiServers(route) }),
     ...(route.draft ? { "x-draft": true, "x-badges": [{ name: "Draft", color: "orange" }] } : {}),
     ...(route.path.includes("{companyId}")
       ? {
@@ -123,10 +133,20 @@ function operation(route: RouteDefinition): ZodOpenApiOperationObject {
   };
 }
 
-export function openApiDocument() {
+const TAGS = [
+  { name: "Search (draft)", description: "Draft routes: served only in dev and locally." },
+  { name: "Greeting", description: "Connectivity and access check." },
+];
+
+/** openapi.json's document, or with `served`, the one a local server serves about itself. */
+export function openApiDocument(served?: ServedDocumentOptions) {
+  const routes = served ? routesForStage(served.stage) : ROUTES;
   const paths: ZodOpenApiPathsObject = {};
-  for (const route of ROUTES) {
-    paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operation(route) };
+  const tags = new Set<string>();
+  for (const route of routes) {
+    const routeOperation = operation(route, served !== undefined);
+    for (const tag of routeOperation.tags ?? []) tags.add(tag);
+    paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: routeOperation };
   }
   return createDocument({
     openapi: "3.1.0",
@@ -146,12 +166,11 @@ export function openApiDocument() {
         "**Hosts**: the search routes are served by `{base_url}` and the greeting by `{hello_base_url}`: two APIs with the same keys.",
       ].join("\n"),
     },
-    servers: [{ url: "http://127.0.0.1:3000", description: "npm start" }],
+    servers: served
+      ? [{ url: served.serverUrl, description: `this server (npm start, STAGE=${served.stage})` }]
+      : [{ url: "http://127.0.0.1:3000", description: "npm start" }],
     security: [{ bearerAuth: [] }],
-    tags: [
-      { name: "Search (draft)", description: "Draft routes: served only in dev and locally." },
-      { name: "Greeting", description: "Connectivity and access check." },
-    ],
+    tags: TAGS.filter((tag) => tags.has(tag.name)),
     components: {
       headers: HEADERS,
       securitySchemes: {

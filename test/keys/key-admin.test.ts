@@ -1,14 +1,15 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { hashApiKey, isWellFormedApiKey } from "../../lib/keys/api-key.js";
+import { generateApiKey, hashApiKey, isWellFormedApiKey } from "../../lib/keys/api-key.js";
 import { issueKey, type NewKeyRequest } from "../../lib/keys/key-admin.js";
 import type { KeyRecord } from "../../lib/keys/key-record.js";
 import { tableKeyTarget, type UsageKeyRegistrar } from "../../lib/keys/table-target.js";
 import { parseKeysFile } from "../../lib/local/keys-file.js";
 import { keysFileTarget } from "../../lib/local/keys-file-target.js";
+import { THROTTLE_TIERS } from "../../lib/stages.js";
 import { documentClientFor } from "../../lib/store/dynamo-client.js";
 import { keysRepository } from "../../lib/store/keys-repository.js";
 import { describeEachEngine } from "../support/engines.js";
@@ -49,14 +50,45 @@ describe("keys file target", () => {
     expect(await target.revoke("key_doesNotExist0000", new Date())).toBeUndefined();
   });
 
-  it("keeps a custom throttle and leaves the default one implicit", async () => {
+  it("writes the tier, or else the custom throttle, and when the key was created", async () => {
     const file = tempFile();
     const target = keysFileTarget(file);
-    await issueKey(REQUEST, target);
-    await issueKey({ ...REQUEST, throttle: { rateLimit: 1, burstLimit: 2 } }, target);
+    const created = new Date("2026-03-04T05:06:07.089Z");
+    await issueKey({ ...REQUEST, tier: "trial", throttle: THROTTLE_TIERS.trial }, target, created);
+    const { tier: _tier, ...custom } = { ...REQUEST, throttle: { rateLimit: 1, burstLimit: 2 } };
+    await issueKey(custom, target, created);
     const entries = JSON.parse(readFileSync(file, "utf8")).keys as Record<string, unknown>[];
+    expect(entries[0]).toMatchObject({ tier: "trial", createdAt: "2026-03-04T05:06:07.089Z" });
     expect(entries[0]).not.toHaveProperty("throttle");
-    expect(entries[1]?.throttle).toEqual({ rateLimit: 1, burstLimit: 2 });
+    expect(entries[1]).toMatchObject({
+      throttle: { rateLimit: 1, burstLimit: 2 },
+      createdAt: created.toISOString(),
+    });
+    expect(entries[1]).not.toHaveProperty("tier");
+  });
+
+  it("lists each key's creation time and tier as written, and none for a hand-written key", async () => {
+    const file = tempFile();
+    const target = keysFileTarget(file);
+    const created = new Date("2026-03-04T05:06:07.089Z");
+    const { record } = await issueKey(
+      { ...REQUEST, tier: "trial", throttle: THROTTLE_TIERS.trial },
+      target,
+      created,
+    );
+    const entries = JSON.parse(readFileSync(file, "utf8")).keys as Record<string, unknown>[];
+    const handWritten = { key: generateApiKey("test"), partner: "Hand", operations: [], companies: [] };
+    writeFileSync(file, JSON.stringify({ keys: [...entries, handWritten] }));
+
+    const [issued, written] = await target.list();
+    expect(issued).toMatchObject({
+      keyId: record.keyId,
+      tier: "trial",
+      throttle: THROTTLE_TIERS.trial,
+      createdAt: "2026-03-04T05:06:07.089Z",
+    });
+    expect(written).toMatchObject({ partner: "Hand", tier: "standard" });
+    expect(written).not.toHaveProperty("createdAt");
   });
 });
 
@@ -120,6 +152,30 @@ describe("npm run keys", () => {
     const listed = await cli(["list", "--keys-file", file]);
     expect(listed.stdout).toContain('"partner":"Acme"');
     expect(listed.stdout + listed.stderr).not.toContain(key);
+  }, 30_000);
+
+  it("lists a key with the time it was created and its tier", async () => {
+    const file = tempFile();
+    const created = await cli([
+      "create",
+      ...["--partner", "Trial", "--operations", "companies.hello", "--companies", "acme-home-care"],
+      ...["--tier", "trial", "--keys-file", file],
+    ]);
+    // stderr's first line: `created key_… for Trial: {…the record as listed…}`
+    const [createdLine = ""] = created.stderr.split("\n");
+    const issued = JSON.parse(createdLine.slice(createdLine.indexOf("{"))) as Record<string, unknown>;
+    const listed = await cli(["list", "--keys-file", file]);
+    expect(JSON.parse(listed.stdout)).toEqual({
+      keyId: issued.keyId,
+      partner: "Trial",
+      operations: ["companies.hello"],
+      companies: ["acme-home-care"],
+      throttle: THROTTLE_TIERS.trial,
+      tier: "trial",
+      status: "active",
+      // A second process, later: its own clock would show a later time.
+      createdAt: issued.createdAt,
+    });
   }, 30_000);
 
   it("refuses bad arguments with a usage message and exit code 2", async () => {

@@ -168,6 +168,30 @@ describe("stages", () => {
     expect(JSON.parse(response.body)).toMatchObject({ openapi: "3.1.0" });
   });
 
+  it("describes the server as it runs: its own URL and port, and only the routes its stage serves", async () => {
+    type Served = {
+      servers: { url: string }[];
+      paths: Record<string, Record<string, { servers?: unknown }>>;
+      tags: { name: string }[];
+    };
+    const served = async (service: LocalService) =>
+      JSON.parse((await request(service, "/openapi.json")).body) as Served;
+    const [inProd, inLocal] = [await served(prod), await served(local)];
+
+    expect(inProd.servers.map((server) => server.url)).toEqual([prod.url]);
+    expect(Object.keys(inProd.paths)).toEqual(["/v1/companies/{companyId}/hello"]);
+    expect(inProd.tags.map((tag) => tag.name)).toEqual(["Greeting"]);
+
+    expect(inLocal.servers.map((server) => server.url)).toEqual([local.url]);
+    expect(Object.keys(inLocal.paths).sort()).toEqual(
+      ["/v1/companies/{companyId}/hello", "/v1/employees/search", "/v1/persons/search"].sort(),
+    );
+    // No operation names a server of its own, which would win over this one.
+    for (const document of [inProd, inLocal])
+      for (const pathItem of Object.values(document.paths))
+        for (const operation of Object.values(pathItem)) expect(operation.servers).toBeUndefined();
+  });
+
   it("serves the API reference page and the installed Scalar bundle without a key", async () => {
     // Not partner routes (no contract body): checked here directly; test/reference-page renders it.
     const page = await fetch(`${local.url}/docs`);

@@ -82,6 +82,22 @@ describe("createGateway: the gateway's own answers", () => {
     expect(events).toHaveLength(0);
   });
 
+  it("waits for a usage plan read, and answers 500 internal_error when it fails", async () => {
+    const read = setup({ throttleFor: async () => ({ rateLimit: 10, burstLimit: 10 }) });
+    expect((await read.gateway(request())).status).toBe(200);
+
+    const { gateway, events } = setup({
+      throttleFor: async () => {
+        throw new Error("keys table unreachable");
+      },
+    });
+    const response = await gateway(request());
+    expect(response.status).toBe(500);
+    expect(bodyOf(response)).toEqual({ error: "internal_error" });
+    expect(response.headers["x-request-id"]).toBeDefined();
+    expect(events).toHaveLength(0);
+  });
+
   it("answers 429 rate_limited with Retry-After, without running the handler", async () => {
     let now = Date.parse("2026-01-01T00:00:00Z");
     const { gateway, events } = setup({

@@ -70,6 +70,19 @@ describe("parseKeysFile with a valid file", () => {
     });
   });
 
+  it("takes the creation time and the tier an entry states", () => {
+    const { records: stated } = parseKeysFile(
+      JSON.stringify({ keys: [entry(KEYS[0], { tier: "trial", createdAt: "2025-12-24T10:30:00.000Z" })] }),
+      "keys.json",
+      CREATED,
+    );
+    expect(stated[0]).toMatchObject({
+      tier: "trial",
+      throttle: { rateLimit: 2, burstLimit: 5, dailyQuota: 10_000 },
+      createdAt: "2025-12-24T10:30:00.000Z",
+    });
+  });
+
   it("derives the same key id from the same key on every load", () => {
     const again = parseKeysFile(JSON.stringify({ keys: [entry(KEYS[1])] }), "other.json");
     expect(again.records[0]?.keyId).toBe(records[1]?.keyId);
@@ -124,6 +137,17 @@ describe("parseKeysFile refuses a bad file, naming the entry and field", () => {
       "keys[0].throttle.burstLimit",
     ],
     ["an unknown status", () => ({ keys: [entry(key, { status: "paused" })] }), "keys[0].status"],
+    ["an unknown tier", () => ({ keys: [entry(key, { tier: "gold" })] }), "keys[0].tier"],
+    [
+      "a tier and a throttle",
+      () => ({ keys: [entry(key, { tier: "trial", throttle: { rateLimit: 1, burstLimit: 1 } })] }),
+      "keys[0].tier: give tier or throttle, not both",
+    ],
+    [
+      "a creation time that is no time",
+      () => ({ keys: [entry(key, { createdAt: "yesterday" })] }),
+      "keys[0].createdAt",
+    ],
     [
       "an unknown field",
       () => ({ keys: [entry(key, { expires: "never" })] }),

@@ -1,0 +1,24 @@
+// Starts DynamoDB Local as DynamoDBLocal.jar's own main does, but listening on 127.0.0.1 only.
+// DynamoDB Local has no option for its address: its Jetty server binds every interface, so this
+// sets the address on that server's connector before it starts. The field is private, hence the
+// reflection; the jar is pinned (lib/local/ddblocal-jar.ts), so its layout does not move. Compiled
+// once per jar by lib/local/ddblocal-loopback.ts; takes DynamoDB Local's own flags.
+import com.amazonaws.services.dynamodbv2.local.main.ServerRunner;
+import com.amazonaws.services.dynamodbv2.local.server.DynamoDBProxyServer;
+import java.lang.reflect.Field;
+import org.eclipse.jetty.server.Connector;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+
+public class LoopbackDynamoDbLocal {
+  public static void main(String[] args) throws Exception {
+    DynamoDBProxyServer proxy = ServerRunner.createServerFromCommandLineArgs(args);
+    Field field = DynamoDBProxyServer.class.getDeclaredField("server");
+    field.setAccessible(true);
+    Server server = (Server) field.get(proxy);
+    for (Connector connector : server.getConnectors()) {
+      ((ServerConnector) connector).setHost("127.0.0.1");
+    }
+    proxy.start();
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * `npm run keys -- … --endpoint URL` against the engine of a running local server: the key it
+ * creates works at once with its tier's throttle, `list` shows when it was created and its tier,
+ * and `revoke` refuses it at once. The keys CLI runs as a person runs it, in its own process.
+ */
+import { execFile } from "node:child_process";
+import { dirname } from "node:path";
+import { promisify } from "node:util";
+import { type Engine, startDynalite } from "../../lib/local/engines.js";
+import type { LocalService } from "../../lib/local/service.js";
+import { THROTTLE_TIERS } from "../../lib/stages.js";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+const run = promisify(execFile);
+/** Bound on waiting for the server to see a change; it needs about a second (USAGE_PLANS_MAX_AGE_MS). */
+const DEADLINE_MS = 15_000;
+
+function keys(args: string[]) {
+  return run(`${ROOT}node_modules/.bin/tsx`, ["lib/cli/keys.ts", ...args], {
+    cwd: ROOT,
+    env: { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ""}` },
+  });
+}
+
+let engine: Engine;
+let service: LocalService;
+const frozenNow = Date.parse("2026-06-01T12:00:00Z");
+
+beforeAll(async () => {
+  const { startLocalService } = await import("../../lib/local/service.js");
+  engine = await startDynalite();
+  // A frozen clock for the throttle: no token comes back while the test runs, however slow it is.
+  service = await startLocalService({ port: 0, stage: "local", keys: [], engine, now: () => frozenNow });
+}, 30_000);
+
+afterAll(async () => {
+  await service?.stop();
+  await engine?.stop();
+});
+
+const hello = (key: string) =>
+  fetch(`${service.url}/v1/companies/acme-home-care/hello`, { headers: { authorization: `Bearer ${key}` } });
+
+/** Asks until the answer has `status` or the deadline passes; returns the last status seen. */
+async function statusWithin(key: string, status: number): Promise<number> {
+  const deadline = Date.now() + DEADLINE_MS;
+  let seen: number;
+  do {
+    seen = (await hello(key)).status;
+    if (seen === status) return seen;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  } while (Date.now() < deadline);
+  return seen;
+}
+
+it("a key created and revoked with --endpoint counts on the running server, with its tier's throttle", async () => {
+  const created = await keys([
+    "create",
+    "--partner",
+    "Live",
+    "--operations",
+    "companies.hello",
+    "--companies",
+    "acme-home-care",
+    "--tier",
+    "trial",
+    "--endpoint",
+    engine.endpoint,
+  ]);
+  const key = created.stdout.trim();
+  // stderr's first line: `created key_… for Live: {…the record as listed…}`
+  const [createdLine = ""] = created.stderr.split("\n");
+  const described = JSON.parse(createdLine.slice(createdLine.indexOf("{"))) as Record<string, string>;
+
+  expect(await statusWithin(key, 200)).toBe(200);
+  // The trial tier's burst, on a clock that does not move: the first answer took one token.
+  const burst = THROTTLE_TIERS.trial.burstLimit;
+  const statuses: number[] = [];
+  for (let i = 1; i <= burst; i++) statuses.push((await hello(key)).status);
+  expect(statuses).toEqual([...Array(burst - 1).fill(200), 429]);
+
+  const listed = (await keys(["list", "--endpoint", engine.endpoint])).stdout
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+  expect(listed).toEqual([
+    expect.objectContaining({
+      keyId: described.keyId,
+      tier: "trial",
+      throttle: THROTTLE_TIERS.trial,
+      createdAt: described.createdAt,
+    }),
+  ]);
+
+  await keys(["revoke", String(described.keyId), "--endpoint", engine.endpoint]);
+  expect(await statusWithin(key, 401)).toBe(401);
+}, 90_000);

@@ -1,0 +1,66 @@
+/**
+ * DynamoDB Local listens on 127.0.0.1 only: the one jest globalSetup started (through
+ * startDynamoDbLocal) refuses connections to this machine's other addresses.
+ */
+import { mkdirSync, mkdtempSync } from "node:fs";
+import { connect } from "node:net";
+import { networkInterfaces, platform, tmpdir } from "node:os";
+import { join } from "node:path";
+import { ensureDynamoDbLocalJar } from "../../lib/local/ddblocal-jar.js";
+import { loopbackLauncher } from "../../lib/local/ddblocal-loopback.js";
+import { DDB_LOCAL_ENV } from "../support/ddblocal-lifecycle.js";
+
+const skipped = Boolean(process.env[DDB_LOCAL_ENV.skipped]);
+
+/** Whether a TCP connection to host:port is accepted (false when refused). */
+function accepts(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host, port, timeout: 10_000 });
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("timeout", () => {
+      socket.destroy();
+      reject(new Error(`no answer from ${host}:${port}`));
+    });
+    socket.once("error", (error: NodeJS.ErrnoException) =>
+      error.code === "ECONNREFUSED" ? resolve(false) : reject(error),
+    );
+  });
+}
+
+/** Addresses of this machine other than 127.0.0.1: its interfaces' IPv4 ones, and on Linux 127.0.0.2. */
+function otherAddresses(): string[] {
+  const external = Object.values(networkInterfaces())
+    .flat()
+    .filter((address) => address && address.family === "IPv4" && !address.internal)
+    .map((address) => address?.address ?? "");
+  return [...external, ...(platform() === "linux" ? ["127.0.0.2"] : [])];
+}
+
+(skipped ? describe.skip : describe)("DynamoDB Local", () => {
+  it("accepts connections on 127.0.0.1 and refuses them on every other address", async () => {
+    const endpoint = process.env[DDB_LOCAL_ENV.endpoint];
+    if (!endpoint)
+      throw new Error(`no DynamoDB Local: ${process.env[DDB_LOCAL_ENV.error] ?? "globalSetup did not run"}`);
+    const port = Number(new URL(endpoint).port);
+    const others = otherAddresses();
+    expect(others.length).toBeGreaterThan(0);
+    expect(await accepts("127.0.0.1", port)).toBe(true);
+    for (const address of others) expect([address, await accepts(address, port)]).toEqual([address, false]);
+  }, 30_000);
+
+  it("compiles its loopback launcher once per jar, and says why when this Java cannot", async () => {
+    const jar = await ensureDynamoDbLocalJar();
+    // A cache of its own, so the shared one is neither read nor written.
+    const dir = join(mkdtempSync(join(tmpdir(), "ddblocal-")), "emulator");
+    mkdirSync(dir);
+    const copy = { ...jar, dir };
+    expect(await loopbackLauncher(copy, "no-such-java")).toEqual({ unavailable: expect.any(String) });
+    const compiled = await loopbackLauncher(copy);
+    expect(compiled).toEqual({ classDir: expect.stringContaining(join(dir, "..", "loopback-")) });
+    // Compiled now: a Java that cannot compile is not asked again.
+    expect(await loopbackLauncher(copy, "no-such-java")).toEqual(compiled);
+  }, 60_000);
+});
