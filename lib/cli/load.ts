@@ -3,6 +3,8 @@
  * applies a load file to the directory, all or nothing (docs/data-format.md). Exit 0 only when
  * the file was applied; otherwise 1 with the reason on stderr (2 for a bad call).
  */
+import { constants } from "node:fs";
+import { access } from "node:fs/promises";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DataFileError } from "../directory/source.js";
 import { LOAD_MODES } from "../load/change-lines.js";
@@ -45,6 +47,7 @@ async function main({ values, positionals }: CommandLine<typeof OPTIONS>): Promi
   const mode = choiceOption("mode", values.mode, LOAD_MODES) ?? "merge";
   const endpoint = urlOption("endpoint", values.endpoint) ?? "http://127.0.0.1:8000";
 
+  await access(file, constants.R_OK); // an unreadable file fails before any connection
   const started = performance.now();
   let client: DynamoDBClient;
   let table: string;
@@ -81,5 +84,5 @@ cli({ name: "load", usage: USAGE, options: OPTIONS, positionals: true }, main, {
   describeFailure: (error) =>
     error instanceof DataFileError || error instanceof LoadInProgressError
       ? `refused, nothing changed: ${error.message}`
-      : `load failed, nothing changed: ${failureLine(error)}`,
+      : `failed, nothing changed: ${failureLine(error)}`,
 });

@@ -131,7 +131,9 @@ describe("a failure while running", () => {
     async () => {
       const { code, stderr } = await runTool("lib/cli/load.ts", ["no-such-file.json"]);
       expect(code).toBe(1);
-      expect(stderr).toMatch(/^load: ENOENT: no such file or directory, open 'no-such-file.json'\n$/);
+      expect(stderr).toMatch(
+        /^load: failed, nothing changed: ENOENT: no such file or directory, access 'no-such-file.json'\n$/,
+      );
     },
     TIMEOUT_MS,
   );
