@@ -11,6 +11,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { type BenchContext, openBench } from "../../lib/bench/bench-context.js";
 import { buildDataset } from "../../lib/bench/dataset.js";
 import { timedRun } from "../../lib/bench/measure.js";
+import { queryFloor } from "../../lib/bench/query-floor.js";
 import { queryMix } from "../../lib/bench/query-mix.js";
 import { assertSameAnswer } from "../../lib/bench/query-runner.js";
 import { type Engine, startDynalite } from "../../lib/local/engines.js";
@@ -67,6 +68,9 @@ describe(`read cost of the query mix (${dataset.summary.records} records, ${data
       expect(first.rcu).toBeGreaterThan(0);
       if (process.env.COST_BUDGET_UPDATE !== "1")
         expect(first.rcu).toBeLessThanOrEqual(budgetFile.budgets[query.name] ?? 0);
+      // Near the cheapest design possible, whatever the budget file says.
+      const floor = queryFloor(bench().dataset, bench().principal.companies, query, first.response);
+      expect(first.rcu).toBeLessThanOrEqual(1.25 * floor.total);
     },
   );
 
