@@ -66,7 +66,14 @@ async function main({ values, positionals }: CommandLine<typeof OPTIONS>): Promi
     const directory = dynamoDirectory(documentClientFor(client), table, {
       writer: { settleMs: stage ? 1_000 : 0 },
     });
-    const summary = await loadFile(file, mode, directory, { onProgress: progress() });
+    // Ctrl-C (or a TERM) stops between chunks: the load is undone and its lease released.
+    const interrupt = new AbortController();
+    const stop = () => interrupt.abort(new Error("interrupted"));
+    process.once("SIGINT", stop).once("SIGTERM", stop);
+    const summary = await loadFile(file, mode, directory, {
+      onProgress: progress(),
+      signal: interrupt.signal,
+    });
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     if (summary.cleanupDeferred)
       console.error(

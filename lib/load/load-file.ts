@@ -22,6 +22,8 @@ export interface LoadFileOptions {
   /** Changes per `apply`: bounds what is held in memory at once. */
   readonly chunk?: number;
   readonly onProgress?: (progress: { phase: "validated" | "applied" | "snapshot"; changes: number }) => void;
+  /** Stops the load between chunks; what it wrote is undone and the lease released. */
+  readonly signal?: AbortSignal;
 }
 
 /** The file is refused as a whole: after it, a record would link to a missing person. */
@@ -74,17 +76,20 @@ async function applyInChunks(
   changes: AsyncIterable<Change>,
   size: number,
   onChunk: (n: number) => void,
+  signal: AbortSignal | undefined,
 ) {
   let chunk: Change[] = [];
   for await (const change of changes) {
     chunk.push(change);
     if (chunk.length >= size) {
+      signal?.throwIfAborted();
       await session.apply(chunk);
       onChunk(chunk.length);
       chunk = [];
     }
   }
   if (chunk.length > 0) {
+    signal?.throwIfAborted();
     await session.apply(chunk);
     onChunk(chunk.length);
   }
@@ -145,17 +150,30 @@ export async function applyLoad(
   const session = await directory.beginLoad(label);
   try {
     let applied = 0;
-    await applyInChunks(session, changesOf(source), size, (n) => {
-      applied += n;
-      options.onProgress?.({ phase: "applied", changes: applied });
-    });
+    await applyInChunks(
+      session,
+      changesOf(source),
+      size,
+      (n) => {
+        applied += n;
+        options.onProgress?.({ phase: "applied", changes: applied });
+      },
+      options.signal,
+    );
     let deleted = 0;
     if (mode === "snapshot") {
-      await applyInChunks(session, absentFromFile(session, ids), size, (n) => {
-        deleted += n;
-        options.onProgress?.({ phase: "snapshot", changes: deleted });
-      });
+      await applyInChunks(
+        session,
+        absentFromFile(session, ids),
+        size,
+        (n) => {
+          deleted += n;
+          options.onProgress?.({ phase: "snapshot", changes: deleted });
+        },
+        options.signal,
+      );
     }
+    options.signal?.throwIfAborted();
     const dangling = await session.danglingReference();
     if (dangling) throw new DanglingReferenceError(dangling.personId, dangling.employeeId);
     const report = await session.commit();
