@@ -4,19 +4,16 @@
  * the file was applied; otherwise 1 with the reason on stderr (2 for a bad call).
  */
 import { parseArgs } from "node:util";
-import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DataFileError } from "../directory/source.js";
 import { LOAD_MODES, type LoadMode } from "../load/change-lines.js";
 import { loadFile } from "../load/load-file.js";
-import { localClient } from "../local/engines.js";
 import { LOCAL_TABLE_NAMES } from "../local/service.js";
-import { stageParameterNames } from "../stages.js";
 import { createTables } from "../store/create-tables.js";
 import { dynamoDirectory } from "../store/dynamo/directory.js";
 import { documentClientFor } from "../store/dynamo-client.js";
 import { LoadInProgressError } from "../store/port.js";
 import { UsageError } from "./args.js";
-import { deployedStage, readStageParameter } from "./stage-resources.js";
+import { openDirectoryTable } from "./directory-table.js";
 
 const USAGE =
   "usage: npm run load -- FILE [--endpoint URL | --stage dev|sandbox|prod] [--mode merge|snapshot|changes] [--table NAME]";
@@ -73,24 +70,13 @@ async function main(): Promise<void> {
     return;
   }
   const started = performance.now();
-  let client: DynamoDBClient;
-  let table: string;
-  if (call.stage) {
-    // Retries are the loader's own (batches and stamps); the SDK's cover throttled single calls.
-    client = new DynamoDBClient({ maxAttempts: 10 });
-    table =
-      call.table ??
-      (await readStageParameter(stageParameterNames.directoryTableName(deployedStage(call.stage))));
-  } else {
-    client = localClient(call.endpoint ?? "http://127.0.0.1:8000");
-    table = call.table ?? LOCAL_TABLE_NAMES.directory;
-    // A local engine starts empty: create the tables from the shared definitions if they are missing.
-    await createTables(client, LOCAL_TABLE_NAMES);
-  }
+  const { client, table, local } = await openDirectoryTable(call);
+  // A local engine starts empty: create the tables from the shared definitions if they are missing.
+  if (local) await createTables(client, LOCAL_TABLE_NAMES);
   try {
     // On AWS, eventually consistent reads get a second to hold the last writes before the flip.
     const directory = dynamoDirectory(documentClientFor(client), table, {
-      writer: { settleMs: call.stage ? 1_000 : 0 },
+      writer: { settleMs: local ? 0 : 1_000 },
     });
     const summary = await loadFile(call.file, call.mode, directory, { onProgress: progress() });
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
