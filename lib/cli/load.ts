@@ -5,19 +5,17 @@
  */
 import { constants } from "node:fs";
 import { access } from "node:fs/promises";
-import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DataFileError } from "../directory/source.js";
 import { LOAD_MODES } from "../load/change-lines.js";
 import { loadFile } from "../load/load-file.js";
-import { localClient } from "../local/engines.js";
 import { LOCAL_TABLE_NAMES } from "../local/service.js";
-import { stageParameterNames } from "../stages.js";
 import { createTables } from "../store/create-tables.js";
 import { dynamoDirectory } from "../store/dynamo/directory.js";
 import { documentClientFor } from "../store/dynamo-client.js";
 import { LoadInProgressError } from "../store/port.js";
 import { type CommandLine, choiceOption, cli, failureLine, quoted, UsageError, urlOption } from "./args.js";
-import { deployedStage, readStageParameter } from "./stage-resources.js";
+import { DEFAULT_ENDPOINT, openDirectoryTable } from "./directory-table.js";
+import { deployedStage } from "./stage-resources.js";
 
 const USAGE =
   "usage: npm run load -- FILE [--endpoint URL | --stage dev|sandbox|prod] [--mode merge|snapshot|changes] [--table NAME]";
@@ -45,26 +43,21 @@ async function main({ values, positionals }: CommandLine<typeof OPTIONS>): Promi
   if (values.stage && values.endpoint) throw new UsageError("give --stage or --endpoint, not both");
   const stage = values.stage === undefined ? undefined : deployedStage(values.stage);
   const mode = choiceOption("mode", values.mode, LOAD_MODES) ?? "merge";
-  const endpoint = urlOption("endpoint", values.endpoint) ?? "http://127.0.0.1:8000";
+  const endpoint = urlOption("endpoint", values.endpoint) ?? DEFAULT_ENDPOINT;
 
   await access(file, constants.R_OK); // an unreadable file fails before any connection
   const started = performance.now();
-  let client: DynamoDBClient;
-  let table: string;
-  if (stage) {
-    // Retries of batches and stamps are the loader's own; the SDK's cover throttled single calls.
-    client = new DynamoDBClient({ maxAttempts: 10 });
-    table = values.table ?? (await readStageParameter(stageParameterNames.directoryTableName(stage)));
-  } else {
-    client = localClient(endpoint);
-    table = values.table ?? LOCAL_TABLE_NAMES.directory;
-    // A local engine starts empty: create the tables from the shared definitions if they are missing.
-    await createTables(client, LOCAL_TABLE_NAMES);
-  }
+  const { client, table, local } = await openDirectoryTable({
+    ...(stage === undefined ? {} : { stage }),
+    endpoint,
+    ...(values.table === undefined ? {} : { table: values.table }),
+  });
+  // A local engine starts empty: create the tables from the shared definitions if they are missing.
+  if (local) await createTables(client, LOCAL_TABLE_NAMES);
   try {
     // On AWS, eventually consistent reads get a second to hold the last writes before the flip.
     const directory = dynamoDirectory(documentClientFor(client), table, {
-      writer: { settleMs: stage ? 1_000 : 0 },
+      writer: { settleMs: local ? 0 : 1_000 },
     });
     // Ctrl-C (or a TERM) stops between chunks: the load is undone and its lease released.
     const interrupt = new AbortController();

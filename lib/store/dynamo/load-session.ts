@@ -74,6 +74,9 @@ export function dynamoDirectoryWriter(
   const recover = async (abandoned: Lease | undefined, committed: number, cleanup: number | undefined) => {
     if (abandoned && abandoned.gen > committed) await log.undo(abandoned.gen);
     if (cleanup !== undefined) await log.cleanUp(cleanup);
+    // Whatever is journaled under the generation about to be written was never committed: undo it
+    // too, even when no lease names it (the journal of an undo that was itself cut short).
+    if (abandoned?.gen !== committed + 1) await log.undo(committed + 1);
   };
 
   return {
@@ -145,9 +148,11 @@ export function dynamoDirectoryWriter(
         }
         if (plan.puts.length + plan.deletes.length + plan.stamps.length === 0) return;
         await log.write(gen, seq++, {
+          // Location items are restored from their own previous value, not deleted.
           puts: plan.puts
-            .filter((item) => item[A.sort] !== LOCATION_SORT)
-            .map((item) => keyText({ p: bytesOf(item[A.partition]), s: bytesOf(item[A.sort]) })),
+            .map(keyOf)
+            .filter((key) => !isLocationPartition(key.p))
+            .map(keyText),
           stamps: plan.stamps.map(keyText),
           locations: plan.locations,
         });

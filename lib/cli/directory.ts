@@ -1,0 +1,127 @@
+/**
+ * `npm run directory -- get employee ID | get person ID | company ID [--records] | verify [--company ID]`
+ * with `--endpoint URL | --stage S` and `--table NAME`: looks at the directory as searches see it
+ * (the committed generation), or checks every invariant of its items (docs/runbook.md, "Inspect,
+ * verify and repair the directory"). Exit 0 on an answer or a clean verify; 1 for an unknown id,
+ * a broken item or a failure; 2 for a bad call.
+ */
+import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { isCompanyId } from "../directory/company-id.js";
+import { directoryInspection } from "../store/dynamo/inspect.js";
+import { problemText, verifyDirectory } from "../store/dynamo/verify.js";
+import { documentClientFor } from "../store/dynamo-client.js";
+import { type CommandLine, cli, quoted, UsageError, urlOption } from "./args.js";
+import { openDirectoryTable, type TableFlags } from "./directory-table.js";
+
+const USAGE = [
+  "usage: npm run directory -- COMMAND [--endpoint URL | --stage dev|sandbox|prod] [--table NAME]",
+  "  get employee ID          the employee record, where it is stored (company, generation)",
+  "  get person ID            the person with all their employee records",
+  "  company ID [--records]   counts of the company's records and persons (--records: their ids, in order)",
+  "  verify [--company ID]    checks every invariant; names the first broken item",
+].join("\n");
+
+type Command =
+  | { name: "employee" | "person"; id: string }
+  | { name: "company"; id: string; records: boolean }
+  | { name: "verify"; companyId?: string };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+function uuid(value: string | undefined): string {
+  const id = value?.toLowerCase();
+  if (!id || !UUID.test(id)) throw new UsageError("ID must be a uuid");
+  return id;
+}
+
+function companyId(value: string | undefined): string {
+  if (!value || !isCompanyId(value)) throw new UsageError("company ID must be 1-128 of A-Z a-z 0-9 . _ -");
+  return value;
+}
+
+const OPTIONS = {
+  endpoint: { type: "string" },
+  stage: { type: "string" },
+  table: { type: "string" },
+  company: { type: "string" },
+  records: { type: "boolean" },
+} as const;
+
+function commandOf({ values, positionals }: CommandLine<typeof OPTIONS>): Command {
+  const [name, first, second, ...extra] = positionals;
+  const arity = (count: number) => {
+    if ([first, second, ...extra].filter((value) => value !== undefined).length !== count)
+      throw new UsageError(`${name}: wrong number of arguments`);
+  };
+  let command: Command;
+  if (name === "get" && (first === "employee" || first === "person")) {
+    arity(2);
+    command = { name: first, id: uuid(second) };
+  } else if (name === "company") {
+    arity(1);
+    command = { name, id: companyId(first), records: values.records === true };
+  } else if (name === "verify") {
+    arity(0);
+    command = values.company === undefined ? { name } : { name, companyId: companyId(values.company) };
+  } else
+    throw new UsageError(name ? `unknown command: ${quoted([name, first].join(" ").trim())}` : "no command");
+  if (values.records !== undefined && command.name !== "company")
+    throw new UsageError("--records goes with company");
+  if (values.company !== undefined && command.name !== "verify")
+    throw new UsageError("--company goes with verify");
+  if (values.stage && values.endpoint) throw new UsageError("give --stage or --endpoint, not both");
+  return command;
+}
+
+/** Prints what was found as JSON (exit 0), or says it is not there (exit 1). */
+function answer(found: unknown, what: string, table: string): number {
+  if (found === undefined) {
+    console.error(`no ${what} in the directory (${table})`);
+    return 1;
+  }
+  console.log(JSON.stringify(found, null, 2));
+  return 0;
+}
+
+async function verify(documents: DynamoDBDocumentClient, table: string, companyId: string | undefined) {
+  const report = await verifyDirectory(documents, table, { companyId });
+  const scope = companyId === undefined ? "the whole table" : `company ${companyId}`;
+  if (report.problem) {
+    console.error(`broken at generation ${report.committed} (${scope}): ${problemText(report.problem)}`);
+    return 1;
+  }
+  console.log(
+    `ok: generation ${report.committed}, ${scope}: ${report.records} records, ${report.persons} persons, ${report.items} items read`,
+  );
+  return 0;
+}
+
+/** Runs the command; the exit code. */
+async function run(command: Command, flags: TableFlags): Promise<number> {
+  const { client, table } = await openDirectoryTable(flags);
+  const documents = documentClientFor(client);
+  const inspection = directoryInspection(documents, table);
+  try {
+    if (command.name === "verify") return await verify(documents, table, command.companyId);
+    if (command.name === "company")
+      return answer(await inspection.company(command.id, command.records), `company ${command.id}`, table);
+    if (command.name === "employee")
+      return answer(await inspection.employee(command.id), `employee record ${command.id}`, table);
+    return answer(await inspection.person(command.id), `person ${command.id}`, table);
+  } finally {
+    client.destroy();
+  }
+}
+
+async function main(commandLine: CommandLine<typeof OPTIONS>): Promise<void> {
+  const command = commandOf(commandLine);
+  const { stage, endpoint, table } = commandLine.values;
+  const flags: TableFlags = {
+    ...(stage === undefined ? {} : { stage }),
+    ...(endpoint === undefined ? {} : { endpoint: urlOption("endpoint", endpoint) ?? endpoint }),
+    ...(table === undefined ? {} : { table }),
+  };
+  process.exitCode = await run(command, flags);
+}
+
+cli({ name: "directory", usage: USAGE, options: OPTIONS, positionals: true }, main);

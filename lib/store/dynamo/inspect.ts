@@ -1,0 +1,117 @@
+/**
+ * What an operator looks at (`npm run directory -- get …|company …`): one record, one person, or
+ * one company's counts, as searches see them, at the committed generation.
+ */
+import { type DynamoDBDocumentClient, GetCommand } from "@aws-sdk/lib-dynamodb";
+import type { SourceEmployee, SourcePerson } from "../../directory/source.js";
+import { orderKeyParts } from "../binary-keys.js";
+import { DIRECTORY_ATTR as A } from "../tables.js";
+import { bytesOf, queryAll } from "./batch.js";
+import { decodeLocation, type Location } from "./codec.js";
+import { companyPartition, FAMILY, LOCATION_SORT, locationPartition, orderOfSort } from "./layout.js";
+import { type StoredLocation, storedLocation } from "./load-plan.js";
+import { readManifest } from "./manifest.js";
+import { companyItemVisible, directoryReads } from "./reads.js";
+
+/** A location's value at generation `at`: current when written at or before it, else the one before. */
+export function locationAt(stored: StoredLocation, at: number): { gen: number; value: Location } | undefined {
+  if (stored.gen <= at) return stored.current && { gen: stored.gen, value: stored.current };
+  const previous = stored.previous;
+  return previous && previous.gen <= at
+    ? { gen: previous.gen, value: decodeLocation(previous.data) }
+    : undefined;
+}
+
+export interface StoredEmployee {
+  readonly committed: number;
+  readonly stored: { readonly companyId: string; readonly generation: number };
+  readonly record: SourceEmployee;
+}
+
+export interface StoredPerson {
+  readonly committed: number;
+  readonly stored: { readonly generation: number; readonly chunks: number };
+  readonly person: SourcePerson;
+  readonly employees: readonly SourceEmployee[];
+}
+
+export interface CompanySummary {
+  readonly companyId: string;
+  readonly committed: number;
+  readonly employeeRecords: number;
+  readonly persons: number;
+  readonly recordsWithNames: number;
+  readonly recordsWithPhones: number;
+  /** Record ids in the searches' order (createdAt, id), when asked for. */
+  readonly recordIds?: readonly string[];
+}
+
+export function directoryInspection(client: DynamoDBDocumentClient, table: string) {
+  const reads = directoryReads(client, table);
+  const committed = async () => (await readManifest(client, table)).committed;
+
+  /** The record with this id as searches see it; undefined when there is none. */
+  const employee = async (id: string): Promise<StoredEmployee | undefined> => {
+    const at = await committed();
+    const { Item } = await client.send(
+      new GetCommand({
+        TableName: table,
+        Key: { [A.partition]: locationPartition(id), [A.sort]: LOCATION_SORT },
+        ConsistentRead: true,
+      }),
+    );
+    const location = Item && locationAt(storedLocation(Item), at);
+    if (!location) return undefined;
+    const { companyId, order } = location.value;
+    const [record] = await reads.recordsByKey(companyId, [{ order, gen: location.gen }], {
+      gen: at,
+      consistent: true,
+    });
+    if (!record) throw new Error(`record item of ${id} is missing`);
+    return { committed: at, stored: { companyId, generation: location.gen }, record };
+  };
+
+  /** The person with all their records (their bundle); undefined when there is no such person. */
+  const person = async (id: string): Promise<StoredPerson | undefined> => {
+    const at = await committed();
+    const found = await reads.bundle(id, { gen: at, consistent: true });
+    if (!found?.bundle.person) return undefined;
+    return {
+      committed: at,
+      stored: { generation: found.gen, chunks: found.chunks },
+      person: found.bundle.person,
+      employees: found.bundle.employees,
+    };
+  };
+
+  /** Counts of a company's visible entries (keys only are read, not the records); undefined when empty. */
+  const company = async (companyId: string, withRecordIds: boolean): Promise<CompanySummary | undefined> => {
+    const at = await committed();
+    const items = await queryAll(client, {
+      TableName: table,
+      ConsistentRead: true,
+      KeyConditionExpression: "#p = :p",
+      ProjectionExpression: "#p, #s, #x, #t",
+      ExpressionAttributeNames: { "#p": A.partition, "#s": A.sort, "#x": A.supersededAt, "#t": A.phone },
+      ExpressionAttributeValues: { ":p": companyPartition(companyId) },
+    });
+    const visible = items.filter((item) => companyItemVisible(item, at));
+    const ofFamily = (family: number) => visible.filter((item) => bytesOf(item[A.sort])[0] === family);
+    const records = ofFamily(FAMILY.record);
+    const persons = ofFamily(FAMILY.personKey).length;
+    if (records.length === 0 && persons === 0) return undefined;
+    return {
+      companyId,
+      committed: at,
+      employeeRecords: records.length,
+      persons,
+      recordsWithNames: ofFamily(FAMILY.employmentNames).length,
+      recordsWithPhones: records.filter((item) => item[A.phone] !== undefined).length,
+      ...(withRecordIds
+        ? { recordIds: records.map((item) => orderKeyParts(orderOfSort(bytesOf(item[A.sort]))).id) }
+        : {}),
+    };
+  };
+
+  return { employee, person, company };
+}

@@ -1,0 +1,226 @@
+/**
+ * One pass over the directory table's items (pure): each item is checked on its own (format byte,
+ * key shape, whether the manifest allows its version to exist, attributes agreeing with its data)
+ * and what is visible at the committed generation is kept as a small summary per id, never the
+ * record itself, for verify-links.ts to check the items against each other.
+ */
+import type { SourceEmployee } from "../../directory/source.js";
+import { namesOf, phoneOf } from "../../search/matching.js";
+import { compareBytes, concatBytes, type OrderKey, orderKeyOfBytes, phoneBytes } from "../binary-keys.js";
+import { DIRECTORY_ATTR as A } from "../tables.js";
+import { bytesOf, type Item, type ItemKey, keyOf } from "./batch.js";
+import { decodeNamePairs, decompress, FORMAT, type Location } from "./codec.js";
+import { locationAt } from "./inspect.js";
+import { locationOf, pairsByCompany, personOrder } from "./items.js";
+import {
+  bundleChunkOf,
+  bundleGenOf,
+  companyOfPartition,
+  FAMILY,
+  genOf,
+  idOfPartition,
+  isLocationPartition,
+  isPersonPartition,
+  MANIFEST_KEY,
+  orderOfSort,
+  visibleAt,
+} from "./layout.js";
+import { storedLocation } from "./load-plan.js";
+import type { Bundle } from "./reads.js";
+import type { Allowances, Problem } from "./verify-rules.js";
+
+/** A visible record item: its generation, its record's location (company, order, person, hash). */
+export interface RecordSummary {
+  readonly gen: number;
+  readonly id: string;
+  readonly expected: Location;
+  /** JSON of the names entry it needs ([pair]), null when unnamed. */
+  readonly names: string | null;
+  /** The person order key on the item (`q`). */
+  readonly q: OrderKey | null;
+}
+
+/** A visible bundle: generation, the person's order key, name pairs per company, record locations. */
+export interface BundleSummary {
+  readonly gen: number;
+  readonly personOrder: OrderKey;
+  readonly pairs: ReadonlyMap<string, string>;
+  readonly records: ReadonlyMap<string, Location>;
+}
+
+/** Key of a company item's logical key (all its versions): family, order key (25 chars), company. */
+export const entryKey = (family: number, order: OrderKey, company: string) =>
+  `${String.fromCharCode(family)}${order}${company}`;
+export const entryKeyParts = (key: string) => ({
+  family: key.charCodeAt(0),
+  order: key.slice(1, 26),
+  company: key.slice(26),
+});
+
+const sameBytes = (a: unknown, b: Uint8Array | undefined) =>
+  b === undefined ? a === undefined : a instanceof Uint8Array && compareBytes(a, b) === 0;
+const textOrNull = (value: unknown) => (typeof value === "string" ? value : null);
+
+export class Census {
+  readonly records = new Map<string, RecordSummary>();
+  /** Key, names, person key and person names entries: generation, and name pairs (JSON). */
+  readonly entries = new Map<string, { gen: number; pairs?: string }>();
+  readonly bundles = new Map<string, BundleSummary>();
+  /** Location values visible at the committed generation, by record id. */
+  readonly locations = new Map<string, { gen: number; value: Location }>();
+  private readonly chunks = new Map<string, { n: number; k: unknown; parts: Uint8Array[] }>();
+
+  constructor(private readonly rules: Allowances) {}
+
+  /** Checks one item and keeps what it contributes; the problem with it, if any. */
+  add(item: Item): Problem | undefined {
+    const key = keyOf(item);
+    for (const attr of [A.data, A.previousData]) {
+      const value = item[attr];
+      if (value !== undefined && !(value instanceof Uint8Array && value[0] === FORMAT))
+        return { key, what: `\`${attr}\` does not start with the format byte ${FORMAT}` };
+    }
+    try {
+      const what = this.classify(key, item);
+      return what === undefined ? undefined : { key, what };
+    } catch (error) {
+      return { key, what: `unreadable: ${(error as Error).message}` };
+    }
+  }
+
+  /** Bundles whose chunks were not all found. */
+  incomplete(): Problem | undefined {
+    for (const [text, pending] of this.chunks) {
+      const [partition = "", gen = ""] = text.split("/");
+      const found = pending.parts.filter(Boolean).length;
+      const key = { p: Buffer.from(partition, "hex"), s: Buffer.from(`${gen}0000`, "hex") };
+      return { key, what: `bundle has ${found} of its ${pending.n} chunks` };
+    }
+    return undefined;
+  }
+
+  private classify(key: ItemKey, item: Item): string | undefined {
+    const { p } = key;
+    if (compareBytes(p, MANIFEST_KEY.p) === 0) return undefined;
+    if (p[0] === 0xfe && p.length === 5) return this.rules.journal(genOf(p));
+    if (isPersonPartition(p)) return this.bundleChunk(key, item);
+    if (isLocationPartition(p)) return this.location(key, item);
+    if ((p[0] ?? 0) >= 0x2d) return this.companyItem(key, item);
+    return "an item of no known kind";
+  }
+
+  private companyItem(key: ItemKey, item: Item): string | undefined {
+    const family = key.s[0] ?? 0;
+    if (key.s.length !== 30 || family < FAMILY.employmentKey || family > FAMILY.personNames)
+      return "a company item with a malformed sort key";
+    const gen = genOf(key.s);
+    const x = item[A.supersededAt] as number | undefined;
+    const wrong = this.rules.version(gen, x);
+    if (wrong || !visibleAt(gen, x, this.rules.committed)) return wrong;
+    const order = orderOfSort(key.s);
+    const company = companyOfPartition(key.p);
+    const logical = entryKey(family, order, company);
+    const seen = family === FAMILY.record ? this.records.get(logical) : this.entries.get(logical);
+    if (seen) return `a second visible version of one key (the other is of generation ${seen.gen})`;
+    const data = bytesOf(item[A.data]);
+    if (family === FAMILY.record) return this.record(item, data, company, order, gen, logical);
+    if (family === FAMILY.employmentKey || family === FAMILY.personKey) {
+      if (data.length !== 1) return "a key entry with data beyond the format byte";
+      this.entries.set(logical, { gen });
+    } else this.entries.set(logical, { gen, pairs: JSON.stringify(decodeNamePairs(data)) });
+    return undefined;
+  }
+
+  private record(
+    item: Item,
+    data: Uint8Array,
+    company: string,
+    order: OrderKey,
+    gen: number,
+    logical: string,
+  ): string | undefined {
+    const record = decompress<SourceEmployee>(data);
+    const expected = locationOf(record);
+    if (expected.companyId !== company || expected.order !== order)
+      return `holds record ${record.id} of company ${record.companyId}, whose key is another`;
+    const phone = phoneOf(record);
+    if (!sameBytes(item[A.phone], phone === null ? undefined : phoneBytes(phone)))
+      return "phone attribute `t` is not the record's normalized phone";
+    const names = namesOf(record);
+    if (textOrNull(item[A.firstName]) !== names.firstName || textOrNull(item[A.lastName]) !== names.lastName)
+      return "name attributes `f`/`l` are not the record's normalized names";
+    const q = item[A.person];
+    this.records.set(logical, {
+      gen,
+      id: record.id,
+      expected,
+      names: expected.named ? JSON.stringify([names]) : null,
+      q: q === undefined ? null : orderKeyOfBytes(bytesOf(q)),
+    });
+    return undefined;
+  }
+
+  private bundleChunk(key: ItemKey, item: Item): string | undefined {
+    if (key.s.length !== 6) return "a bundle chunk with a malformed sort key";
+    const gen = bundleGenOf(key.s);
+    const x = item[A.supersededAt] as number | undefined;
+    const wrong = this.rules.version(gen, x);
+    if (wrong || !visibleAt(gen, x, this.rules.committed)) return wrong;
+    const n = item[A.chunks];
+    const chunk = bundleChunkOf(key.s);
+    if (typeof n !== "number" || chunk >= n) return `chunk ${chunk} of a bundle of ${String(n)} chunks`;
+    const text = `${Buffer.from(key.p).toString("hex")}/${Buffer.from(key.s.subarray(0, 4)).toString("hex")}`;
+    const pending = this.chunks.get(text) ?? { n, k: item[A.hasPerson], parts: [] };
+    if (pending.n !== n || pending.k !== item[A.hasPerson])
+      return "chunk count `n` or `k` differs from the bundle's other chunks";
+    pending.parts[chunk] = bytesOf(item[A.data]);
+    this.chunks.set(text, pending);
+    if (pending.parts.filter(Boolean).length < n) return undefined;
+    this.chunks.delete(text);
+    const [first = new Uint8Array(), ...rest] = pending.parts;
+    const bundle = decompress<Bundle>(concatBytes(first, ...rest.map((part) => part.subarray(1))));
+    return this.bundle(idOfPartition(key.p), gen, bundle, pending.k);
+  }
+
+  private bundle(personId: string, gen: number, bundle: Bundle, k: unknown): string | undefined {
+    const other = this.bundles.get(personId);
+    if (other) return `a second visible bundle of the person (the other is of generation ${other.gen})`;
+    if ((bundle.person === null ? 0 : 1) !== k) return "`k` does not say whether the bundle holds the person";
+    const first = bundle.employees[0];
+    if (bundle.person === null)
+      return first
+        ? `dangling reference: record ${first.id} links to person ${personId}, who does not exist`
+        : "a bundle with no person and no records";
+    if (bundle.person.id !== personId) return `the bundle holds person ${bundle.person.id}`;
+    const records = new Map<string, Location>();
+    let last = "";
+    for (const record of bundle.employees) {
+      if (record.personId !== personId) return `holds record ${record.id} of person ${record.personId}`;
+      if (record.id <= last) return `records not sorted by id, or twice: ${record.id}`;
+      last = record.id;
+      records.set(record.id, locationOf(record));
+    }
+    const pairs = new Map(
+      [...pairsByCompany(bundle.employees)].map(([company, list]) => [company, JSON.stringify(list)]),
+    );
+    this.bundles.set(personId, { gen, personOrder: personOrder(bundle.person), pairs, records });
+    return undefined;
+  }
+
+  private location(key: ItemKey, item: Item): string | undefined {
+    if (key.s.length !== 1 || key.s[0] !== 0) return "a location item with a malformed sort key";
+    const g = item[A.gen];
+    const pg = item[A.previousGen];
+    const data = item[A.data];
+    if (typeof g !== "number") return "a location without its generation `g`";
+    if ((pg === undefined) !== (item[A.previousData] === undefined)) return "`pg` and `pd` not both present";
+    const wrong = data === undefined ? this.rules.deletedLocation(g) : this.rules.version(g, undefined);
+    if (wrong) return wrong;
+    const committed = this.rules.committed;
+    if (typeof pg === "number" && pg >= g)
+      return `previous value of generation ${pg}, not before its own ${g}`;
+    const visible = locationAt(storedLocation(item), committed);
+    if (visible) this.locations.set(idOfPartition(key.p), visible);
+    return undefined;
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * A small directory loaded in two loads (so it holds generations 1 and 2, a changed record, a
+ * record moved to another person and a deleted one), and raw access to the table's items for
+ * tests that corrupt them one kind at a time.
+ */
+import { type DynamoDBDocumentClient, GetCommand, PutCommand, ScanCommand } from "@aws-sdk/lib-dynamodb";
+import type { SourceEmployee } from "../../../lib/directory/source.js";
+import { loadData } from "../../../lib/load/load-file.js";
+import { batchWrite, type Item, type ItemKey, keyOf } from "../../../lib/store/dynamo/batch.js";
+import { dynamoDirectory } from "../../../lib/store/dynamo/directory.js";
+import { DIRECTORY_ATTR as A } from "../../../lib/store/tables.js";
+import { dataFileOf, employeeInput, personInput, testUuid } from "../../searches/records.js";
+
+export const P1 = testUuid(0x7e, 0, 1);
+export const P2 = testUuid(0x7e, 0, 2);
+export const P3 = testUuid(0x7e, 0, 3);
+export const E1 = testUuid(0x7e, 1, 1);
+export const E2 = testUuid(0x7e, 1, 2);
+export const E3 = testUuid(0x7e, 1, 3);
+export const E4 = testUuid(0x7e, 1, 4);
+export const E5 = testUuid(0x7e, 1, 5);
+
+const persons = [
+  personInput(P1, "2024-01-01T00:00:00Z"),
+  personInput(P2, "2024-01-02T00:00:00Z"),
+  personInput(P3, "2024-01-03T00:00:00Z"),
+];
+const at = (day: number) => `2024-03-0${day}T00:00:00Z`;
+const e1 = employeeInput({ id: E1, companyId: "acme", personId: P1, createdAt: at(1) });
+const e2 = { id: E2, companyId: "acme", personId: P1, createdAt: at(2), phone: null };
+const e3 = { id: E3, companyId: "beta", personId: P2, createdAt: at(3), firstName: null, lastName: null };
+const e4 = employeeInput({ id: E4, companyId: "beta", personId: null, createdAt: at(4) });
+const e5 = employeeInput({ id: E5, companyId: "acme", personId: P3, createdAt: at(5) });
+
+/** Generation 1: every record; generation 2 (a snapshot): E2 renamed, E3 moved to P3, E5 deleted. */
+export const FIRST = dataFileOf(persons, [e1, employeeInput(e2), employeeInput(e3), e4, e5]);
+export const SECOND = dataFileOf(persons, [
+  e1,
+  employeeInput({ ...e2, lastName: "Okafor" }),
+  employeeInput({ ...e3, personId: P3 }),
+  e4,
+]);
+export const recordOf = (id: string): SourceEmployee => {
+  const record = SECOND.employees.find((employee) => employee.id === id);
+  if (!record) throw new Error(`no record ${id} in SECOND`);
+  return record;
+};
+
+export async function loadTwice(documents: DynamoDBDocumentClient, table: string): Promise<void> {
+  const directory = dynamoDirectory(documents, table, { writer: { graceMs: 0 } });
+  await loadData(FIRST, directory, "snapshot");
+  await loadData(SECOND, directory, "snapshot");
+}
+
+export function tableItems(documents: DynamoDBDocumentClient, table: string) {
+  const all = async () => {
+    const items: Item[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await documents.send(
+        new ScanCommand({ TableName: table, ConsistentRead: true, ExclusiveStartKey: start }),
+      );
+      items.push(...(page.Items ?? []));
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return items;
+  };
+  const get = async (key: ItemKey): Promise<Item> => {
+    const { Item: item } = await documents.send(
+      new GetCommand({
+        TableName: table,
+        Key: { [A.partition]: key.p, [A.sort]: key.s },
+        ConsistentRead: true,
+      }),
+    );
+    if (!item) throw new Error("no such item");
+    return item;
+  };
+  const put = (item: Item) => documents.send(new PutCommand({ TableName: table, Item: item }));
+  const remove = (key: ItemKey) => batchWrite(documents, table, [{ delete: key }]);
+  const wipe = async () =>
+    batchWrite(
+      documents,
+      table,
+      (await all()).map((item) => ({ delete: keyOf(item) })),
+    );
+  return { all, get, put, remove, wipe };
+}

@@ -1,0 +1,244 @@
+/**
+ * `verify` on both engines: a directory written by two loads passes; then one item at a time is
+ * corrupted the way a bug or a dead process could, and verify names that item and what is wrong.
+ */
+import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { instantKey } from "../../../lib/directory/instant-key.js";
+import { orderKey, phoneBytes } from "../../../lib/store/binary-keys.js";
+import type { Item, ItemKey } from "../../../lib/store/dynamo/batch.js";
+import { compress, decodeLocation, encodeLocation, FORMAT } from "../../../lib/store/dynamo/codec.js";
+import { dynamoDirectory } from "../../../lib/store/dynamo/directory.js";
+import { bundleItems, employmentOrder, personOrder } from "../../../lib/store/dynamo/items.js";
+import {
+  bundleSort,
+  companyPartition,
+  entrySort,
+  FAMILY,
+  type Family,
+  journalPartition,
+  journalSort,
+  LOCATION_SORT,
+  locationPartition,
+  MANIFEST_KEY,
+  personPartition,
+} from "../../../lib/store/dynamo/layout.js";
+import { verifyDirectory } from "../../../lib/store/dynamo/verify.js";
+import { documentClientFor } from "../../../lib/store/dynamo-client.js";
+import { DIRECTORY_ATTR as A } from "../../../lib/store/tables.js";
+import { testUuid } from "../../searches/records.js";
+import { describeEachEngine } from "../../support/engines.js";
+import { E1, E2, E4, loadTwice, P1, recordOf, SECOND, tableItems } from "./verify-fixture.js";
+
+const entry = (company: string, family: Family, id: string, gen: number): ItemKey => ({
+  p: companyPartition(company),
+  s: entrySort(family, employmentOrder(recordOf(id)), gen),
+});
+const location = (id: string): ItemKey => ({ p: locationPartition(id), s: LOCATION_SORT });
+const hex = (key: ItemKey) => ({
+  p: Buffer.from(key.p).toString("hex"),
+  s: Buffer.from(key.s).toString("hex"),
+});
+const GHOST = testUuid(0x7e, 0, 0x99);
+
+type Items = ReturnType<typeof tableItems>;
+interface Case {
+  readonly title: string;
+  readonly corrupt: (
+    items: Items,
+    documents: ReturnType<typeof documentClientFor>,
+    table: string,
+  ) => Promise<unknown>;
+  /** The item verify must name (or only its partition, when two items are equally to blame). */
+  readonly named: ItemKey | { p: Uint8Array };
+  readonly what: RegExp;
+}
+
+const copyAt = async (items: Items, key: ItemKey, s: Uint8Array, extra: Item = {}) =>
+  items.put({ ...(await items.get(key)), [A.sort]: s, ...extra });
+
+// In SECOND: E1 (acme, P1) is unchanged since generation 1; E2 (acme, P1) was renamed at 2.
+const CASES: readonly Case[] = [
+  {
+    title: "a deleted employment key entry",
+    corrupt: (items) => items.remove(entry("acme", FAMILY.employmentKey, E1, 1)),
+    named: entry("acme", FAMILY.record, E1, 1),
+    what: /no employment key entry of generation 1/,
+  },
+  {
+    title: "a location whose hash changed",
+    corrupt: async (items) => {
+      const item = await items.get(location(E1));
+      const value = decodeLocation(item[A.data] as Uint8Array);
+      await items.put({ ...item, [A.data]: encodeLocation({ ...value, hash: "00".repeat(8) }) });
+    },
+    named: location(E1),
+    what: /does not point at the visible record item/,
+  },
+  {
+    title: "an item in format 1",
+    corrupt: async (items) => {
+      const item = await items.get(entry("acme", FAMILY.employmentNames, E1, 1));
+      const data = Uint8Array.from(item[A.data] as Uint8Array);
+      data[0] = 1;
+      await items.put({ ...item, [A.data]: data });
+    },
+    named: entry("acme", FAMILY.employmentNames, E1, 1),
+    what: new RegExp(`format byte ${FORMAT}`),
+  },
+  {
+    title: "a journal item left behind",
+    corrupt: (items) =>
+      items.put({
+        [A.partition]: journalPartition(3),
+        [A.sort]: journalSort(0),
+        [A.data]: compress({ puts: [], stamps: [], locations: [] }),
+      }),
+    named: { p: journalPartition(3), s: journalSort(0) },
+    what: /journal of generation 3 with no load of it in progress/,
+  },
+  {
+    title: "a person entry without a bundle",
+    corrupt: (items) =>
+      items.put({
+        [A.partition]: companyPartition("acme"),
+        [A.sort]: entrySort(FAMILY.personKey, orderKey(instantKey("2024-02-02T00:00:00Z"), GHOST), 2),
+        [A.data]: Uint8Array.of(FORMAT),
+      }),
+    named: {
+      p: companyPartition("acme"),
+      s: entrySort(FAMILY.personKey, orderKey(instantKey("2024-02-02T00:00:00Z"), GHOST), 2),
+    },
+    what: new RegExp(`no bundle of person ${GHOST}`),
+  },
+  {
+    title: "a superseded version older than the committed generation",
+    corrupt: (items) =>
+      copyAt(
+        items,
+        entry("acme", FAMILY.employmentKey, E2, 2),
+        entry("acme", FAMILY.employmentKey, E2, 1).s,
+        {
+          [A.supersededAt]: 2,
+        },
+      ),
+    named: entry("acme", FAMILY.employmentKey, E2, 1),
+    what: /superseded at generation 2 <= committed 2 and never removed \(stale garbage\)/,
+  },
+  {
+    title: "a version of a load that died",
+    corrupt: (items) =>
+      copyAt(items, entry("acme", FAMILY.employmentKey, E1, 1), entry("acme", FAMILY.employmentKey, E1, 3).s),
+    named: entry("acme", FAMILY.employmentKey, E1, 3),
+    what: /written by generation 3 > committed 2 with no load of it in progress/,
+  },
+  {
+    title: "two visible versions of one key",
+    corrupt: (items) =>
+      copyAt(items, entry("acme", FAMILY.employmentKey, E2, 2), entry("acme", FAMILY.employmentKey, E2, 1).s),
+    named: { p: companyPartition("acme") },
+    what: /a second visible version of one key/,
+  },
+  {
+    title: "a stale lease",
+    corrupt: (_items, documents, table) =>
+      documents.send(
+        new UpdateCommand({
+          TableName: table,
+          Key: { [A.partition]: MANIFEST_KEY.p, [A.sort]: MANIFEST_KEY.s },
+          UpdateExpression: "SET lease = :lease",
+          ExpressionAttributeValues: {
+            ":lease": { owner: "dead", label: "a load that died", startedAt: 0, expiresAt: 1, gen: 3 },
+          },
+        }),
+      ),
+    named: MANIFEST_KEY,
+    what: /stale lease of load "a load that died"/,
+  },
+  {
+    title: "a record linking to a person who does not exist",
+    corrupt: async (items) => {
+      const orphan = { ...recordOf(E4), personId: GHOST };
+      for (const item of bundleItems(GHOST, { person: null, employees: [orphan] }, 2)) await items.put(item);
+    },
+    named: { p: personPartition(GHOST), s: bundleSort(2, 0) },
+    what: new RegExp(`dangling reference: record ${E4} links to person ${GHOST}`),
+  },
+  {
+    title: "a record item whose phone attribute is not its phone",
+    corrupt: async (items) => {
+      const item = await items.get(entry("acme", FAMILY.record, E1, 1));
+      await items.put({ ...item, [A.phone]: phoneBytes("5550000000") });
+    },
+    named: entry("acme", FAMILY.record, E1, 1),
+    what: /phone attribute `t` is not the record's normalized phone/,
+  },
+  {
+    title: "a bundle whose person key entry is missing",
+    corrupt: (items) =>
+      items.remove({
+        p: companyPartition("acme"),
+        s: entrySort(FAMILY.personKey, personOrder(personOf(P1)), 2),
+      }),
+    named: { p: personPartition(P1), s: bundleSort(2, 0) },
+    what: /no person key entry in acme of generation 2/,
+  },
+];
+
+function personOf(id: string) {
+  const person = SECOND.persons.find((p) => p.id === id);
+  if (!person) throw new Error(`no person ${id}`);
+  return person;
+}
+
+describeEachEngine("verify", (getEngine) => {
+  const documents = () => documentClientFor(getEngine().client);
+  const table = () => getEngine().tables.directory;
+  const items = () => tableItems(documents(), table());
+  const verify = (companyId?: string) =>
+    verifyDirectory(documents(), table(), companyId ? { companyId } : {});
+
+  beforeEach(async () => {
+    await items().wipe();
+    await loadTwice(documents(), table());
+  }, 60_000);
+
+  it("passes on what loads wrote, for the whole table and for each company", async () => {
+    expect(await verify()).toEqual({ committed: 2, items: expect.any(Number), records: 4, persons: 3 });
+    expect((await verify("acme")).problem).toBeUndefined();
+    expect((await verify("beta")).problem).toBeUndefined();
+  }, 30_000);
+
+  it("passes while a load is in progress, whose versions are not yet committed", async () => {
+    const directory = dynamoDirectory(documents(), table(), { writer: { graceMs: 0 } });
+    const session = await directory.beginLoad("in progress");
+    try {
+      await session.apply([{ op: "upsert", employee: { ...recordOf(E1), companyId: "beta" } }]);
+      expect((await verify()).problem).toBeUndefined();
+    } finally {
+      await session.abort();
+    }
+    expect((await verify()).problem).toBeUndefined();
+  }, 30_000);
+
+  it.each(CASES)(
+    "fails on $title, naming the item",
+    async ({ corrupt, named, what }) => {
+      await corrupt(items(), documents(), table());
+      const { problem } = await verify();
+      expect(problem?.what).toMatch(what);
+      const partition = Buffer.from(named.p).toString("hex");
+      expect(hex(problem?.key ?? MANIFEST_KEY)).toEqual(
+        "s" in named ? hex(named) : { p: partition, s: expect.any(String) },
+      );
+    },
+    30_000,
+  );
+
+  it("checks one company: a broken item there fails it, not the other company", async () => {
+    const item = await items().get(location(E1));
+    const value = decodeLocation(item[A.data] as Uint8Array);
+    await items().put({ ...item, [A.data]: encodeLocation({ ...value, hash: "00".repeat(8) }) });
+    expect(hex((await verify("acme")).problem?.key ?? MANIFEST_KEY)).toEqual(hex(location(E1)));
+    expect((await verify("beta")).problem).toBeUndefined();
+  }, 30_000);
+});
