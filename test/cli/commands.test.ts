@@ -46,6 +46,12 @@ const TOOLS = [
     flag: "--endpoint",
   },
   { name: "load", file: "lib/cli/load.ts", badValue: ["data.json", "--stage", "qa"], flag: "--stage" },
+  {
+    name: "directory",
+    file: "lib/cli/directory.ts",
+    badValue: ["verify", "--endpoint", "localhost:8000"],
+    flag: "--endpoint",
+  },
   { name: "demo-data", file: "lib/cli/demo-data.ts", badValue: ["--companies", "ten"], flag: "--companies" },
   { name: "bench", file: "lib/cli/bench.ts", badValue: ["--records", "0"], flag: "--records" },
   { name: "load-test", file: "lib/load-test/main.ts", badValue: ["--engine", "mongo"], flag: "--engine" },

@@ -38,7 +38,7 @@ describe("npm run directory", () => {
   it("refuses a bad call with one line and the usage, exit 2", async () => {
     await expect(cli(["get", "employee", "not-a-uuid"])).rejects.toMatchObject({
       code: 2,
-      stderr: expect.stringMatching(/^ID must be a uuid\nusage: /),
+      stderr: expect.stringMatching(/^directory: ID must be a uuid\n\nusage: /),
     });
     await expect(cli(["frobnicate"])).rejects.toMatchObject({ code: 2 });
   }, 30_000);
