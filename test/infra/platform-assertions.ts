@@ -199,7 +199,7 @@ export function platformAssertions(stage: string, synthesized: () => Synthesized
               { AttributeName: "t", KeyType: "HASH" },
               { AttributeName: "p", KeyType: "RANGE" },
             ],
-            Projection: { ProjectionType: "INCLUDE", NonKeyAttributes: ["q", "f", "l"] },
+            Projection: { ProjectionType: "INCLUDE", NonKeyAttributes: ["q", "f", "l", "x"] },
           },
         ],
       });

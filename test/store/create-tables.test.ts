@@ -22,7 +22,7 @@ describe("createTableInput", () => {
             { AttributeName: "t", KeyType: "HASH" },
             { AttributeName: "p", KeyType: "RANGE" },
           ],
-          Projection: { ProjectionType: "INCLUDE", NonKeyAttributes: ["q", "f", "l"] },
+          Projection: { ProjectionType: "INCLUDE", NonKeyAttributes: ["q", "f", "l", "x"] },
         },
       ],
     });
@@ -60,7 +60,7 @@ describe("createTableInput", () => {
     attributes?.push("mutated");
     expect(createTableInput(DIRECTORY_TABLE, "dir-test").GlobalSecondaryIndexes?.[0]).toEqual(
       expect.objectContaining({
-        Projection: { ProjectionType: "INCLUDE", NonKeyAttributes: ["q", "f", "l"] },
+        Projection: { ProjectionType: "INCLUDE", NonKeyAttributes: ["q", "f", "l", "x"] },
       }),
     );
   });

@@ -14,6 +14,7 @@ import {
   FAMILY,
   LOCATION_SORT,
   locationPartition,
+  type PersonNameFamily,
   personPartition,
 } from "./layout.js";
 import type { Bundle } from "./reads.js";
@@ -76,41 +77,69 @@ export function recordItems(record: SourceEmployee, gen: number, person: OrderKe
   return items;
 }
 
-/** The distinct name pairs of a person's records, per company (every company of theirs is a key). */
-export function pairsByCompany(employees: readonly SourceEmployee[]): Map<string, NamePair[]> {
-  const byCompany = new Map<string, Map<string, NamePair>>();
+const distinct = (pairs: Iterable<NamePair>): NamePair[] => [
+  ...new Map([...pairs].map((pair) => [JSON.stringify(pair), pair])).values(),
+];
+
+/**
+ * Per company of the person's records: what each names family holds (the distinct pairs, first
+ * names, last names; empty lists mean no entry). A filter on one name reads only that name's
+ * family: the other name's bytes are not billed; both names need the pairs (same employment).
+ */
+export function personNameLists(
+  employees: readonly SourceEmployee[],
+): Map<string, Map<PersonNameFamily, NamePair[]>> {
+  const byCompany = new Map<string, NamePair[]>();
   for (const record of employees) {
-    const pairs = byCompany.get(record.companyId) ?? new Map<string, NamePair>();
-    byCompany.set(record.companyId, pairs);
-    const names = namesOf(record);
-    if (isNamed(names)) pairs.set(JSON.stringify(names), names);
+    const names = byCompany.get(record.companyId) ?? [];
+    byCompany.set(record.companyId, names);
+    const pair = namesOf(record);
+    if (isNamed(pair)) names.push(pair);
   }
-  return new Map([...byCompany].map(([companyId, pairs]) => [companyId, [...pairs.values()]]));
+  return new Map(
+    [...byCompany].map(([companyId, pairs]) => [
+      companyId,
+      new Map<PersonNameFamily, NamePair[]>([
+        [FAMILY.personNames, distinct(pairs)],
+        [
+          FAMILY.personFirstNames,
+          distinct(
+            pairs.flatMap(({ firstName }) => (firstName === null ? [] : [{ firstName, lastName: null }])),
+          ),
+        ],
+        [
+          FAMILY.personLastNames,
+          distinct(
+            pairs.flatMap(({ lastName }) => (lastName === null ? [] : [{ firstName: null, lastName }])),
+          ),
+        ],
+      ]),
+    ]),
+  );
 }
 
-/** A person's entries in each of their companies: a key entry, and a names entry when named. */
+/** A person's entries in each of their companies: a key entry, and names entries when named. */
 export function personEntryItems(
   person: SourcePerson,
   employees: readonly SourceEmployee[],
   gen: number,
 ): Item[] {
   const order = personOrder(person);
-  return [...pairsByCompany(employees)].flatMap(([companyId, pairs]) => {
+  return [...personNameLists(employees)].flatMap(([companyId, lists]) => {
     const p = companyPartition(companyId);
     const key = {
       [A.partition]: p,
       [A.sort]: entrySort(FAMILY.personKey, order, gen),
       [A.data]: Uint8Array.of(FORMAT),
     };
-    if (pairs.length === 0) return [key];
-    return [
-      key,
-      {
+    const names = [...lists]
+      .filter(([, list]) => list.length > 0)
+      .map(([family, list]) => ({
         [A.partition]: p,
-        [A.sort]: entrySort(FAMILY.personNames, order, gen),
-        [A.data]: encodeNamePairs(pairs),
-      },
-    ];
+        [A.sort]: entrySort(family, order, gen),
+        [A.data]: encodeNamePairs(list),
+      }));
+    return [key, ...names];
   });
 }
 

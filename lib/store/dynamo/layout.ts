@@ -26,9 +26,20 @@ export const FAMILY = {
   record: 0x03,
   /** One per employee record that has a name: the normalized names. Employees name searches. */
   employmentNames: 0x04,
-  /** One per person of the company with a named record: the distinct name pairs there. */
+  /** One per person of the company with a named record: the distinct name pairs there (first and last filtered). */
   personNames: 0x05,
+  /** The person's distinct first names in the company (first name filtered), as pairs with no last name. */
+  personFirstNames: 0x06,
+  /** The person's distinct last names in the company (last name filtered), as pairs with no first name. */
+  personLastNames: 0x07,
 } as const;
+/** The families of a person's names entries, each present when its list is not empty. */
+export const PERSON_NAME_FAMILIES = [
+  FAMILY.personNames,
+  FAMILY.personFirstNames,
+  FAMILY.personLastNames,
+] as const;
+export type PersonNameFamily = (typeof PERSON_NAME_FAMILIES)[number];
 export type Family = (typeof FAMILY)[keyof typeof FAMILY];
 
 /** Partition prefixes that no company id (`[A-Za-z0-9._-]`, so from 0x2d up) can start with. */

@@ -121,7 +121,14 @@ async function candidatesAt(reads: DirectoryReads, query: PersonsQuery, at: Read
   } else {
     // One query per company, all at once: latency follows the largest company, not their sum.
     const names = hasNameFilter(filter);
-    const family = names ? FAMILY.personNames : FAMILY.personKey;
+    // The family that holds just what the filter needs: the pairs only when both names are set.
+    const family = !names
+      ? FAMILY.personKey
+      : filter.firstName === undefined
+        ? FAMILY.personLastNames
+        : filter.lastName === undefined
+          ? FAMILY.personFirstNames
+          : FAMILY.personNames;
     const perCompany = await Promise.all(
       [...filter.companies].map((companyId) => reads.family(companyId, family, query.created, at)),
     );

@@ -11,7 +11,7 @@ import { DIRECTORY_ATTR as A } from "../tables.js";
 import { bytesOf, type Item, type ItemKey, keyOf } from "./batch.js";
 import { decodeNamePairs, decompress, FORMAT, type Location } from "./codec.js";
 import { locationAt } from "./inspect.js";
-import { locationOf, pairsByCompany, personOrder } from "./items.js";
+import { locationOf, personNameLists, personOrder } from "./items.js";
 import {
   bundleChunkOf,
   bundleGenOf,
@@ -23,6 +23,7 @@ import {
   isPersonPartition,
   MANIFEST_KEY,
   orderOfSort,
+  type PersonNameFamily,
   visibleAt,
 } from "./layout.js";
 import { storedLocation } from "./load-plan.js";
@@ -40,11 +41,11 @@ export interface RecordSummary {
   readonly q: OrderKey | null;
 }
 
-/** A visible bundle: generation, the person's order key, name pairs per company, record locations. */
+/** A visible bundle: generation, the person's order key, per company the names entries' lists (JSON by family), record locations. */
 export interface BundleSummary {
   readonly gen: number;
   readonly personOrder: OrderKey;
-  readonly pairs: ReadonlyMap<string, string>;
+  readonly pairs: ReadonlyMap<string, ReadonlyMap<PersonNameFamily, string>>;
   readonly records: ReadonlyMap<string, Location>;
 }
 
@@ -111,7 +112,7 @@ export class Census {
 
   private companyItem(key: ItemKey, item: Item): string | undefined {
     const family = key.s[0] ?? 0;
-    if (key.s.length !== 30 || family < FAMILY.employmentKey || family > FAMILY.personNames)
+    if (key.s.length !== 30 || family < FAMILY.employmentKey || family > FAMILY.personLastNames)
       return "a company item with a malformed sort key";
     const gen = genOf(key.s);
     const x = item[A.supersededAt] as number | undefined;
@@ -201,7 +202,10 @@ export class Census {
       records.set(record.id, locationOf(record));
     }
     const pairs = new Map(
-      [...pairsByCompany(bundle.employees)].map(([company, list]) => [company, JSON.stringify(list)]),
+      [...personNameLists(bundle.employees)].map(([company, lists]) => [
+        company,
+        new Map([...lists].map(([family, list]) => [family, JSON.stringify(list)])),
+      ]),
     );
     this.bundles.set(personId, { gen, personOrder: personOrder(bundle.person), pairs, records });
     return undefined;

@@ -113,14 +113,22 @@ function* bundleLinks(census: Census, inScope: (company: string) => boolean): Ge
           key,
           what: `no person key entry in ${company} of generation ${bundle.gen} (${found(entry?.gen)})`,
         };
-      const names = census.entries.get(entryKey(FAMILY.personNames, bundle.personOrder, company));
-      if (pairs === "[]" && names)
-        yield { key, what: `a person names entry in ${company}, but no record there has a name` };
-      if (pairs !== "[]" && (names?.gen !== bundle.gen || names.pairs !== pairs))
-        yield {
-          key,
-          what: `no person names entry in ${company} of generation ${bundle.gen} with the records' name pairs`,
-        };
+      for (const [family, list] of pairs) {
+        const names = census.entries.get(entryKey(family, bundle.personOrder, company));
+        const what =
+          family === FAMILY.personNames
+            ? "name pairs"
+            : family === FAMILY.personFirstNames
+              ? "first names"
+              : "last names";
+        if (list === "[]" && names)
+          yield { key, what: `a person ${what} entry in ${company}, but no record there has such a name` };
+        if (list !== "[]" && (names?.gen !== bundle.gen || names.pairs !== list))
+          yield {
+            key,
+            what: `no person ${what} entry in ${company} of generation ${bundle.gen} with the records' ${what}`,
+          };
+      }
     }
     for (const [id, expected] of bundle.records) {
       if (!inScope(expected.companyId)) continue;

@@ -150,7 +150,8 @@ async function readCompany(
     if (record.expected.personId) persons.add(record.expected.personId);
   for (const logical of census.entries.keys()) {
     const { family, order } = entryKeyParts(logical);
-    if (family === FAMILY.personKey || family === FAMILY.personNames) persons.add(orderKeyParts(order).id);
+    if (family !== FAMILY.employmentKey && family !== FAMILY.employmentNames)
+      persons.add(orderKeyParts(order).id);
   }
   const ids = [...persons].sort();
   for (let i = 0; i < ids.length; i += PERSONS_AT_ONCE) {
