@@ -125,22 +125,27 @@ describe("DynamoDB faults", () => {
   });
 
   it("retries UnprocessedKeys, and never presents a partial page", async () => {
-    // A page of persons is read with BatchGetItem (a run of employee records is one Query).
+    // A filtered page of employee records is scattered, so it is read with BatchGetItem (persons'
+    // bundles and unfiltered runs are Queries).
+    const filtered = { companyId: "acme", lastName: "garc" };
     state.fault = undefined;
-    const healthy = await search("persons", {});
+    const healthy = await search("employees", filtered);
+    expect((JSON.parse(healthy.body) as { employees: unknown[] }).employees.length).toBeGreaterThan(0);
+    state.calls = {};
     state.fault = { kind: "unprocessed", times: 2 };
-    const recovered = await search("persons", {});
+    const recovered = await search("employees", filtered);
     expect(recovered.status).toBe(200);
+    expect(state.fault.times).toBe(0);
+    expect(state.calls.BatchGetItemCommand).toBeGreaterThanOrEqual(3);
     const { asOf: _, ...answer } = JSON.parse(recovered.body) as Record<string, unknown>;
     const { asOf: __, ...expected } = JSON.parse(healthy.body) as Record<string, unknown>;
     expect(answer).toEqual(expected);
-    expect((JSON.parse(healthy.body) as { persons: unknown[] }).persons.length).toBeGreaterThan(0);
 
     state.fault = { kind: "unprocessed", times: 1_000 };
-    const failed = await search("persons", {});
+    const failed = await search("employees", filtered);
     expect(failed.status).toBe(500);
     expect(failed.body).toBe('{"error":"internal_error"}');
-  });
+  }, 30_000);
 
   it("answers internal_error before the function's deadline when DynamoDB is slow", async () => {
     state.fault = { kind: "slow", ms: 2_500 };
