@@ -14,6 +14,7 @@ import { dynamoDirectory } from "../store/dynamo/directory.js";
 import { documentClientFor } from "../store/dynamo-client.js";
 import { LoadInProgressError } from "../store/port.js";
 import { type CommandLine, choiceOption, cli, failureLine, quoted, UsageError, urlOption } from "./args.js";
+import { watchCommand } from "./command-watch.js";
 import { DEFAULT_ENDPOINT, openDirectoryTable } from "./directory-table.js";
 import { deployedStage } from "./stage-resources.js";
 
@@ -59,14 +60,18 @@ async function main({ values, positionals }: CommandLine<typeof OPTIONS>): Promi
     const directory = dynamoDirectory(documentClientFor(client), table, {
       writer: { settleMs: local ? 0 : 1_000 },
     });
-    // Ctrl-C (or a TERM) stops between chunks: the load is undone and its lease released.
+    // Ctrl-C (or a TERM) stops between chunks: the load is undone and its lease released. So does
+    // a kill of the npm that ran it, which would otherwise leave this process loading on its own.
     const interrupt = new AbortController();
     const stop = () => interrupt.abort(new Error("interrupted"));
     process.once("SIGINT", stop).once("SIGTERM", stop);
+    const unwatch = watchCommand(() =>
+      interrupt.abort(new Error("the command running this load was killed")),
+    );
     const summary = await loadFile(file, mode, directory, {
       onProgress: progress(),
       signal: interrupt.signal,
-    });
+    }).finally(unwatch);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     if (summary.cleanupDeferred)
       console.error(

@@ -53,11 +53,13 @@ export type ChangeSource = () => AsyncIterable<LocatedChange>;
 async function validateAll(
   source: ChangeSource,
   mode: LoadMode,
+  signal: AbortSignal | undefined,
 ): Promise<{ count: number; ids: Set<string> }> {
   const ids = new Set<string>();
   const firstSeen = new Map<string, string>();
   let count = 0;
   for await (const { change, label } of source()) {
+    signal?.throwIfAborted();
     count += 1;
     if (mode === "changes") continue;
     const id = idOf(change);
@@ -145,7 +147,7 @@ export async function applyLoad(
   options: LoadFileOptions = {},
 ): Promise<LoadSummary> {
   const size = options.chunk ?? 1_000;
-  const { count, ids } = await validateAll(source, mode);
+  const { count, ids } = await validateAll(source, mode, options.signal);
   options.onProgress?.({ phase: "validated", changes: count });
   const session = await directory.beginLoad(label);
   try {
