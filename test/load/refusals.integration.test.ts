@@ -129,6 +129,12 @@ const MALFORMED: [string, LoadMode, string, string][] = [
     dataText([], [employee(8), employee(8, { companyId: "beta" })]),
     `employees[1] (id ${E(8)}): id: duplicate employee id (first used by employees[0])`,
   ],
+  [
+    "a duplicate id in an NDJSON data file",
+    "merge",
+    `${line({ person: person(8) })}\n${line({ employee: employee(8) })}\n${line({ person: person(8) })}\n`,
+    `person at line 3 (id ${P(8)}): id: duplicate person id (first used by person at line 1)`,
+  ],
 ];
 
 describeEachStore("refused files", (directory) => {
