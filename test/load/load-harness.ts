@@ -9,12 +9,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { instantKey } from "../../lib/directory/instant-key.js";
 import { normalizePhone } from "../../lib/directory/phone.js";
-import type { LoadMode } from "../../lib/load/change-lines.js";
+import { type LoadMode, readChanges } from "../../lib/load/change-lines.js";
 import { type LoadFileOptions, type LoadSummary, loadFile } from "../../lib/load/load-file.js";
 import { employmentFilter } from "../../lib/search/matching.js";
 import { documentClientFor } from "../../lib/store/dynamo-client.js";
 import { memoryDirectory } from "../../lib/store/memory/memory-directory.js";
-import type { CreatedRange, DirectoryReader, DirectoryWriter } from "../../lib/store/port.js";
+import type { Change, CreatedRange, DirectoryReader, DirectoryWriter } from "../../lib/store/port.js";
 import { type EmployeeFields, employeeInput, personInput, testUuid } from "../searches/records.js";
 import { tableItems } from "../store/dynamo/verify-fixture.js";
 import { directoryOn } from "../support/directory-store.js";
@@ -101,6 +101,13 @@ export const upsertPerson = (value: Person) => ({ op: "upsert", person: value })
 export const upsertEmployee = (value: EmployeeInput) => ({ op: "upsert", employee: value });
 export const deletePerson = (id: string) => ({ op: "delete", person: id });
 export const deleteEmployee = (id: string) => ({ op: "delete", employee: id });
+
+/** Change lines as the loader reads them from a file, to apply to a load session directly. */
+export async function parsedChanges(lines: readonly unknown[]): Promise<Change[]> {
+  const parsed: Change[] = [];
+  for await (const { change } of readChanges(await fileWith(ndjson(lines)), "changes")) parsed.push(change);
+  return parsed;
+}
 
 /** Applies `text` as a load file in `mode`, through the load use case. */
 export async function load(
