@@ -22,7 +22,7 @@ export type LoadMode = (typeof LOAD_MODES)[number];
 
 export interface LocatedChange {
   readonly change: Change;
-  /** Where it stands in the file, for messages: `line 12`, `persons[3]`. */
+  /** Where it stands in the file, for messages: `line 12`, `person at line 12`, `persons[3]`. */
   readonly label: string;
 }
 
@@ -68,14 +68,19 @@ function changeOf(value: unknown, number: number): LocatedChange {
 
 /** One line of an NDJSON data file: `{"person": …}` or `{"employee": …}`. */
 function upsertOf(value: unknown, number: number): LocatedChange {
-  const label = `line ${number}`;
   const entry = ndjsonEntry(value);
-  if (!entry) throw new DataFileError(label, null, 'expected an object with one key, "person" or "employee"');
+  if (!entry)
+    throw new DataFileError(
+      `line ${number}`,
+      null,
+      'expected an object with one key, "person" or "employee"',
+    );
   const kind: RecordKind = entry.kind;
-  const located = `${kind} at ${label}`;
+  // Named as the parser names an NDJSON record (lib/directory/source.ts), duplicates included.
+  const label = `${kind} at line ${number}`;
   return kind === "person"
-    ? { label, change: { op: "upsert", person: validateRecord("person", entry.raw, located) } }
-    : { label, change: { op: "upsert", employee: validateRecord("employee", entry.raw, located) } };
+    ? { label, change: { op: "upsert", person: validateRecord("person", entry.raw, label) } }
+    : { label, change: { op: "upsert", employee: validateRecord("employee", entry.raw, label) } };
 }
 
 /** Whether the file is NDJSON: its first line is a whole JSON value, one entry or change. */

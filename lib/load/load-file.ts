@@ -66,7 +66,11 @@ async function validateAll(
     const earlier = firstSeen.get(id);
     const kind = id.startsWith("p") ? "person" : "employee";
     if (earlier !== undefined)
-      throw new DataFileError(label, "id", `duplicate ${kind} id (first used by ${earlier})`);
+      throw new DataFileError(
+        `${label} (id ${id.slice(1)})`,
+        "id",
+        `duplicate ${kind} id (first used by ${earlier})`,
+      );
     firstSeen.set(id, label);
     ids.add(id);
   }

@@ -101,8 +101,11 @@ export class LoadInProgressError extends Error {
     readonly expiresAt: number,
   ) {
     super(
-      `another load is running (${label}, started ${new Date(startedAt).toISOString()}); ` +
-        `if it died, its lease expires at ${new Date(expiresAt).toISOString()}`,
+      `another load is running (${label}, started ${new Date(startedAt).toISOString()})` +
+        // A lease that never expires (the in-memory store's, which dies with its process) has no date.
+        (Number.isFinite(expiresAt)
+          ? `; if it died, its lease expires at ${new Date(expiresAt).toISOString()}`
+          : ""),
     );
   }
 }

@@ -2,41 +2,8 @@
  * Every command-line tool as a person runs it (through node_modules/.bin/tsx on this Node 24): help,
  * a bad call and a failure each end the same way (lib/cli/args.ts), never with a stack trace.
  */
-import { execFile } from "node:child_process";
 import { createServer, type Server } from "node:net";
-import { dirname } from "node:path";
-
-const ROOT = new URL("../../", import.meta.url).pathname;
-const TSX = `${ROOT}node_modules/.bin/tsx`;
-const TIMEOUT_MS = 60_000;
-
-interface Outcome {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs a tool to its end; its exit code is part of the outcome, not a rejection. */
-function runTool(file: string, args: string[], env: Record<string, string> = {}): Promise<Outcome> {
-  return new Promise((resolve) => {
-    execFile(
-      TSX,
-      [file, ...args],
-      {
-        cwd: ROOT,
-        // tsx runs on the `node` of PATH: this Node 24's first, not a system one.
-        env: { ...process.env, ...env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ""}` },
-        timeout: TIMEOUT_MS,
-      },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === "number" ? error.code : null) : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
-}
-
-const STACK_FRAME = /^\s+at /m;
+import { runTool, STACK_FRAME, TOOL_TIMEOUT_MS as TIMEOUT_MS } from "./run-tool.js";
 
 const TOOLS = [
   {
