@@ -10,11 +10,16 @@ import { authorizeHeader } from "../lib/auth/authorize.js";
 import { allowPolicy } from "../lib/auth/policy.js";
 import { toAuthorizerContext } from "../lib/auth/principal.js";
 import { logger } from "../lib/observability/logger.js";
-import { sharedDocumentClient, tableNameFromEnv } from "../lib/store/dynamo-client.js";
+import { boundedClientConfig, sharedDocumentClient, tableNameFromEnv } from "../lib/store/dynamo-client.js";
 import { keysRepository } from "../lib/store/keys-repository.js";
+import { AUTHORIZER_RETRY_LIMITS } from "../lib/store/retry-limits.js";
 import { KEYS_TABLE } from "../lib/store/tables.js";
 
-const keys = keysRepository(sharedDocumentClient(), tableNameFromEnv(KEYS_TABLE));
+// Retries that end before the function's 5 s timeout (checked at synth, infra/stateless-stack.ts).
+const keys = keysRepository(
+  sharedDocumentClient(boundedClientConfig(AUTHORIZER_RETRY_LIMITS)),
+  tableNameFromEnv(KEYS_TABLE),
+);
 
 async function authorize(event: APIGatewayTokenAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
   const outcome = await authorizeHeader(event.authorizationToken, keys);

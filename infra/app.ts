@@ -1,13 +1,19 @@
 /**
  * The CDK app of cdk.json: one stage per run, chosen with `-c stage=dev|sandbox|prod` (default
- * dev). `-c alarmTopicArn=arn:…` sends the alarms to an existing SNS topic.
+ * dev). `-c alarmTopicArn=arn:…` sends the alarms to an existing SNS topic, `-c alarmEmail=…`
+ * subscribes an address to them, and `-c account=…` names the account meant (it must be the
+ * stage's pinned account; see infra/stage-environment.ts).
  */
 import { App } from "aws-cdk-lib";
 import { addStage } from "./stage-stacks.js";
 
 const app = new App();
 const stage = contextString(app, "stage") ?? "dev";
-addStage(app, stage, { alarmTopicArn: contextString(app, "alarmTopicArn") });
+addStage(app, stage, {
+  alarmTopicArn: contextString(app, "alarmTopicArn"),
+  alarmEmail: contextString(app, "alarmEmail"),
+  account: contextString(app, "account"),
+});
 app.synth();
 
 function contextString(scope: App, key: string): string | undefined {

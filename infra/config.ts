@@ -18,6 +18,18 @@ export interface FunctionSizing {
   readonly memoryMb: number;
   /** Must stay below API Gateway's 29 s integration timeout (checked by the function construct). */
   readonly timeoutSeconds: number;
+  /**
+   * Reserved concurrency: the most instances the function may run at once, set aside from the
+   * account's regional quota (which must keep 100 unreserved; see docs/operations.md).
+   */
+  readonly reservedConcurrency: number;
+}
+
+/** WAF's per-IP limit: requests from one address over a sliding window, across both APIs. */
+export interface IpRateLimit {
+  readonly requests: number;
+  /** One of WAF's evaluation windows; also the `Retry-After` of its 429. */
+  readonly windowSeconds: 60 | 120 | 300 | 600;
 }
 
 export interface AlarmThresholds {
@@ -29,6 +41,10 @@ export interface AlarmThresholds {
   readonly serverErrorRatePercent: number;
   /** Below this many requests in a period the 5xx rate is not judged (1 error in 3 requests is noise). */
   readonly minRequestsForErrorRate: number;
+  /** 5xx responses per API in one period, whatever the traffic: an outage at low traffic. */
+  readonly serverErrors: number;
+  /** Requests the authorizer failed (crash, timeout, DynamoDB error) in one period, both APIs. */
+  readonly authorizerFailures: number;
   /** p99 of API Gateway's Latency (the whole request, authorizer included), per API. */
   readonly p99LatencyMs: number;
   /** Unhandled function errors (crashes, timeouts), per route function. */
@@ -40,10 +56,22 @@ export interface AlarmThresholds {
 
 export interface StageConfig {
   readonly stage: DeployedStage;
+  /**
+   * The one AWS account this stage deploys to. A synth for another account is refused, and the
+   * stacks are bound to this one (infra/stage-environment.ts). Unset: see STAGE_ACCOUNTS.
+   */
+  readonly account: string | undefined;
   /** Whether the draft search routes (functions and methods) are deployed in this stage. */
   readonly draftRoutes: boolean;
   /** One usage plan per tier; the keys CLI puts each key's API Gateway key in its tier's plan. */
   readonly throttleTiers: Readonly<Record<ThrottleTier, Throttle>>;
+  /**
+   * Default throttle of every method of both API stages, over all keys together: above the
+   * fastest tier, so it only bites when the stage as a whole is flooded (429 rate_limited).
+   */
+  readonly stageThrottle: Throttle;
+  /** WAF's per-IP rate rule: blocked requests get 429 `{"error":"rate_limited"}` from WAF. */
+  readonly ipRateLimit: IpRateLimit;
   /** How long API Gateway caches the authorizer's answer per Authorization header (max 3600). */
   readonly authorizerCacheTtlSeconds: number;
   /** Retention of Lambda logs, API access logs and API execution logs. */
@@ -63,12 +91,26 @@ export interface StageConfig {
   readonly alarms: AlarmThresholds;
   /** Create an SNS topic for the alarms (`-c alarmTopicArn=…` uses an existing topic instead). */
   readonly createAlarmTopic: boolean;
+  /** Subscribe this address to the alarm topic (`-c alarmEmail=…` overrides it). */
+  readonly alarmEmail: string | undefined;
 }
 
-const FUNCTIONS = {
-  routeFunction: { memoryMb: 1024, timeoutSeconds: 10 },
-  authorizerFunction: { memoryMb: 512, timeoutSeconds: 5 },
-} as const;
+/**
+ * One account per stage (docs/operations.md "One account per stage"). Nothing here is a secret:
+ * fill in each stage's 12-digit account id before its first deploy. A stage without one
+ * synthesizes only without credentials (tests, `npm run synth`); with credentials it is refused,
+ * so no stage can land in whatever account the CLI happens to point at.
+ */
+export const STAGE_ACCOUNTS: Readonly<Record<DeployedStage, string | undefined>> = {
+  dev: undefined,
+  sandbox: undefined,
+  prod: undefined,
+};
+
+const ROUTE_FUNCTION = { memoryMb: 1024, timeoutSeconds: 10 } as const;
+const AUTHORIZER_FUNCTION = { memoryMb: 512, timeoutSeconds: 5 } as const;
+/** 100 requests a second from one address (twice the premium tier), over one minute. */
+const IP_RATE_LIMIT: IpRateLimit = { requests: 6_000, windowSeconds: 60 };
 
 const PROD_ALARMS: AlarmThresholds = {
   periodMinutes: 1,
@@ -76,57 +118,74 @@ const PROD_ALARMS: AlarmThresholds = {
   datapointsToAlarm: 3,
   serverErrorRatePercent: 1,
   minRequestsForErrorRate: 20,
+  serverErrors: 1,
+  authorizerFailures: 1,
   p99LatencyMs: 3000,
   lambdaErrors: 1,
   lambdaThrottles: 1,
   dynamoReadThrottles: 1,
 };
 
-const CONFIGS: Readonly<Record<DeployedStage, Omit<StageConfig, "stage" | "draftRoutes" | "throttleTiers">>> =
-  {
-    dev: {
-      // Short, so a revoked key or changed scope is visible quickly while developing.
-      authorizerCacheTtlSeconds: 60,
-      logRetention: RetentionDays.ONE_WEEK,
-      logRemovalPolicy: RemovalPolicy.DESTROY,
-      logLevel: "INFO",
-      ...FUNCTIONS,
-      tables: { removalPolicy: RemovalPolicy.DESTROY, deletionProtection: false },
-      terminationProtection: false,
-      retryAfterSeconds: { throttled: 1, quotaExceeded: 3600 },
-      bodySizeGuard: true,
-      alarms: { ...PROD_ALARMS, serverErrorRatePercent: 10, p99LatencyMs: 5000 },
-      createAlarmTopic: false,
-    },
-    sandbox: {
-      authorizerCacheTtlSeconds: 300,
-      logRetention: RetentionDays.ONE_MONTH,
-      logRemovalPolicy: RemovalPolicy.DESTROY,
-      logLevel: "INFO",
-      ...FUNCTIONS,
-      // Partners' test keys live here: keep the tables if the stack is deleted by mistake.
-      tables: { removalPolicy: RemovalPolicy.RETAIN, deletionProtection: false },
-      terminationProtection: false,
-      retryAfterSeconds: { throttled: 1, quotaExceeded: 3600 },
-      bodySizeGuard: true,
-      alarms: { ...PROD_ALARMS, serverErrorRatePercent: 5 },
-      createAlarmTopic: true,
-    },
-    prod: {
-      authorizerCacheTtlSeconds: 300,
-      logRetention: RetentionDays.THREE_MONTHS,
-      // Access logs are the audit trail of partner calls: they outlive the stack.
-      logRemovalPolicy: RemovalPolicy.RETAIN,
-      logLevel: "INFO",
-      ...FUNCTIONS,
-      tables: { removalPolicy: RemovalPolicy.RETAIN, deletionProtection: true },
-      terminationProtection: true,
-      retryAfterSeconds: { throttled: 1, quotaExceeded: 3600 },
-      bodySizeGuard: true,
-      alarms: PROD_ALARMS,
-      createAlarmTopic: true,
-    },
-  };
+const CONFIGS: Readonly<
+  Record<DeployedStage, Omit<StageConfig, "stage" | "account" | "draftRoutes" | "throttleTiers">>
+> = {
+  dev: {
+    // Short, so a revoked key or changed scope is visible quickly while developing.
+    authorizerCacheTtlSeconds: 60,
+    logRetention: RetentionDays.ONE_WEEK,
+    logRemovalPolicy: RemovalPolicy.DESTROY,
+    logLevel: "INFO",
+    routeFunction: { ...ROUTE_FUNCTION, reservedConcurrency: 10 },
+    authorizerFunction: { ...AUTHORIZER_FUNCTION, reservedConcurrency: 10 },
+    stageThrottle: { rateLimit: 100, burstLimit: 200 },
+    ipRateLimit: IP_RATE_LIMIT,
+    tables: { removalPolicy: RemovalPolicy.DESTROY, deletionProtection: false },
+    terminationProtection: false,
+    retryAfterSeconds: { throttled: 1, quotaExceeded: 3600 },
+    bodySizeGuard: true,
+    alarms: { ...PROD_ALARMS, serverErrorRatePercent: 10, p99LatencyMs: 5000 },
+    createAlarmTopic: false,
+    alarmEmail: undefined,
+  },
+  sandbox: {
+    authorizerCacheTtlSeconds: 300,
+    logRetention: RetentionDays.ONE_MONTH,
+    logRemovalPolicy: RemovalPolicy.DESTROY,
+    logLevel: "INFO",
+    routeFunction: { ...ROUTE_FUNCTION, reservedConcurrency: 20 },
+    authorizerFunction: { ...AUTHORIZER_FUNCTION, reservedConcurrency: 10 },
+    stageThrottle: { rateLimit: 100, burstLimit: 200 },
+    ipRateLimit: IP_RATE_LIMIT,
+    // Partners' test keys live here: keep the tables if the stack is deleted by mistake.
+    tables: { removalPolicy: RemovalPolicy.RETAIN, deletionProtection: false },
+    terminationProtection: false,
+    retryAfterSeconds: { throttled: 1, quotaExceeded: 3600 },
+    bodySizeGuard: true,
+    alarms: { ...PROD_ALARMS, serverErrorRatePercent: 5 },
+    createAlarmTopic: true,
+    alarmEmail: undefined,
+  },
+  prod: {
+    authorizerCacheTtlSeconds: 300,
+    logRetention: RetentionDays.THREE_MONTHS,
+    // Access logs are the audit trail of partner calls: they outlive the stack.
+    logRemovalPolicy: RemovalPolicy.RETAIN,
+    logLevel: "INFO",
+    // 500 requests a second (the stage throttle) at up to 200 ms each.
+    routeFunction: { ...ROUTE_FUNCTION, reservedConcurrency: 100 },
+    // Its answers are cached per key for 5 minutes: it runs far less often than the routes.
+    authorizerFunction: { ...AUTHORIZER_FUNCTION, reservedConcurrency: 50 },
+    stageThrottle: { rateLimit: 500, burstLimit: 1000 },
+    ipRateLimit: IP_RATE_LIMIT,
+    tables: { removalPolicy: RemovalPolicy.RETAIN, deletionProtection: true },
+    terminationProtection: true,
+    retryAfterSeconds: { throttled: 1, quotaExceeded: 3600 },
+    bodySizeGuard: true,
+    alarms: PROD_ALARMS,
+    createAlarmTopic: true,
+    alarmEmail: undefined,
+  },
+};
 
 export function isDeployedStage(value: string): value is DeployedStage {
   return (DEPLOYED_STAGES as readonly string[]).includes(value);
@@ -138,6 +197,7 @@ export function stageConfig(stage: string): StageConfig {
   }
   return {
     stage,
+    account: STAGE_ACCOUNTS[stage],
     draftRoutes: draftRoutesEnabled(stage),
     throttleTiers: THROTTLE_TIERS,
     ...CONFIGS[stage],

@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { App, type Environment } from "aws-cdk-lib";
 import { type StageConfig, stageConfig } from "./config.js";
 import { repoPath } from "./paths.js";
+import { stageEnvironment } from "./stage-environment.js";
 import { StatefulStack } from "./stateful-stack.js";
 import { StatelessStack } from "./stateless-stack.js";
 
@@ -19,21 +20,38 @@ export interface StageStacks {
 export interface StageOptions {
   /** Send the alarms to this existing SNS topic instead of the stage's own (if any). */
   readonly alarmTopicArn?: string;
-  /** Default: CDK_DEFAULT_ACCOUNT / CDK_DEFAULT_REGION when the CLI provides them, else agnostic. */
+  /** Subscribe this address to the alarm topic (`-c alarmEmail=…`; overrides the stage config). */
+  readonly alarmEmail?: string;
+  /** The account the caller means (`-c account=…`); must be the stage's pinned account. */
+  readonly account?: string;
+  /**
+   * Default: the stage's pinned account, checked against CDK_DEFAULT_ACCOUNT and `account`
+   * (infra/stage-environment.ts), and CDK_DEFAULT_REGION. Tests pass `{}`: environment-agnostic.
+   */
   readonly env?: Environment;
 }
+
+/** Loose on purpose (SNS checks the address); catches a missing value or a pasted ARN. */
+const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
 
 export function stackName(stage: string, part: "Stateful" | "Stateless"): string {
   return `PartnerDirectory-${stage}-${part}`;
 }
 
 export function addStage(app: App, stage: string, options: StageOptions = {}): StageStacks {
-  const config = stageConfig(stage);
-  // Without credentials (synth, tests) these are unset and the stacks stay environment-agnostic.
-  const env = options.env ?? {
-    account: process.env.CDK_DEFAULT_ACCOUNT,
-    region: process.env.CDK_DEFAULT_REGION,
-  };
+  const base = stageConfig(stage);
+  const alarmEmail = options.alarmEmail ?? base.alarmEmail;
+  if (alarmEmail !== undefined && !EMAIL.test(alarmEmail)) {
+    throw new Error(`alarmEmail "${alarmEmail}" is not an email address`);
+  }
+  const config: StageConfig = { ...base, alarmEmail };
+  const env =
+    options.env ??
+    stageEnvironment(config, {
+      contextAccount: options.account,
+      cliAccount: process.env.CDK_DEFAULT_ACCOUNT || undefined,
+      region: process.env.CDK_DEFAULT_REGION || undefined,
+    });
   const common = {
     env,
     terminationProtection: config.terminationProtection,

@@ -3,26 +3,29 @@
  * authorizer, the two REST APIs, the usage plans, the body-size guard and on-call. Driven by
  * lib/routes.ts; nothing here names a route.
  */
-import { CfnOutput, Stack, type StackProps, Validations } from "aws-cdk-lib";
+import { ArnFormat, Aws, CfnOutput, Stack, type StackProps, Validations } from "aws-cdk-lib";
 import type { ITable } from "aws-cdk-lib/aws-dynamodb";
+import { Effect, PolicyStatement, ServicePrincipal } from "aws-cdk-lib/aws-iam";
 import type { IFunction } from "aws-cdk-lib/aws-lambda";
 import { type ITopic, Topic } from "aws-cdk-lib/aws-sns";
+import { EmailSubscription } from "aws-cdk-lib/aws-sns-subscriptions";
 import type { Construct } from "constructs";
 import { type ApiId, AUTHORIZER, type RouteId, routesForStage } from "../lib/routes.js";
+import { AUTHORIZER_RETRY_LIMITS } from "../lib/store/retry-limits.js";
 import type { TableId } from "../lib/store/tables.js";
 import type { StageConfig } from "./config.js";
 import { ApiGatewayAccountLogging } from "./constructs/api-gateway-account.js";
-import { BodySizeGuard } from "./constructs/body-size-guard.js";
 import { DirectoryFunction } from "./constructs/directory-function.js";
-import { OnCall } from "./constructs/on-call.js";
+import { alarmNamePrefix, OnCall } from "./constructs/on-call.js";
 import { PartnerApi } from "./constructs/partner-api.js";
+import { RequestFirewall } from "./constructs/request-firewall.js";
 import { UsagePlans } from "./constructs/usage-plans.js";
 
 export interface StatelessStackProps extends StackProps {
   readonly config: StageConfig;
   /** From the stateful stack. */
   readonly tables: Readonly<Record<TableId, ITable>>;
-  /** An existing topic for the alarms; otherwise `config.createAlarmTopic` decides. */
+  /** An existing topic for the alarms; otherwise `config.createAlarmTopic` (or an email) decides. */
   readonly alarmTopicArn?: string;
 }
 
@@ -33,6 +36,7 @@ export class StatelessStack extends Stack {
   readonly routeFunctions: ReadonlyMap<RouteId, DirectoryFunction>;
   readonly authorizerFunction: DirectoryFunction;
   readonly usagePlans: UsagePlans;
+  readonly firewall: RequestFirewall;
   readonly onCall: OnCall;
 
   constructor(scope: Construct, id: string, props: StatelessStackProps) {
@@ -46,6 +50,9 @@ export class StatelessStack extends Stack {
       config,
       sizing: config.authorizerFunction,
       reads: AUTHORIZER.reads,
+      // It reads one key record by its hash (keys-repository findByHash); nothing else.
+      readActions: ["dynamodb:GetItem"],
+      dynamoRetryLimits: AUTHORIZER_RETRY_LIMITS,
       tables,
     });
     const functions = new Map<RouteId, DirectoryFunction>();
@@ -87,12 +94,10 @@ export class StatelessStack extends Stack {
       config,
       apis: partnerApis.map((api) => api.restApi),
     });
-    if (config.bodySizeGuard) {
-      new BodySizeGuard(this, "BodySizeGuard", {
-        stage: config.stage,
-        apiStages: partnerApis.map((api) => api.restApi.deploymentStage),
-      });
-    }
+    this.firewall = new RequestFirewall(this, "RequestFirewall", {
+      config,
+      apiStages: partnerApis.map((api) => api.restApi.deploymentStage),
+    });
 
     this.onCall = new OnCall(this, "OnCall", {
       config,
@@ -141,12 +146,39 @@ export class StatelessStack extends Stack {
   }
 
   private alarmTopic(config: StageConfig, alarmTopicArn: string | undefined): ITopic | undefined {
-    if (alarmTopicArn) return Topic.fromTopicArn(this, "AlarmTopic", alarmTopicArn);
-    if (!config.createAlarmTopic) return undefined;
+    const topic = alarmTopicArn
+      ? Topic.fromTopicArn(this, "AlarmTopic", alarmTopicArn)
+      : // An email address needs a topic to subscribe to, even in a stage that creates none by default.
+        config.createAlarmTopic || config.alarmEmail !== undefined
+        ? this.ownAlarmTopic(config)
+        : undefined;
+    if (topic && config.alarmEmail !== undefined) {
+      // SNS mails a confirmation link first: nothing is delivered until it is followed.
+      topic.addSubscription(new EmailSubscription(config.alarmEmail));
+    }
+    return topic;
+  }
+
+  private ownAlarmTopic(config: StageConfig): Topic {
     const topic = new Topic(this, "AlarmTopic", {
       displayName: `Partner Directory ${config.stage} alarms`,
       enforceSSL: true,
     });
+    // A topic policy replaces SNS's default one, and enforceSSL's holds only the TLS Deny: without
+    // this Allow, CloudWatch could not publish. Only this account's alarms of this stage may.
+    topic.addToResourcePolicy(
+      new PolicyStatement({
+        sid: "AllowThisStagesAlarms",
+        effect: Effect.ALLOW,
+        principals: [new ServicePrincipal("cloudwatch.amazonaws.com")],
+        actions: ["sns:Publish"],
+        resources: [topic.topicArn],
+        conditions: {
+          StringEquals: { "aws:SourceAccount": Aws.ACCOUNT_ID },
+          ArnLike: { "aws:SourceArn": alarmArnPattern(this, config) },
+        },
+      }),
+    );
     Validations.of(topic).acknowledge({
       id: "AwsSolutions-SNS2",
       reason:
@@ -158,6 +190,16 @@ export class StatelessStack extends Stack {
     });
     return topic;
   }
+}
+
+/** Every alarm of this stage in this account and region: their names all start with ALARM_NAME_PREFIX. */
+function alarmArnPattern(scope: Stack, config: StageConfig): string {
+  return scope.formatArn({
+    service: "cloudwatch",
+    resource: "alarm",
+    resourceName: `${alarmNamePrefix(config.stage)}*`,
+    arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+  });
 }
 
 function pascal(id: string): string {

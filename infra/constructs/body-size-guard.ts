@@ -1,13 +1,12 @@
 /**
  * Bodies over 1 MiB must get 400 `invalid_input`. The functions refuse them themselves, but a
- * Lambda cannot even be invoked with more than 6 MB, and API Gateway then answers a 5xx. This web
- * ACL blocks any request whose Content-Length is over 1 MiB before the integration; API Gateway
- * turns the block into the WAF_FILTERED gateway response (400 `invalid_input`, `x-request-id`).
- * WAF sees only the first kilobytes of a body, so the declared length is what can be checked.
+ * Lambda cannot even be invoked with more than 6 MB, and API Gateway then answers a 5xx. This WAF
+ * rule (in the stage's web ACL, request-firewall.ts) blocks any request whose Content-Length is
+ * over 1 MiB before the integration; API Gateway turns the block into the WAF_FILTERED gateway
+ * response (400 `invalid_input`, `x-request-id`). WAF sees only the first kilobytes of a body,
+ * so the declared length is what can be checked.
  */
-import type { Stage } from "aws-cdk-lib/aws-apigateway";
-import { CfnWebACL, CfnWebACLAssociation } from "aws-cdk-lib/aws-wafv2";
-import { Construct } from "constructs";
+import type { CfnWebACL } from "aws-cdk-lib/aws-wafv2";
 
 export const MAX_BODY_BYTES = 1_048_576;
 
@@ -28,59 +27,28 @@ export function decimalGreaterThan(limit: number): string {
   return `^0*(?:${alternatives.join("|")})$`;
 }
 
-export interface BodySizeGuardProps {
-  readonly stage: string;
-  /** The API stages to protect. */
-  readonly apiStages: readonly Stage[];
-}
-
-export class BodySizeGuard extends Construct {
-  readonly webAcl: CfnWebACL;
-  readonly associations: CfnWebACLAssociation[];
-
-  constructor(scope: Construct, id: string, props: BodySizeGuardProps) {
-    super(scope, id);
-    const metricPrefix = `partner-directory-${props.stage}`;
-    this.webAcl = new CfnWebACL(this, "WebAcl", {
-      scope: "REGIONAL",
-      // CloudFormation allows only a few punctuation characters here.
-      description: "Refuses request bodies over 1 MiB by Content-Length before they reach a Lambda",
-      defaultAction: { allow: {} },
-      visibilityConfig: {
-        cloudWatchMetricsEnabled: true,
-        metricName: `${metricPrefix}-web-acl`,
-        sampledRequestsEnabled: false,
+/**
+ * The web ACL rule: a plain block, no custom response, so API Gateway answers with the
+ * WAF_FILTERED gateway response (400 `invalid_input`, with `x-request-id`). No other rule of the
+ * web ACL may plainly block, or its requests would get this answer too.
+ */
+export function bodySizeRule(metricPrefix: string, priority: number): CfnWebACL.RuleProperty {
+  return {
+    name: "body-over-1MiB",
+    priority,
+    action: { block: {} },
+    statement: {
+      regexMatchStatement: {
+        regexString: decimalGreaterThan(MAX_BODY_BYTES),
+        fieldToMatch: { singleHeader: { Name: "content-length" } },
+        textTransformations: [{ priority: 0, type: "NONE" }],
       },
-      rules: [
-        {
-          name: "body-over-1MiB",
-          priority: 0,
-          // Plain block, no custom response: the gateway response then adds x-request-id.
-          action: { block: {} },
-          statement: {
-            regexMatchStatement: {
-              regexString: decimalGreaterThan(MAX_BODY_BYTES),
-              fieldToMatch: { singleHeader: { Name: "content-length" } },
-              textTransformations: [{ priority: 0, type: "NONE" }],
-            },
-          },
-          visibilityConfig: {
-            cloudWatchMetricsEnabled: true,
-            metricName: `${metricPrefix}-body-over-1MiB`,
-            // Sampled requests would store request headers, Authorization included.
-            sampledRequestsEnabled: false,
-          },
-        },
-      ],
-    });
-    this.associations = props.apiStages.map((apiStage, index) => {
-      const association = new CfnWebACLAssociation(this, `Association${index}`, {
-        resourceArn: apiStage.stageArn,
-        webAclArn: this.webAcl.attrArn,
-      });
-      // The ARN is built from names, so CloudFormation would not otherwise wait for the stage.
-      association.node.addDependency(apiStage);
-      return association;
-    });
-  }
+    },
+    visibilityConfig: {
+      cloudWatchMetricsEnabled: true,
+      metricName: `${metricPrefix}-body-over-1MiB`,
+      // Sampled requests would store request headers, Authorization included.
+      sampledRequestsEnabled: false,
+    },
+  };
 }

@@ -10,6 +10,7 @@ import { Architecture, Runtime } from "aws-cdk-lib/aws-lambda";
 import { NodejsFunction } from "aws-cdk-lib/aws-lambda-nodejs";
 import { LogGroup } from "aws-cdk-lib/aws-logs";
 import type { Construct } from "constructs";
+import { type RetryLimits, retryBudgetMs } from "../../lib/store/retry-limits.js";
 import { TABLES, type TableId } from "../../lib/store/tables.js";
 import { LAMBDA_BUNDLE_ENVIRONMENT, lambdaBundling } from "../bundling.js";
 import type { FunctionSizing, StageConfig } from "../config.js";
@@ -23,6 +24,7 @@ const API_GATEWAY_TIMEOUT_SECONDS = 29;
 
 /** The only DynamoDB actions a function may use: point reads, batch reads and queries (no Scan). */
 export const TABLE_READ_ACTIONS = ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query"] as const;
+export type TableReadAction = (typeof TABLE_READ_ACTIONS)[number];
 
 export interface DirectoryFunctionProps {
   /** Lambda entry relative to the repository root (from lib/routes.ts). */
@@ -31,6 +33,10 @@ export interface DirectoryFunctionProps {
   readonly sizing: FunctionSizing;
   /** The tables the function reads, by id (from lib/routes.ts). */
   readonly reads: readonly TableId[];
+  /** What it may do on those tables (default: all of TABLE_READ_ACTIONS). */
+  readonly readActions?: readonly TableReadAction[];
+  /** Its DynamoDB client's retry limits, when they must end before the function's timeout. */
+  readonly dynamoRetryLimits?: RetryLimits;
   readonly tables: Readonly<Record<TableId, ITable>>;
   readonly description: string;
 }
@@ -41,6 +47,12 @@ export class DirectoryFunction extends NodejsFunction {
     if (sizing.timeoutSeconds >= API_GATEWAY_TIMEOUT_SECONDS) {
       throw new Error(
         `${id}: timeout ${sizing.timeoutSeconds}s must be below ${API_GATEWAY_TIMEOUT_SECONDS}s`,
+      );
+    }
+    const retryBudget = props.dynamoRetryLimits && retryBudgetMs(props.dynamoRetryLimits);
+    if (retryBudget !== undefined && retryBudget >= sizing.timeoutSeconds * 1000) {
+      throw new Error(
+        `${id}: its DynamoDB retries may take ${retryBudget} ms, not below its ${sizing.timeoutSeconds} s timeout`,
       );
     }
     // A log group we own: retention and removal are ours, and no log-retention custom resource.
@@ -59,6 +71,8 @@ export class DirectoryFunction extends NodejsFunction {
       architecture: Architecture.ARM_64,
       memorySize: sizing.memoryMb,
       timeout: Duration.seconds(sizing.timeoutSeconds),
+      // A ceiling per function: a flood on one route cannot take the account's whole concurrency.
+      reservedConcurrentExecutions: sizing.reservedConcurrency,
       logGroup,
       role,
       projectRoot: REPO_ROOT,
@@ -72,18 +86,18 @@ export class DirectoryFunction extends NodejsFunction {
       },
       bundling: lambdaBundling(),
     });
+    const actions = props.readActions ?? TABLE_READ_ACTIONS;
     for (const tableId of props.reads) {
       const table = props.tables[tableId];
       const definition = TABLES[tableId];
       this.addEnvironment(definition.envVar, table.tableName);
-      // The table and its named indexes (no `index/*`); read actions only, not grantReadData's set.
+      // The table, and its named indexes (no `index/*`) when it may query them; read actions
+      // only, not grantReadData's set.
+      const indexes = actions.includes("dynamodb:Query") ? definition.indexes : [];
       Grant.addToPrincipal({
         grantee: this,
-        actions: [...TABLE_READ_ACTIONS],
-        resourceArns: [
-          table.tableArn,
-          ...definition.indexes.map((index) => `${table.tableArn}/index/${index.name}`),
-        ],
+        actions: [...actions],
+        resourceArns: [table.tableArn, ...indexes.map((index) => `${table.tableArn}/index/${index.name}`)],
       });
     }
   }

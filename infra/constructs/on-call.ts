@@ -15,12 +15,18 @@ import type { ITable } from "aws-cdk-lib/aws-dynamodb";
 import type { IFunction } from "aws-cdk-lib/aws-lambda";
 import type { ITopic } from "aws-cdk-lib/aws-sns";
 import { Construct } from "constructs";
-import type { ApiId, RouteDefinition } from "../../lib/routes.js";
+import { type ApiId, AUTHORIZER, type RouteDefinition } from "../../lib/routes.js";
 import type { TableId } from "../../lib/store/tables.js";
 import type { StageConfig } from "../config.js";
 import { addDashboard } from "./dashboard.js";
 import type { PartnerApi } from "./partner-api.js";
-import { ApiMetrics, addRateLimitedMetricFilter, tableReadThrottles } from "./service-metrics.js";
+import {
+  ApiMetrics,
+  addAuthorizerFailuresMetricFilter,
+  addRateLimitedMetricFilter,
+  authorizerFailures,
+  tableReadThrottles,
+} from "./service-metrics.js";
 
 export interface OnCallProps {
   readonly config: StageConfig;
@@ -29,7 +35,10 @@ export interface OnCallProps {
     readonly api: PartnerApi;
     readonly routes: readonly RouteDefinition[];
   }[];
-  /** `alarmOnErrors: false` for the authorizer: it reports every refused key as a function error. */
+  /**
+   * `alarmOnErrors: false` for the authorizer: it reports every refused key as a function error.
+   * Its failures are counted from the access logs instead (`authorizer-errors`).
+   */
   readonly functions: readonly {
     readonly id: string;
     readonly fn: IFunction;
@@ -38,6 +47,14 @@ export interface OnCallProps {
   readonly tables: readonly { readonly id: TableId; readonly table: ITable }[];
   readonly alarmTopic?: ITopic;
 }
+
+/** Every alarm of a stage is named `<prefix><alarm id>` (the alarm topic's policy relies on it). */
+export function alarmNamePrefix(stage: string): string {
+  return `partner-directory-${stage}-`;
+}
+
+/** How many periods an alarm looks at; "any" alarms fire on the first breaching period. */
+type Evaluation = "sustained" | "any";
 
 export class OnCall extends Construct {
   readonly alarms: Alarm[] = [];
@@ -48,12 +65,18 @@ export class OnCall extends Construct {
     const { config } = props;
     const limits = config.alarms;
     const period = Duration.minutes(limits.periodMinutes);
-    const name = (suffix: string) => `partner-directory-${config.stage}-${suffix}`;
-    const alarm = (alarmId: string, metric: IMetric, threshold: number, what: string) =>
-      this.addAlarm(alarmId, name(alarmId), metric, threshold, what, props);
+    const name = (suffix: string) => `${alarmNamePrefix(config.stage)}${suffix}`;
+    const alarm = (
+      alarmId: string,
+      metric: IMetric,
+      threshold: number,
+      what: string,
+      evaluation: Evaluation = "sustained",
+    ) => this.addAlarm(alarmId, name(alarmId), metric, threshold, what, evaluation, props);
 
     for (const { id: apiId, api } of props.apis) {
       addRateLimitedMetricFilter(this, `${apiId}RateLimited`, api);
+      addAuthorizerFailuresMetricFilter(this, `${apiId}AuthorizerFailures`, api);
       const metrics = new ApiMetrics(api, apiId, period);
       const rate = metrics.serverErrorRate(limits.minRequestsForErrorRate);
       alarm(
@@ -61,6 +84,14 @@ export class OnCall extends Construct {
         rate,
         limits.serverErrorRatePercent,
         `5xx are ${limits.serverErrorRatePercent}%+ of ${apiId} API requests`,
+      );
+      // The rate alarm ignores quiet periods; this one sees an outage however little traffic there is.
+      alarm(
+        `${apiId}-5xx-count`,
+        metrics.stage("5XXError", "Sum"),
+        limits.serverErrors,
+        `${limits.serverErrors}+ 5xx answers of the ${apiId} API in a period`,
+        "any",
       );
       alarm(
         `${apiId}-p99-latency`,
@@ -85,6 +116,13 @@ export class OnCall extends Construct {
         `${fnId} function throttled`,
       );
     }
+    alarm(
+      `${AUTHORIZER.id}-errors`,
+      authorizerFailures(period),
+      limits.authorizerFailures,
+      "the authorizer failed (crash, timeout, throttle or DynamoDB error), not a refused key",
+      "any",
+    );
     for (const { id: tableId, table } of props.tables) {
       const throttles = tableReadThrottles(tableId, table, period);
       alarm(
@@ -103,16 +141,23 @@ export class OnCall extends Construct {
     metric: IMetric,
     threshold: number,
     what: string,
+    evaluation: Evaluation,
     props: OnCallProps,
   ): void {
+    const periods =
+      evaluation === "any"
+        ? { evaluationPeriods: 1, datapointsToAlarm: 1 }
+        : {
+            evaluationPeriods: props.config.alarms.evaluationPeriods,
+            datapointsToAlarm: props.config.alarms.datapointsToAlarm,
+          };
     const alarm = new Alarm(this, id, {
       alarmName,
       alarmDescription: `${what}. See docs/runbook.md.`,
       metric,
       threshold,
       comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      evaluationPeriods: props.config.alarms.evaluationPeriods,
-      datapointsToAlarm: props.config.alarms.datapointsToAlarm,
+      ...periods,
       // No traffic is not an incident.
       treatMissingData: TreatMissingData.NOT_BREACHING,
     });

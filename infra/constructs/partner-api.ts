@@ -20,6 +20,7 @@ import {
 import type { IFunction } from "aws-cdk-lib/aws-lambda";
 import { LogGroup } from "aws-cdk-lib/aws-logs";
 import { Construct, type IDependable } from "constructs";
+import { AUTHORIZATION_HEADER_PATTERN } from "../../lib/keys/api-key.js";
 import type { ApiId, RouteDefinition, RouteId } from "../../lib/routes.js";
 import type { StageConfig } from "../config.js";
 import { accessLogFormat } from "./access-log.js";
@@ -72,6 +73,9 @@ export class PartnerApi extends Construct {
         dataTraceEnabled: false,
         // Per-method metrics: the dashboard shows requests and errors by route.
         metricsEnabled: true,
+        // Every method's default, all keys together; usage plans throttle each key below it.
+        throttlingRateLimit: config.stageThrottle.rateLimit,
+        throttlingBurstLimit: config.stageThrottle.burstLimit,
       },
     });
     // RestApi's own "Endpoint" output ends in "/"; the stack outputs baseUrl instead.
@@ -113,6 +117,8 @@ export class PartnerApi extends Construct {
     const authorizer = new TokenAuthorizer(this, "Authorizer", {
       handler: props.authorizerFunction,
       identitySource: IdentitySource.header("Authorization"),
+      // A header that cannot hold a key gets 401 from API Gateway, without invoking the authorizer.
+      validationRegex: AUTHORIZATION_HEADER_PATTERN,
       resultsCacheTtl: Duration.seconds(props.config.authorizerCacheTtlSeconds),
     });
     const methodsByPath = new Map<string, string[]>();

@@ -14,6 +14,14 @@ import { METRICS_NAMESPACE } from "./directory-function.js";
 import type { PartnerApi } from "./partner-api.js";
 
 export const RATE_LIMITED_METRIC = "RateLimited";
+export const AUTHORIZER_FAILURES_METRIC = "AuthorizerFailures";
+
+/**
+ * API Gateway's answers when the authorizer itself failed: it threw something other than
+ * "Unauthorized", timed out, was throttled, or returned a malformed policy. A refused key is not
+ * one (that is UNAUTHORIZED), which is why the function's own `Errors` cannot tell the two apart.
+ */
+export const AUTHORIZER_FAILURE_TYPES = ["AUTHORIZER_FAILURE", "AUTHORIZER_CONFIGURATION_ERROR"] as const;
 
 export class ApiMetrics {
   private readonly dimensions: Record<string, string>;
@@ -69,6 +77,35 @@ export function addRateLimitedMetricFilter(scope: Construct, id: string, api: Pa
     filterPattern: FilterPattern.numberValue("$.status", "=", 429),
     metricValue: "1",
     dimensions: { Api: "$.api", Resource: "$.resourcePath" },
+  });
+}
+
+/**
+ * Counts the requests each API answered because the authorizer failed (see
+ * AUTHORIZER_FAILURE_TYPES), from its access log. Both APIs' filters feed one metric.
+ */
+export function addAuthorizerFailuresMetricFilter(
+  scope: Construct,
+  id: string,
+  api: PartnerApi,
+): MetricFilter {
+  return new MetricFilter(scope, id, {
+    logGroup: api.accessLogs,
+    metricNamespace: METRICS_NAMESPACE,
+    metricName: AUTHORIZER_FAILURES_METRIC,
+    filterPattern: FilterPattern.any(
+      ...AUTHORIZER_FAILURE_TYPES.map((type) => FilterPattern.stringValue("$.errorType", "=", type)),
+    ),
+    metricValue: "1",
+  });
+}
+
+export function authorizerFailures(period: Duration): Metric {
+  return new Metric({
+    namespace: METRICS_NAMESPACE,
+    metricName: AUTHORIZER_FAILURES_METRIC,
+    statistic: "Sum",
+    period,
   });
 }
 

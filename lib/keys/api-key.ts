@@ -13,7 +13,28 @@ export type KeyEnvironment = (typeof KEY_ENVIRONMENTS)[number];
 
 const BODY_LENGTH = 32;
 const CHECK_LENGTH = 6;
-const KEY_PATTERN = /^pd_(live|test)_([0-9A-Za-z]{32})([0-9A-Za-z]{6})$/;
+
+// The key format and the Authorization header are written once, as regex source text, and
+// every pattern below is built from these pieces. Only plain constructs (character classes,
+// counts, non-capturing groups, anchors) so the same text is also a valid Java regex: API Gateway
+// checks the header against AUTHORIZATION_HEADER_PATTERN before it invokes the authorizer.
+const KEY_CHAR = "[0-9A-Za-z]";
+const KEY_PREFIX = `pd_(?:${KEY_ENVIRONMENTS.join("|")})_`;
+/** `Bearer`, any case (RFC 9110 schemes are case-insensitive), then one or more spaces. */
+const BEARER_SCHEME = "[Bb][Ee][Aa][Rr][Ee][Rr] +";
+
+const KEY_PATTERN = new RegExp(
+  `^pd_(${KEY_ENVIRONMENTS.join("|")})_(${KEY_CHAR}{${BODY_LENGTH}})(${KEY_CHAR}{${CHECK_LENGTH}})$`,
+);
+const BEARER_PATTERN = new RegExp(`^${BEARER_SCHEME}(\\S+) *$`);
+
+/**
+ * An `Authorization` header value that may carry a key: every header whose key the authorizer
+ * could accept matches (the checksum is left to the authorizer), junk does not. The TOKEN
+ * authorizer's `identityValidationExpression`: API Gateway answers 401 to anything else without
+ * invoking the authorizer.
+ */
+export const AUTHORIZATION_HEADER_PATTERN = `^${BEARER_SCHEME}${KEY_PREFIX}${KEY_CHAR}{${BODY_LENGTH + CHECK_LENGTH}} *$`;
 
 export function toBase62(value: number): string {
   let rest = value;
@@ -62,7 +83,7 @@ export function hashApiKey(key: string): string {
 /** The key in an `Authorization: Bearer <key>` header value, or undefined when the header is not that. */
 export function bearerToken(header: string | undefined): string | undefined {
   if (!header) return undefined;
-  const match = /^Bearer +(\S+) *$/i.exec(header);
+  const match = BEARER_PATTERN.exec(header);
   return match?.[1];
 }
 

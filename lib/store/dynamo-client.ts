@@ -4,6 +4,7 @@
  */
 import { DynamoDBClient, type DynamoDBClientConfig } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { LAMBDA_RETRY_LIMITS, type RetryLimits } from "./retry-limits.js";
 import type { TableDefinition } from "./tables.js";
 
 let shared: DynamoDBDocumentClient | undefined;
@@ -16,16 +17,25 @@ let shared: DynamoDBDocumentClient | undefined;
 export const base64Decoder = (input: string): Uint8Array => Buffer.from(input, "base64");
 
 /**
- * A bounded retry budget: the SDK's standard mode retries throttling, 5xx and timeouts with
- * jittered exponential backoff, at most 3 attempts, each cut off after 3 s. Within a 10 s function
- * that leaves the request deadline (lib/http/pipeline.ts) the last word.
+ * A Lambda client config whose calls end within `retryBudgetMs(limits)`. Without
+ * `throwOnRequestTimeout` the SDK's `requestTimeout` only logs a warning and the attempt runs on
+ * (up to the SDK's 5-minute socket timeout), so that flag is what makes the limit a limit.
  */
-export const LAMBDA_CLIENT_CONFIG: DynamoDBClientConfig = {
-  maxAttempts: 3,
-  retryMode: "standard",
-  requestHandler: { connectionTimeout: 1_000, requestTimeout: 3_000 },
-  base64Decoder,
-};
+export function boundedClientConfig(limits: RetryLimits): DynamoDBClientConfig {
+  return {
+    maxAttempts: limits.maxAttempts,
+    retryMode: "standard",
+    requestHandler: {
+      connectionTimeout: Math.min(1_000, limits.attemptTimeoutMs),
+      requestTimeout: limits.attemptTimeoutMs,
+      throwOnRequestTimeout: true,
+    },
+    base64Decoder,
+  };
+}
+
+/** Route functions (LAMBDA_RETRY_LIMITS). */
+export const LAMBDA_CLIENT_CONFIG: DynamoDBClientConfig = boundedClientConfig(LAMBDA_RETRY_LIMITS);
 
 export function documentClientFor(client: DynamoDBClient): DynamoDBDocumentClient {
   return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });

@@ -3,6 +3,7 @@
  * answers API Gateway gives by itself, usage plans, access logs and the body-size guard. The
  * expected values are written out here, not read back from the infra code.
  */
+import { generateApiKey } from "../../lib/keys/api-key.js";
 import { routesForStage } from "../../lib/routes.js";
 import { THROTTLE_TIERS } from "../../lib/stages.js";
 import type { SynthesizedStage } from "./synth.js";
@@ -36,6 +37,25 @@ const EXPECTED_GATEWAY_RESPONSES: readonly [type: string, status: string, error:
   ["AUTHORIZER_CONFIGURATION_ERROR", "500", "internal_error"],
   ["API_CONFIGURATION_ERROR", "500", "internal_error"],
 ];
+
+interface WafRule {
+  Name: string;
+  Priority: number;
+  Action: {
+    Block?: {
+      CustomResponse?: {
+        ResponseCode: number;
+        CustomResponseBodyKey?: string;
+        ResponseHeaders?: { Name: string; Value: string }[];
+      };
+    };
+  };
+  Statement: {
+    RegexMatchStatement?: { RegexString: string; FieldToMatch: unknown };
+    RateBasedStatement?: unknown;
+  };
+  VisibilityConfig: { SampledRequestsEnabled: boolean };
+}
 
 const isMock = (method: CfnResource) =>
   (props(method).Integration as { Type?: string } | undefined)?.Type === "MOCK";
@@ -95,6 +115,26 @@ export function apiAssertions(stage: string, synthesized: () => SynthesizedStage
           AuthorizerResultTtlInSeconds: s().config.authorizerCacheTtlSeconds,
         });
         expect(refersTo(props(authorizer).AuthorizerUri, authorizerFn)).toBe(true);
+      }
+    });
+
+    it("lets API Gateway turn away, without invoking the authorizer, headers that cannot hold a key", () => {
+      const authorizers = resources(template(), "AWS::ApiGateway::Authorizer");
+      for (const [, authorizer] of authorizers) {
+        const expression = props(authorizer).IdentityValidationExpression;
+        expect(typeof expression).toBe("string");
+        const pattern = new RegExp(String(expression));
+        for (const key of [generateApiKey("live"), generateApiKey("test")]) {
+          for (const header of [`Bearer ${key}`, `bearer  ${key}`, `BEARER ${key} `]) {
+            expect(pattern.test(header)).toBe(true);
+          }
+          for (const junk of [key, `Basic ${key}`, `Bearer ${key.slice(0, -1)}`, `Bearer ${key}x`]) {
+            expect(pattern.test(junk)).toBe(false);
+          }
+        }
+        for (const junk of ["", "Bearer", "Bearer nope", "Bearer eyJhbGciOiJIUzI1NiJ9.e30.sig", "null"]) {
+          expect(pattern.test(junk)).toBe(false);
+        }
       }
     });
 
@@ -259,6 +299,8 @@ export function apiAssertions(stage: string, synthesized: () => SynthesizedStage
             LoggingLevel: "ERROR",
             MetricsEnabled: true,
             ResourcePath: "/*",
+            ThrottlingRateLimit: s().config.stageThrottle.rateLimit,
+            ThrottlingBurstLimit: s().config.stageThrottle.burstLimit,
           },
         ]);
       }
@@ -277,27 +319,65 @@ export function apiAssertions(stage: string, synthesized: () => SynthesizedStage
     });
   });
 
-  describe(`${stage}: body size guard`, () => {
-    it("blocks Content-Length over 1 MiB with WAF on both API stages", () => {
-      const [acl] = resources(template(), "AWS::WAFv2::WebACL");
-      expect(acl).toBeDefined();
-      if (!acl) return;
-      const rules = props(acl[1]).Rules as {
-        Action: unknown;
-        Statement: { RegexMatchStatement: { RegexString: string; FieldToMatch: unknown } };
-      }[];
-      expect(rules).toHaveLength(1);
-      const [rule] = rules;
-      expect(rule?.Action).toEqual({ Block: {} });
-      expect(rule?.Statement.RegexMatchStatement.FieldToMatch).toEqual({
-        SingleHeader: { Name: "content-length" },
-      });
-      const regex = new RegExp(rule?.Statement.RegexMatchStatement.RegexString ?? "^$");
-      expect(["1048577", "2000000", "10485760", "0001048577"].every((value) => regex.test(value))).toBe(true);
-      expect(["0", "1048576", "999999", "1048575", "abc"].some((value) => regex.test(value))).toBe(false);
+  describe(`${stage}: web ACL`, () => {
+    const rulesOf = () => {
+      const acls = resources(template(), "AWS::WAFv2::WebACL");
+      expect(acls).toHaveLength(1);
+      return {
+        acl: props(acls[0]?.[1] ?? { Type: "" }),
+        rules: props(acls[0]?.[1] ?? { Type: "" }).Rules as WafRule[],
+      };
+    };
+
+    it("is on both API stages, with the rate rule first and nothing else blocking", () => {
+      const { acl, rules } = rulesOf();
+      expect(acl.DefaultAction).toEqual({ Allow: {} });
+      expect(rules.map((rule) => [rule.Name, rule.Priority])).toEqual([
+        ["rate-per-ip", 0],
+        ["body-over-1MiB", 1],
+      ]);
+      for (const rule of rules) expect(rule.VisibilityConfig.SampledRequestsEnabled).toBe(false);
       const associations = resources(template(), "AWS::WAFv2::WebACLAssociation");
       const stages = resources(template(), "AWS::ApiGateway::Stage").map(([id]) => id);
       expect(associations.flatMap(([, a]) => dependsOn(a)).sort()).toEqual([...stages].sort());
+    });
+
+    it("blocks Content-Length over 1 MiB plainly, so API Gateway answers WAF_FILTERED (400)", () => {
+      const rule = rulesOf().rules.find((r) => r.Name === "body-over-1MiB");
+      expect(rule?.Action).toEqual({ Block: {} });
+      const match = rule?.Statement.RegexMatchStatement;
+      expect(match?.FieldToMatch).toEqual({ SingleHeader: { Name: "content-length" } });
+      const regex = new RegExp(match?.RegexString ?? "^$");
+      expect(["1048577", "2000000", "10485760", "0001048577"].every((value) => regex.test(value))).toBe(true);
+      expect(["0", "1048576", "999999", "1048575", "abc"].some((value) => regex.test(value))).toBe(false);
+    });
+
+    it("limits each IP address and answers 429 {error: rate_limited} as JSON, with Retry-After", () => {
+      const { acl, rules } = rulesOf();
+      const rule = rules.find((r) => r.Name === "rate-per-ip");
+      const { ipRateLimit } = s().config;
+      expect(rule?.Statement.RateBasedStatement).toEqual({
+        Limit: ipRateLimit.requests,
+        EvaluationWindowSec: ipRateLimit.windowSeconds,
+        AggregateKeyType: "IP",
+      });
+      const response = rule?.Action.Block?.CustomResponse;
+      expect(response?.ResponseCode).toBe(429);
+      const headers = Object.fromEntries(
+        (response?.ResponseHeaders ?? []).map((h) => [h.Name.toLowerCase(), h.Value]),
+      );
+      expect(headers).toEqual({
+        "retry-after": String(ipRateLimit.windowSeconds),
+        "cache-control": "no-store",
+        "x-content-type-options": "nosniff",
+      });
+      const bodies = acl.CustomResponseBodies as Record<string, { ContentType: string; Content: string }>;
+      const body = bodies[response?.CustomResponseBodyKey ?? ""];
+      expect(body?.ContentType).toBe("APPLICATION_JSON");
+      expect(JSON.parse(body?.Content ?? "null")).toEqual({ error: "rate_limited" });
+      // One partner at the fastest tier's full rate, from one address, is never blocked by it.
+      const fastest = Math.max(...Object.values(THROTTLE_TIERS).map((tier) => tier.rateLimit));
+      expect(ipRateLimit.requests / ipRateLimit.windowSeconds).toBeGreaterThanOrEqual(fastest);
     });
   });
 

@@ -1,10 +1,12 @@
 /** The per-stage configuration and the pure helpers of infra/, without synthesizing anything. */
 import { RemovalPolicy } from "aws-cdk-lib";
 import fc from "fast-check";
-import { stageConfig } from "../../infra/config.js";
+import { STAGE_ACCOUNTS, stageConfig } from "../../infra/config.js";
 import { accessLogFormat } from "../../infra/constructs/access-log.js";
 import { decimalGreaterThan, MAX_BODY_BYTES } from "../../infra/constructs/body-size-guard.js";
-import { DEPLOYED_STAGES } from "../../lib/stages.js";
+import { stageEnvironment } from "../../infra/stage-environment.js";
+import { addStage, createApp } from "../../infra/stage-stacks.js";
+import { DEPLOYED_STAGES, THROTTLE_TIERS } from "../../lib/stages.js";
 import { renderAccessLog } from "./template-helpers.js";
 
 describe("stageConfig", () => {
@@ -22,6 +24,35 @@ describe("stageConfig", () => {
     expect(config.authorizerCacheTtlSeconds).toBeLessThanOrEqual(3600);
     expect(config.retryAfterSeconds.throttled).toBeGreaterThan(0);
     expect(config.alarms.datapointsToAlarm).toBeLessThanOrEqual(config.alarms.evaluationPeriods);
+  });
+
+  it.each(DEPLOYED_STAGES)(
+    "%s: limits that only bite on a flood, never on one partner within its tier",
+    (stage) => {
+      const config = stageConfig(stage);
+      const tiers = Object.values(THROTTLE_TIERS);
+      const fastestRate = Math.max(...tiers.map((tier) => tier.rateLimit));
+      const largestBurst = Math.max(...tiers.map((tier) => tier.burstLimit));
+      expect(config.stageThrottle.rateLimit).toBeGreaterThanOrEqual(fastestRate);
+      expect(config.stageThrottle.burstLimit).toBeGreaterThanOrEqual(largestBurst);
+      expect(config.ipRateLimit.requests / config.ipRateLimit.windowSeconds).toBeGreaterThanOrEqual(
+        fastestRate,
+      );
+      // WAF's bounds for a rate-based rule.
+      expect(config.ipRateLimit.requests).toBeGreaterThanOrEqual(10);
+      for (const sizing of [config.routeFunction, config.authorizerFunction]) {
+        expect(Number.isInteger(sizing.reservedConcurrency)).toBe(true);
+        expect(sizing.reservedConcurrency).toBeGreaterThan(0);
+      }
+      expect(config.alarms.serverErrors).toBeGreaterThanOrEqual(1);
+      expect(config.alarms.authorizerFailures).toBeGreaterThanOrEqual(1);
+    },
+  );
+
+  it("pins each stage to its own account, when pinned", () => {
+    const pinned = Object.values(STAGE_ACCOUNTS).filter((account) => account !== undefined);
+    for (const account of pinned) expect(account).toMatch(/^\d{12}$/);
+    expect(new Set(pinned).size).toBe(pinned.length);
   });
 
   it("protects prod's data", () => {
@@ -68,5 +99,72 @@ describe("decimalGreaterThan", () => {
 describe("accessLogFormat", () => {
   it("is one JSON object per request once API Gateway fills the variables", () => {
     expect(renderAccessLog(accessLogFormat("search"))).toMatchObject({ api: "search", status: 200 });
+  });
+});
+
+describe("stageEnvironment: one account per stage", () => {
+  const PINNED = { stage: "prod", account: "111111111111" } as const;
+  const UNPINNED = { stage: "prod", account: undefined } as const;
+
+  it("binds a pinned stage to its account, with or without credentials", () => {
+    expect(stageEnvironment(PINNED, {})).toEqual({ account: "111111111111", region: undefined });
+    expect(stageEnvironment(PINNED, { cliAccount: "111111111111", region: "eu-west-1" })).toEqual({
+      account: "111111111111",
+      region: "eu-west-1",
+    });
+    expect(stageEnvironment(PINNED, { contextAccount: "111111111111" }).account).toBe("111111111111");
+  });
+
+  it("refuses a pinned stage for another account, naming both and where the other came from", () => {
+    expect(() => stageEnvironment(PINNED, { cliAccount: "222222222222" })).toThrow(
+      /stage prod deploys only to account 111111111111 .*account 222222222222 \(from the CLI's credentials/,
+    );
+    expect(() => stageEnvironment(PINNED, { contextAccount: "222222222222" })).toThrow(
+      /account 222222222222 \(from -c account\)/,
+    );
+  });
+
+  it("refuses -c account when the credentials are for another account", () => {
+    expect(() =>
+      stageEnvironment(PINNED, { contextAccount: "111111111111", cliAccount: "222222222222" }),
+    ).toThrow(/-c account=111111111111 but the CLI's credentials are for account 222222222222/);
+  });
+
+  it("synthesizes an unpinned stage only when no account is known, environment-agnostic", () => {
+    expect(stageEnvironment(UNPINNED, {})).toEqual({ account: undefined, region: undefined });
+    expect(() => stageEnvironment(UNPINNED, { cliAccount: "222222222222" })).toThrow(
+      /stage prod has no account pinned: .*STAGE_ACCOUNTS\.prod in infra\/config\.ts/,
+    );
+  });
+
+  it("refuses account ids that are not 12 digits", () => {
+    expect(() => stageEnvironment(UNPINNED, { contextAccount: "prod" })).toThrow(/not a 12-digit account id/);
+    expect(() => stageEnvironment({ stage: "prod", account: "1234" }, {})).toThrow(/not a 12-digit/);
+  });
+});
+
+describe("addStage", () => {
+  const saved = process.env.CDK_DEFAULT_ACCOUNT;
+  afterEach(() => {
+    if (saved === undefined) delete process.env.CDK_DEFAULT_ACCOUNT;
+    else process.env.CDK_DEFAULT_ACCOUNT = saved;
+  });
+
+  it.each(DEPLOYED_STAGES)(
+    "%s: refuses the CLI's account unless it is the stage's, before building anything",
+    (stage) => {
+      const foreign = STAGE_ACCOUNTS[stage] === "999999999999" ? "888888888888" : "999999999999";
+      process.env.CDK_DEFAULT_ACCOUNT = foreign;
+      const app = createApp();
+      expect(() => addStage(app, stage)).toThrow(new RegExp(`stage ${stage} .*account ${foreign}`));
+      expect(app.node.children).toHaveLength(0);
+    },
+  );
+
+  it("refuses an alarm email that is not an address", () => {
+    delete process.env.CDK_DEFAULT_ACCOUNT;
+    expect(() => addStage(createApp(), "prod", { alarmEmail: "arn:aws:sns:eu-west-1:1:x", env: {} })).toThrow(
+      /alarmEmail "arn:aws:sns:eu-west-1:1:x" is not an email address/,
+    );
   });
 });

@@ -25,6 +25,8 @@ describe("docs/operations.md against infra/config.ts", () => {
     expect(stageCells("`search-p99-latency`")).toEqual(
       stages.map((c) => `≥ ${c.alarms.p99LatencyMs / 1000} s`),
     );
+    expect(stageCells("`search-5xx-count`")).toEqual(stages.map((c) => `≥ ${c.alarms.serverErrors}`));
+    expect(stageCells("`authorizer-errors`")).toEqual(stages.map((c) => `≥ ${c.alarms.authorizerFailures}`));
     expect(stageCells("`<route>-errors`")).toEqual(stages.map((c) => `≥ ${c.alarms.lambdaErrors}`));
     expect(stageCells("`<route>-throttles`")).toEqual(stages.map((c) => `≥ ${c.alarms.lambdaThrottles}`));
     expect(stageCells("`directory-table-read-throttles`")).toEqual(
@@ -36,6 +38,22 @@ describe("docs/operations.md against infra/config.ts", () => {
       expect(periodMinutes).toBe(1);
       expect(doc).toContain(`once there are ${minRequestsForErrorRate} requests in a period`);
     }
+  });
+
+  it("gives each stage's limits", () => {
+    expect(stageCells("Stage throttle")).toEqual(
+      stages.map((c) => `${c.stageThrottle.rateLimit}, ${c.stageThrottle.burstLimit}`),
+    );
+    expect(stageCells("Reserved concurrency, each route function")).toEqual(
+      stages.map((c) => `${c.routeFunction.reservedConcurrency}`),
+    );
+    expect(stageCells("Reserved concurrency, authorizer")).toEqual(
+      stages.map((c) => `${c.authorizerFunction.reservedConcurrency}`),
+    );
+    for (const config of stages) expect(config.ipRateLimit.windowSeconds).toBe(60);
+    expect(stageCells("WAF limit per IP address")).toEqual(
+      stages.map((c) => `${c.ipRateLimit.requests} a minute`),
+    );
   });
 
   it("gives each stage's authorizer cache TTL", () => {

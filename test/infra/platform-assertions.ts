@@ -6,12 +6,14 @@ import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { RemovalPolicy } from "aws-cdk-lib";
+import type { IConstruct } from "constructs";
 import { generateApiKey } from "../../lib/keys/api-key.js";
 import { AUTHORIZER, routesForStage } from "../../lib/routes.js";
+import { AUTHORIZER_RETRY_LIMITS, retryBudgetMs } from "../../lib/store/retry-limits.js";
 import type { TableId } from "../../lib/store/tables.js";
 import { bundlePath, runBundle, runBundleAsync } from "./bundles.js";
 import type { SynthesizedStage } from "./synth.js";
-import { logicalId, props, refersTo, resources } from "./template-helpers.js";
+import { type CfnResource, logicalId, props, refersTo, resources } from "./template-helpers.js";
 
 const READ_ACTIONS = ["dynamodb:BatchGetItem", "dynamodb:GetItem", "dynamodb:Query"];
 
@@ -21,9 +23,42 @@ interface Statement {
   Resource: unknown;
 }
 
+interface PolicyStatementJson extends Statement {
+  Principal?: unknown;
+  Condition?: { ArnLike?: Record<string, unknown> } & Record<string, unknown>;
+}
+
+/** A `Fn::Join` (or plain string) with its pseudo-parameter Refs replaced by sample values. */
+function renderJoin(value: unknown, refs: Record<string, string>): string {
+  if (typeof value === "string") return value;
+  const join = (value as { "Fn::Join"?: [string, unknown[]] })["Fn::Join"];
+  if (!join) throw new Error(`not a Fn::Join: ${JSON.stringify(value)}`);
+  return join[1]
+    .map((part) => {
+      if (typeof part === "string") return part;
+      const ref = (part as { Ref?: string }).Ref;
+      const sample = ref === undefined ? undefined : refs[ref];
+      if (sample === undefined) throw new Error(`unexpected part ${JSON.stringify(part)}`);
+      return sample;
+    })
+    .join(join[0]);
+}
+
+/** IAM's ArnLike: `*` any run of characters, `?` one; everything else literal. */
+function globMatches(pattern: string, text: string): boolean {
+  const source = pattern
+    .split("")
+    .map((char) => (char === "*" ? ".*" : char === "?" ? "." : char.replace(/[.+^${}()|[\]\\]/g, "\\$&")))
+    .join("");
+  return new RegExp(`^${source}$`).test(text);
+}
+
 export function platformAssertions(stage: string, synthesized: () => SynthesizedStage): void {
   const s = () => synthesized();
   const stateless = () => s().statelessTemplate;
+  /** A construct's resource in the stateless template. */
+  const resourceOf = (construct: IConstruct) =>
+    stateless().toJSON().Resources[logicalId(construct)] as CfnResource;
 
   describe(`${stage}: functions`, () => {
     it("runs every function on nodejs24.x arm64, below API Gateway's 29 s, with the shared environment", () => {
@@ -47,6 +82,28 @@ export function platformAssertions(stage: string, synthesized: () => Synthesized
       }
     });
 
+    it("reserves each function the stage's concurrency (routes and authorizer apart)", () => {
+      const reserved = (fn: IConstruct) => props(resourceOf(fn)).ReservedConcurrentExecutions;
+      for (const route of routesForStage(stage)) {
+        expect(reserved(s().stateless.routeFunction(route.id))).toBe(
+          s().config.routeFunction.reservedConcurrency,
+        );
+      }
+      expect(reserved(s().stateless.authorizerFunction)).toBe(
+        s().config.authorizerFunction.reservedConcurrency,
+      );
+      for (const [, fn] of resources(stateless(), "AWS::Lambda::Function")) {
+        expect(props(fn).ReservedConcurrentExecutions).toEqual(expect.any(Number));
+        expect(props(fn).ReservedConcurrentExecutions as number).toBeGreaterThan(0);
+      }
+    });
+
+    it("lets the authorizer's DynamoDB retries end before its timeout", () => {
+      const timeoutSeconds = props(resourceOf(s().stateless.authorizerFunction)).Timeout as number;
+      // 2 attempts of 1.5 s and at most 1 s of backoff: 4 s, below the 5 s timeout.
+      expect(retryBudgetMs(AUTHORIZER_RETRY_LIMITS)).toBeLessThan(timeoutSeconds * 1000);
+    });
+
     it("gives each function read-only access to exactly the tables it reads (and its own log group)", () => {
       const tableIds = { directory: s().stateful.tables.directory, keys: s().stateful.tables.keys };
       const tableLogicalIds = Object.fromEntries(
@@ -56,11 +113,13 @@ export function platformAssertions(stage: string, synthesized: () => Synthesized
         ...routesForStage(stage).map((route) => ({
           fn: s().stateless.routeFunction(route.id),
           reads: route.reads,
+          actions: READ_ACTIONS,
         })),
-        { fn: s().stateless.authorizerFunction, reads: AUTHORIZER.reads },
+        // The authorizer reads one key record by its hash: GetItem, on the table alone.
+        { fn: s().stateless.authorizerFunction, reads: AUTHORIZER.reads, actions: ["dynamodb:GetItem"] },
       ];
       const policies = resources(stateless(), "AWS::IAM::Policy");
-      for (const { fn, reads } of checks) {
+      for (const { fn, reads, actions } of checks) {
         const roleId = logicalId(fn.role ?? fn);
         const role = stateless().toJSON().Resources[roleId] as { Properties: Record<string, unknown> };
         expect(role.Properties.ManagedPolicyArns).toBeUndefined();
@@ -76,8 +135,11 @@ export function platformAssertions(stage: string, synthesized: () => Synthesized
         expect(dynamo).toHaveLength(reads.length);
         for (const st of dynamo) {
           expect(st.Effect).toBe("Allow");
-          expect([st.Action].flat().sort()).toEqual(READ_ACTIONS);
+          expect([st.Action].flat().sort()).toEqual(actions);
           expect(JSON.stringify(st.Resource)).not.toMatch(/"\*"|index\/\*/);
+          // Indexes can only be queried: without Query, no index ARN either.
+          if (!actions.includes("dynamodb:Query"))
+            expect(JSON.stringify(st.Resource)).not.toContain("/index/");
         }
         for (const tableId of Object.keys(tableLogicalIds) as TableId[]) {
           const granted = dynamo.some((st) => JSON.stringify(st.Resource).includes(tableLogicalIds[tableId]));
@@ -142,6 +204,38 @@ export function platformAssertions(stage: string, synthesized: () => Synthesized
         dynamo.close();
       }
     });
+
+    it("gives up on a DynamoDB that never answers after its retry limits, by itself", async () => {
+      const file = bundlePath(s().outdir, stateless(), logicalId(s().stateless.authorizerFunction));
+      let attempts = 0;
+      // Takes each call and never answers: only the client's own limits can end the authorizer.
+      const dynamo = createServer((request) => {
+        attempts += 1;
+        request.resume();
+      });
+      await new Promise<void>((resolve) => dynamo.listen(0, "127.0.0.1", resolve));
+      try {
+        const { port } = dynamo.address() as AddressInfo;
+        const event = {
+          type: "TOKEN",
+          authorizationToken: `Bearer ${generateApiKey("test")}`,
+          methodArn: "arn:aws:execute-api:eu-west-1:1:a/x/GET/y",
+        };
+        const run = await runBundleAsync(file, `handler(${JSON.stringify(event)})`, {
+          AWS_ENDPOINT_URL_DYNAMODB: `http://127.0.0.1:${port}`,
+          AWS_ACCESS_KEY_ID: "AKIDBUNDLETEST",
+          AWS_SECRET_ACCESS_KEY: "secret",
+        });
+        // A failure API Gateway answers with 500 (AUTHORIZER_FAILURE), not a refused key.
+        expect(run.ok).toBe(false);
+        expect(run.stderr).toMatch(/exceeded the configured \d+ ms requestTimeout/);
+        expect(run.stderr).not.toMatch(/Unauthorized/);
+        expect(attempts).toBe(AUTHORIZER_RETRY_LIMITS.maxAttempts);
+      } finally {
+        dynamo.closeAllConnections();
+        dynamo.close();
+      }
+    }, 30_000);
 
     it("bundles every route function as an ES module that answers with x-request-id", () => {
       const event = {
@@ -228,17 +322,28 @@ export function platformAssertions(stage: string, synthesized: () => Synthesized
     const alarmNames = () =>
       resources(stateless(), "AWS::CloudWatch::Alarm").map(([, a]) => String(props(a).AlarmName));
 
-    it("alarms on 5xx rate, p99 latency, function errors and throttles, and table throttles", () => {
+    const alarmNamed = (suffix: string) => {
+      const found = resources(stateless(), "AWS::CloudWatch::Alarm").find(
+        ([, a]) => props(a).AlarmName === `partner-directory-${stage}-${suffix}`,
+      );
+      if (!found) throw new Error(`no alarm ${suffix}`);
+      return props(found[1]);
+    };
+
+    it("alarms on 5xx rate and count, p99 latency, function errors and throttles, authorizer failures, and table throttles", () => {
       const p = `partner-directory-${stage}`;
       const expected = [
         `${p}-search-5xx-rate`,
+        `${p}-search-5xx-count`,
         `${p}-search-p99-latency`,
         `${p}-greeting-5xx-rate`,
+        `${p}-greeting-5xx-count`,
         `${p}-greeting-p99-latency`,
         ...routesForStage(stage).flatMap((route) => [
           `${p}-${route.id}-errors`,
           `${p}-${route.id}-throttles`,
         ]),
+        `${p}-authorizer-errors`,
         `${p}-authorizer-throttles`,
         `${p}-directory-table-read-throttles`,
         `${p}-keys-table-read-throttles`,
@@ -246,9 +351,122 @@ export function platformAssertions(stage: string, synthesized: () => Synthesized
       expect(alarmNames().sort()).toEqual(expected.sort());
     });
 
+    it("fires the 5xx-count alarms on any 5xx in one period, however few requests there were", () => {
+      for (const apiId of ["search", "greeting"] as const) {
+        const alarm = alarmNamed(`${apiId}-5xx-count`);
+        expect(alarm).toMatchObject({
+          Namespace: "AWS/ApiGateway",
+          MetricName: "5XXError",
+          Statistic: "Sum",
+          Period: 60,
+          Threshold: s().config.alarms.serverErrors,
+          ComparisonOperator: "GreaterThanOrEqualToThreshold",
+          EvaluationPeriods: 1,
+          DatapointsToAlarm: 1,
+          TreatMissingData: "notBreaching",
+        });
+        expect(alarm.Dimensions).toEqual(
+          expect.arrayContaining([{ Name: "ApiName", Value: `partner-directory-${stage}-${apiId}` }]),
+        );
+        // No request-count condition, unlike the rate alarm.
+        expect(alarm.Metrics).toBeUndefined();
+      }
+      expect(s().config.alarms.serverErrors).toBe(1);
+    });
+
+    it("alarms on any authorizer failure seen by either API, and not on refused keys", () => {
+      const alarm = alarmNamed("authorizer-errors");
+      expect(alarm).toMatchObject({
+        Namespace: "PartnerDirectory",
+        MetricName: "AuthorizerFailures",
+        Statistic: "Sum",
+        Threshold: 1,
+        EvaluationPeriods: 1,
+        DatapointsToAlarm: 1,
+      });
+      const filters = resources(stateless(), "AWS::Logs::MetricFilter").filter(([, f]) =>
+        JSON.stringify(props(f).MetricTransformations).includes('"AuthorizerFailures"'),
+      );
+      const accessLogs = ["search", "greeting"].map((apiId) =>
+        logicalId(s().stateless.api(apiId as "search").accessLogs),
+      );
+      expect(filters.map(([, f]) => JSON.stringify(props(f).LogGroupName)).sort()).toEqual(
+        accessLogs.map((id) => JSON.stringify({ Ref: id })).sort(),
+      );
+      for (const [, filter] of filters) {
+        const pattern = String(props(filter).FilterPattern);
+        expect(pattern).toContain('$.errorType = "AUTHORIZER_FAILURE"');
+        expect(pattern).toContain('$.errorType = "AUTHORIZER_CONFIGURATION_ERROR"');
+        expect(pattern).not.toContain("UNAUTHORIZED");
+        expect(props(filter).MetricTransformations).toEqual([
+          { MetricNamespace: "PartnerDirectory", MetricName: "AuthorizerFailures", MetricValue: "1" },
+        ]);
+      }
+    });
+
+    it("lets CloudWatch publish this stage's alarms to its topic (and only those), over TLS only", () => {
+      const [topic] = resources(stateless(), "AWS::SNS::Topic");
+      if (!s().config.createAlarmTopic && !s().options.alarmEmail) {
+        expect(topic).toBeUndefined();
+        return;
+      }
+      if (!topic) throw new Error("no alarm topic");
+      const policies = resources(stateless(), "AWS::SNS::TopicPolicy").filter(([, p]) =>
+        refersTo(props(p).Topics, topic[0]),
+      );
+      expect(policies).toHaveLength(1);
+      const statements = (
+        props(policies[0]?.[1] ?? { Type: "" }).PolicyDocument as { Statement: PolicyStatementJson[] }
+      ).Statement;
+      const deny = statements.filter((st) => st.Effect === "Deny");
+      expect(deny).toEqual([
+        expect.objectContaining({
+          Condition: { Bool: { "aws:SecureTransport": "false" } },
+          Action: "sns:Publish",
+        }),
+      ]);
+      const allow = statements.filter((st) => st.Effect === "Allow");
+      expect(allow).toHaveLength(1);
+      const [publish] = allow;
+      expect(publish).toMatchObject({
+        Principal: { Service: "cloudwatch.amazonaws.com" },
+        Action: "sns:Publish",
+        Resource: { Ref: topic[0] },
+        Condition: { StringEquals: { "aws:SourceAccount": { Ref: "AWS::AccountId" } } },
+      });
+      // The ARN pattern, rendered for a sample account and region, covers every alarm of the
+      // stage and no other stage's.
+      const sample = {
+        "AWS::Partition": "aws",
+        "AWS::Region": "eu-west-1",
+        "AWS::AccountId": "111111111111",
+      };
+      const sourceArn = renderJoin(publish?.Condition?.ArnLike?.["aws:SourceArn"], sample);
+      const arnOf = (name: string) => `arn:aws:cloudwatch:eu-west-1:111111111111:alarm:${name}`;
+      for (const name of alarmNames()) expect(globMatches(sourceArn, arnOf(name))).toBe(true);
+      const otherStage = stage === "prod" ? "sandbox" : "prod";
+      expect(globMatches(sourceArn, arnOf(`partner-directory-${otherStage}-search-5xx-count`))).toBe(false);
+      expect(
+        globMatches(sourceArn, `arn:aws:cloudwatch:eu-west-1:222222222222:alarm:${alarmNames()[0]}`),
+      ).toBe(false);
+    });
+
+    it("subscribes the alarm email, when one is given, to the topic the alarms go to", () => {
+      const subscriptions = resources(stateless(), "AWS::SNS::Subscription");
+      const email = s().options.alarmEmail;
+      if (!email) {
+        expect(subscriptions).toEqual([]);
+        return;
+      }
+      const [topic] = resources(stateless(), "AWS::SNS::Topic");
+      expect(subscriptions.map(([, sub]) => props(sub))).toEqual([
+        { Protocol: "email", Endpoint: email, TopicArn: { Ref: topic?.[0] } },
+      ]);
+    });
+
     it("sends alarms to an SNS topic only where the stage has one", () => {
       const topics = resources(stateless(), "AWS::SNS::Topic");
-      expect(topics).toHaveLength(s().config.createAlarmTopic ? 1 : 0);
+      expect(topics).toHaveLength(s().config.createAlarmTopic || s().options.alarmEmail ? 1 : 0);
       for (const [, alarm] of resources(stateless(), "AWS::CloudWatch::Alarm")) {
         const actions = props(alarm).AlarmActions;
         if (topics[0]) expect(actions).toEqual([{ Ref: topics[0][0] }]);
@@ -273,8 +491,8 @@ export function platformAssertions(stage: string, synthesized: () => Synthesized
       ]) {
         expect(body).toContain(title);
       }
-      // 429s come from the access log: one metric filter per API.
-      expect(resources(stateless(), "AWS::Logs::MetricFilter")).toHaveLength(2);
+      // 429s and authorizer failures come from the access log: two metric filters per API.
+      expect(resources(stateless(), "AWS::Logs::MetricFilter")).toHaveLength(4);
     });
   });
 

@@ -8,6 +8,11 @@ import { platformAssertions } from "./platform-assertions.js";
 import { type SynthesizedStage, synthesizeStage } from "./synth.js";
 
 const RELEASE_STAGES = ["sandbox", "prod"] as const;
+/** prod as `-c alarmEmail=…` deploys it; sandbox without, as a bare `-c stage=sandbox`. */
+const OPTIONS: Record<(typeof RELEASE_STAGES)[number], { alarmEmail?: string }> = {
+  sandbox: {},
+  prod: { alarmEmail: "oncall@example.com" },
+};
 const synthesized = new Map<string, SynthesizedStage>();
 
 function get(stage: string): SynthesizedStage {
@@ -18,7 +23,7 @@ function get(stage: string): SynthesizedStage {
 
 beforeAll(() => {
   for (const stage of RELEASE_STAGES) {
-    const result = synthesizeStage(stage);
+    const result = synthesizeStage(stage, OPTIONS[stage]);
     synthesized.set(stage, result);
     console.info(`${stage} synthesized in ${result.millis} ms`);
   }

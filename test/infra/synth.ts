@@ -8,9 +8,11 @@ import { Validations } from "aws-cdk-lib";
 import { Template } from "aws-cdk-lib/assertions";
 import { AwsSolutionsChecks } from "cdk-nag";
 import type { IConstruct } from "constructs";
-import { addStage, createApp, type StageStacks } from "../../infra/stage-stacks.js";
+import { addStage, createApp, type StageOptions, type StageStacks } from "../../infra/stage-stacks.js";
 
 export interface SynthesizedStage extends StageStacks {
+  /** What the stage was synthesized with (as `-c …` would give). */
+  readonly options: StageOptions;
   readonly statefulTemplate: Template;
   readonly statelessTemplate: Template;
   /** Every rule violation reported by a validation plugin (cdk-nag, CloudFormation rules). */
@@ -30,10 +32,12 @@ interface ReportShape {
   }[];
 }
 
-export function synthesizeStage(stage: string): SynthesizedStage {
+/** Environment-agnostic, as a synth without credentials is (the account pinning has its own tests). */
+export function synthesizeStage(stage: string, given: Omit<StageOptions, "env"> = {}): SynthesizedStage {
   const started = Date.now();
   const app = createApp();
-  const stacks = addStage(app, stage, { env: {} });
+  const options: StageOptions = { ...given, env: {} };
+  const stacks = addStage(app, stage, options);
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   let synthError: string | undefined;
   let outdir = app.outdir;
@@ -46,6 +50,7 @@ export function synthesizeStage(stage: string): SynthesizedStage {
     Template.fromJSON(JSON.parse(readFileSync(join(outdir, `${stackName}.template.json`), "utf8")));
   return {
     ...stacks,
+    options,
     statefulTemplate: templateOf(stacks.stateful.stackName),
     statelessTemplate: templateOf(stacks.stateless.stackName),
     violations: readViolations(join(outdir, "validation-report.json")),

@@ -1,5 +1,11 @@
 import fc from "fast-check";
-import { bearerToken, generateApiKey, hashApiKey, isWellFormedApiKey } from "../../lib/keys/api-key.js";
+import {
+  AUTHORIZATION_HEADER_PATTERN,
+  bearerToken,
+  generateApiKey,
+  hashApiKey,
+  isWellFormedApiKey,
+} from "../../lib/keys/api-key.js";
 import {
   ALPHABET,
   base62,
@@ -194,5 +200,81 @@ describe("bearerToken", () => {
     ["the scheme twice", `Bearer Bearer ${key}`],
   ])("finds no key in %s", (_, header) => {
     expect(bearerToken(header)).toBeUndefined();
+  });
+});
+
+describe("AUTHORIZATION_HEADER_PATTERN (the authorizer's identityValidationExpression)", () => {
+  const pattern = new RegExp(AUTHORIZATION_HEADER_PATTERN);
+  /** What the authorizer can accept: a header holding a well-formed key. */
+  const couldBeAccepted = (header: string) => {
+    const token = bearerToken(header);
+    return token !== undefined && isWellFormedApiKey(token);
+  };
+  const schemeArbitrary = fc
+    .tuple(fc.constantFrom("Bearer", "bearer", "BEARER", "bEaReR"), fc.integer({ min: 1, max: 4 }))
+    .map(([scheme, spaces]) => `${scheme}${" ".repeat(spaces)}`);
+
+  it("matches every header carrying a key the generator or the reference builds", () => {
+    fc.assert(
+      fc.property(
+        schemeArbitrary,
+        envArbitrary,
+        bodyArbitrary,
+        fc.integer({ min: 0, max: 3 }),
+        (scheme, env, keyBody, trailing) => {
+          for (const key of [generateApiKey(env), referenceKey(env, keyBody)]) {
+            const header = `${scheme}${key}${" ".repeat(trailing)}`;
+            expect(couldBeAccepted(header)).toBe(true);
+            expect(pattern.test(header)).toBe(true);
+          }
+        },
+      ),
+    );
+  });
+
+  it("never turns away a header the authorizer could accept, whatever the text", () => {
+    const key = generateApiKey("live");
+    // Texts near a valid header (edited at random) and arbitrary ones.
+    const nearValid = fc
+      .tuple(
+        fc.nat({ max: 60 }),
+        fc.nat({ max: 3 }),
+        fc.string({ maxLength: 3, unit: fc.constantFrom(" ", "\t", "_", "-", "A", "z", "0", "é", "\n") }),
+      )
+      .map(([at, cut, insert]) => {
+        const header = `Bearer ${key}`;
+        return header.slice(0, at) + insert + header.slice(at + cut);
+      });
+    fc.assert(
+      fc.property(fc.oneof(nearValid, fc.string({ maxLength: 60 })), (header) => {
+        if (couldBeAccepted(header)) expect(pattern.test(header)).toBe(true);
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it.each([
+    ["empty", ""],
+    ["the key alone, no scheme", generateApiKey("live")],
+    ["the scheme alone", "Bearer "],
+    ["no space after the scheme", `Bearer${generateApiKey("live")}`],
+    ["Basic", `Basic ${generateApiKey("live")}`],
+    ["a JWT", "Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig"],
+    ["another environment", `Bearer ${generateApiKey("live").replace("pd_live_", "pd_prod_")}`],
+    ["one character short", `Bearer ${generateApiKey("test").slice(0, -1)}`],
+    ["one character long", `Bearer ${generateApiKey("test")}0`],
+    ["a dash in the key", `Bearer ${generateApiKey("test").replace(/^(pd_test_..)./, "$1-")}`],
+    ["two keys", `Bearer ${generateApiKey("test")} ${generateApiKey("test")}`],
+    ["a newline after the key", `Bearer ${generateApiKey("test")}\n`],
+    ["a leading space", ` Bearer ${generateApiKey("test")}`],
+  ])("does not match %s", (_, header) => {
+    expect(pattern.test(header)).toBe(false);
+    expect(couldBeAccepted(header)).toBe(false);
+  });
+
+  it("uses only constructs Java's regex reads the same way (API Gateway evaluates it)", () => {
+    // No flags, lookarounds, named groups, Unicode escapes or shorthand classes whose meaning differs.
+    expect(AUTHORIZATION_HEADER_PATTERN).toMatch(/^\^.*\$$/);
+    expect(AUTHORIZATION_HEADER_PATTERN).not.toMatch(/\(\?[^:]|\\[a-zA-Z]|\\u|\\p/);
   });
 });
