@@ -40,6 +40,8 @@ export type ChangeSpec =
   | { op: "personCreatedAt"; person: number; createdAt: string }
   /** `record` null: an id that is not stored (deleting it does nothing). */
   | { op: "deleteRecord"; record: number | null; upperId: boolean }
+  /** Upserts again a person or record deleted earlier in the sequence (its old values, its old id). */
+  | { op: "revive"; kind: "person" | "employee"; index: number }
   /** Its records deleted or re-linked in the same load, or left linked (the load is then refused). */
   | {
       op: "deletePerson";
@@ -51,6 +53,14 @@ export type ChangeSpec =
     };
 
 const changeSpec: fc.Arbitrary<ChangeSpec> = fc.oneof(
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      op: fc.constant("revive" as const),
+      kind: fc.constantFrom("person" as const, "employee" as const),
+      index: pick,
+    }),
+  },
   {
     weight: 2,
     arbitrary: fc.record({

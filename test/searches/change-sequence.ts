@@ -18,7 +18,16 @@ export interface World {
   /** Tells this sequence's new ids from every other sequence's. */
   readonly run: number;
   next: number;
+  /** Every person and record a resolved change deleted, by id (revived by later changes). */
+  readonly deleted: { persons: Map<string, SourcePerson>; employees: Map<string, SourceEmployee> };
 }
+
+export const worldOf = (companies: readonly string[], run: number): World => ({
+  companies,
+  run,
+  next: 0,
+  deleted: { persons: new Map(), employees: new Map() },
+});
 
 const hex = (value: number, width: number) => value.toString(16).padStart(width, "0");
 function freshId(world: World, tag: number): string {
@@ -127,6 +136,20 @@ function resolveOne(spec: ChangeSpec, state: Working, world: World): ResolvedCha
         ),
       ];
     }
+    case "revive": {
+      const from = spec.kind === "person" ? world.deleted.persons : world.deleted.employees;
+      const present = spec.kind === "person" ? state.persons : state.employees;
+      const value = nth(
+        [...from.values()].filter((gone) => !present.has(gone.id)),
+        spec.index,
+      );
+      if (value === undefined) return [];
+      const change: Change =
+        spec.kind === "person"
+          ? { op: "upsert", person: value as SourcePerson }
+          : { op: "upsert", employee: value as SourceEmployee };
+      return [withId(change, { ...change })];
+    }
     case "deletePerson": {
       const personId = personOf(spec.person);
       if (personId === null) return [];
@@ -159,6 +182,14 @@ export function resolveChanges(
   for (const spec of specs) {
     for (const one of resolveOne(spec, working, world)) {
       resolved.push(one);
+      const { change } = one;
+      if (change.op === "delete" && "person" in change) {
+        const gone = working.persons.get(change.person);
+        if (gone) world.deleted.persons.set(gone.id, gone);
+      } else if (change.op === "delete") {
+        const gone = working.employees.get(change.employee);
+        if (gone) world.deleted.employees.set(gone.id, gone);
+      }
       const after = applied(working, [one.change]);
       working.persons = after.persons;
       working.employees = after.employees;

@@ -29,7 +29,7 @@ import { stateOf } from "../search/memory-store.js";
 import { directoryOn } from "../support/directory-store.js";
 import { describeEachEngine, type EngineContext } from "../support/engines.js";
 import { stepArbitrary } from "./change-arbitraries.js";
-import { resolveChanges, type StepFile, stepFile, type World } from "./change-sequence.js";
+import { resolveChanges, type StepFile, stepFile, worldOf } from "./change-sequence.js";
 import { AS_OF, PROPERTY_TIMEOUT_MS, principalOf } from "./property-harness.js";
 import {
   bodyOf,
@@ -216,7 +216,7 @@ describeEachEngine("loads of random changes, in memory and on DynamoDB", (getEng
           async (spec, steps) => {
             runs += 1;
             const initial = materialize(spec);
-            const world: World = { companies: [...initial.companies, initial.ghost], run: runs, next: 0 };
+            const world = worldOf([...initial.companies, initial.ghost], runs);
             const memory = memoryDirectory();
             const stores: Store[] = [
               { name: "memory", ...memory },
