@@ -4,7 +4,7 @@
  * through the real load use case into the in-memory store and the DynamoDB one (both engines).
  * After each load both answer every search as the reference model does over the state the
  * contract says the load leads to (or the state before, when the load must be refused), and the
- * DynamoDB table holds one version of each item: nothing superseded, no journal.
+ * DynamoDB table holds one version of each item (nothing superseded, no journal) and passes `verify`.
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -21,6 +21,7 @@ import {
 } from "../../lib/search/request-schemas.js";
 import { searchEmployees } from "../../lib/search/search-employees.js";
 import { searchPersons } from "../../lib/search/search-persons.js";
+import { verifyDirectory } from "../../lib/store/dynamo/verify.js";
 import { documentClientFor } from "../../lib/store/dynamo-client.js";
 import { type DirectoryState, memoryDirectory } from "../../lib/store/memory/memory-directory.js";
 import type { DirectoryReader, DirectoryWriter } from "../../lib/store/port.js";
@@ -240,6 +241,17 @@ describeEachEngine("loads of random changes, in memory and on DynamoDB", (getEng
               expect(memory.state().employees).toEqual(committed.employees);
               await expectAgreement(stores, initial, committed, probes);
               await expectOneVersionPerItem(getEngine());
+              // Every invariant of docs/data-model.md, as `npm run directory -- verify` checks them.
+              const report = await verifyDirectory(
+                documentClientFor(getEngine().client),
+                getEngine().tables.directory,
+              );
+              expect(report).toEqual({
+                committed: expect.any(Number),
+                items: expect.any(Number),
+                records: committed.employees.size,
+                persons: committed.persons.size,
+              });
             }
           },
         ),
