@@ -69,7 +69,7 @@ const nth = <T>(items: Iterable<T>, index: number): T | undefined => {
   return list.length === 0 ? undefined : list[((index % list.length) + list.length) % list.length];
 };
 const employee = (raw: unknown) => validateRecord("employee", raw, "generated record");
-const withId = (change: Change, line: Record<string, unknown>) => ({ change, line });
+const resolvedAs = (change: Change, line: Record<string, unknown>) => ({ change, line });
 
 /** A change, and the line a changes file states it with (ids in any case, as a source may write them). */
 export interface ResolvedChange {
@@ -79,7 +79,7 @@ export interface ResolvedChange {
 
 function resolveOne(spec: ChangeSpec, state: Working, world: World): ResolvedChange[] {
   const upsert = (record: SourceEmployee, raw: unknown = record) =>
-    withId({ op: "upsert", employee: record }, { op: "upsert", employee: raw });
+    resolvedAs({ op: "upsert", employee: record }, { op: "upsert", employee: raw });
   const record =
     "record" in spec && spec.record !== null ? nth(state.employees.values(), spec.record) : undefined;
   const personOf = (index: number | null) =>
@@ -89,7 +89,7 @@ function resolveOne(spec: ChangeSpec, state: Working, world: World): ResolvedCha
       const id = freshId(world, spec.tag);
       const raw = personInput(spec.upperId ? id.toUpperCase() : id, spec.createdAt);
       const person = validateRecord("person", raw, "generated person");
-      return [withId({ op: "upsert", person }, { op: "upsert", person: raw })];
+      return [resolvedAs({ op: "upsert", person }, { op: "upsert", person: raw })];
     }
     case "newRecord": {
       const { employment } = spec;
@@ -125,12 +125,12 @@ function resolveOne(spec: ChangeSpec, state: Working, world: World): ResolvedCha
       const person = nth(state.persons.values(), spec.person);
       if (!person) return [];
       const moved: SourcePerson = { ...person, createdAt: spec.createdAt };
-      return [withId({ op: "upsert", person: moved }, { op: "upsert", person: moved })];
+      return [resolvedAs({ op: "upsert", person: moved }, { op: "upsert", person: moved })];
     }
     case "deleteRecord": {
       const id = record?.id ?? `0e0e0e0e-0000-4000-8000-${hex(world.run, 12)}`;
       return [
-        withId(
+        resolvedAs(
           { op: "delete", employee: id },
           { op: "delete", employee: spec.upperId ? id.toUpperCase() : id },
         ),
@@ -148,12 +148,12 @@ function resolveOne(spec: ChangeSpec, state: Working, world: World): ResolvedCha
         spec.kind === "person"
           ? { op: "upsert", person: value as SourcePerson }
           : { op: "upsert", employee: value as SourceEmployee };
-      return [withId(change, { ...change })];
+      return [resolvedAs(change, { ...change })];
     }
     case "deletePerson": {
       const personId = personOf(spec.person);
       if (personId === null) return [];
-      const remove = withId(
+      const remove = resolvedAs(
         { op: "delete", person: personId },
         { op: "delete", person: spec.upperId ? personId.toUpperCase() : personId },
       );
@@ -164,7 +164,7 @@ function resolveOne(spec: ChangeSpec, state: Working, world: World): ResolvedCha
         .flatMap((linked): ResolvedChange[] => {
           if (spec.records === "leave") return [];
           if (spec.records === "relink") return [upsert({ ...linked, personId: relinkTo })];
-          return [withId({ op: "delete", employee: linked.id }, { op: "delete", employee: linked.id })];
+          return [resolvedAs({ op: "delete", employee: linked.id }, { op: "delete", employee: linked.id })];
         });
       return spec.recordsFirst ? [...records, remove] : [remove, ...records];
     }
