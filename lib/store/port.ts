@@ -92,20 +92,22 @@ export interface DirectoryWriter {
   beginLoad(label: string): Promise<LoadSession>;
 }
 
-/** Another load holds the lease. Times are epoch milliseconds. */
+/**
+ * Another load holds the lease. Times are epoch milliseconds; `expiresAt` is undefined for a lease
+ * that cannot outlive its load (in memory, a load dies with its process).
+ */
 export class LoadInProgressError extends Error {
   override readonly name = "LoadInProgressError";
   constructor(
     readonly label: string,
     readonly startedAt: number,
-    readonly expiresAt: number,
+    readonly expiresAt: number | undefined,
   ) {
     super(
       `another load is running (${label}, started ${new Date(startedAt).toISOString()})` +
-        // A lease that never expires (the in-memory store's, which dies with its process) has no date.
-        (Number.isFinite(expiresAt)
-          ? `; if it died, its lease expires at ${new Date(expiresAt).toISOString()}`
-          : ""),
+        (expiresAt === undefined
+          ? ""
+          : `; if it died, its lease expires at ${new Date(expiresAt).toISOString()}`),
     );
   }
 }

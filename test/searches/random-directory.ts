@@ -35,9 +35,20 @@ const BOUNDS = [
   "0000-01-01T00:00:00+14:00",
   "9999-12-31T23:59:59-14:00",
 ];
-const FIRST_NAMES = ["Zoë", "ZOË", "ｚｏｅ", "Zoe\u0308", "zoe", "Zoey", "Anne-Marie", "ﬁona", "Fiona", null];
-const LAST_NAMES = ["García", "GARCIA", "ＧＡＲＣÍＡ", "O'Brien", "o'brien", "Smith Jones", null];
-const PHONES = [
+export const FIRST_NAMES = [
+  "Zoë",
+  "ZOË",
+  "ｚｏｅ",
+  "Zoe\u0308",
+  "zoe",
+  "Zoey",
+  "Anne-Marie",
+  "ﬁona",
+  "Fiona",
+  null,
+];
+export const LAST_NAMES = ["García", "GARCIA", "ＧＡＲＣÍＡ", "O'Brien", "o'brien", "Smith Jones", null];
+export const PHONES = [
   "(555) 123-4567",
   "555.123.4567",
   "+1 555 123 4567",
@@ -85,7 +96,7 @@ export interface DirectorySpec {
   unlinked: EmploymentSpec[];
 }
 
-const employmentArbitrary: fc.Arbitrary<EmploymentSpec> = fc.record({
+export const employmentArbitrary: fc.Arbitrary<EmploymentSpec> = fc.record({
   company: fc.nat(MAX_COMPANIES - 1),
   tag: fc.nat(255),
   upperId: fc.boolean(),

@@ -113,7 +113,7 @@ export function memoryDirectory(
     ...memoryReader(() => committed),
     state: () => committed,
     async beginLoad(label) {
-      if (lease) throw new LoadInProgressError(lease.label, lease.startedAt, Number.POSITIVE_INFINITY);
+      if (lease) throw new LoadInProgressError(lease.label, lease.startedAt, undefined);
       const mine = { label, startedAt: now() };
       lease = mine;
       const pending = pendingFrom(committed);
