@@ -33,6 +33,8 @@ export interface LoadsBenchOptions {
   /** Only the first load (its peak RSS): no cases, no dataset held in memory. */
   readonly rssOnly: boolean;
   readonly progress: Progress;
+  /** Each load's figures as soon as it is measured (a long run's partial results). */
+  readonly onCase?: (report: LoadCaseReport) => void;
 }
 
 export interface LoadCaseReport {
@@ -142,7 +144,7 @@ export async function runLoadsBenchmark(options: LoadsBenchOptions): Promise<Loa
       fileBytes: number,
     ): Promise<LoadCaseReport> => {
       const result: LoadChildResult = await runLoadInChild({ endpoint: engine.endpoint, table, file, mode });
-      return {
+      const report: LoadCaseReport = {
         name,
         mode,
         lines: result.changes,
@@ -158,6 +160,8 @@ export async function runLoadsBenchmark(options: LoadsBenchOptions): Promise<Loa
         peakRssMb: round(result.maxRssKb / 1024),
         itemsStored: await countItems(control, table),
       };
+      options.onCase?.(report);
+      return report;
     };
     const freshTable = async (prefix: string) => {
       const tables = { directory: `${prefix}-directory`, keys: `${prefix}-keys` };

@@ -65,6 +65,7 @@ async function main({ values }: CommandLine<typeof OPTIONS>): Promise<void> {
       engine,
       rssOnly: values["rss-only"] === true,
       progress,
+      onCase: (measured) => process.stderr.write(`measured: ${JSON.stringify(measured)}\n`),
     });
     process.stdout.write(formatLoadsReport(report));
     if (values.out) writeFileSync(values.out, `${JSON.stringify(report, null, 2)}\n`);
