@@ -29,7 +29,7 @@ export interface BenchReport {
 }
 
 export const TARGETS = {
-  floorFactor: 1.5,
+  floorFactor: 1.25,
   naiveRcuFactor: 10,
   naiveP50Factor: 5,
   bundleBytes: 450 * 1024,
@@ -103,7 +103,7 @@ export function checkTargets(report: BenchReport): TargetCheck[] {
   return checks;
 }
 
-function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+export function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? "").length)));
   const line = (cells: readonly string[]) =>
     `| ${cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join(" | ")} |`;

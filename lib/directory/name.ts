@@ -4,6 +4,13 @@
  * does not match `ss`, `é` does not match `e`. The query is matched as typed, spaces included.
  */
 
+/**
+ * The longest first or last name, in UTF-8 bytes after NFKC and lower-casing (how the directory
+ * stores it for matching; the store encodes a name's length in two bytes). Here, not in source.ts,
+ * so that the store (in every search Lambda) does not pull classic Zod into its bundle.
+ */
+export const MAX_NAME_BYTES = 65_534;
+
 /** NFKC first, then lower-case: NFKC can produce capitals (`ᴬ` → `A`), lower-casing cannot undo that. */
 export function normalizeName(value: string): string {
   return value.normalize("NFKC").toLowerCase();

@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { COMPANY_ID_PATTERN } from "./company-id.js";
 import { instantKeyProblem } from "./instant-key.js";
-import { normalizeName } from "./name.js";
+import { MAX_NAME_BYTES, normalizeName } from "./name.js";
 import { findFullSsn } from "./ssn.js";
 import {
   COVERAGE_STATUSES,
@@ -51,11 +51,10 @@ const createdAt = () =>
 const nullableDateTime = () =>
   z.iso.datetime({ offset: true, ...rule(`expected ${DATE_TIME} or null`) }).nullable();
 const text = () => z.string(rule("expected string"));
-/**
- * The longest first or last name, in UTF-8 bytes after NFKC and lower-casing (how the directory
- * stores it for matching; the store encodes a name's length in two bytes).
- */
-export const MAX_NAME_BYTES = 65_534;
+
+/** Defined in name.ts, which has no Zod: the store imports it from there. */
+export { MAX_NAME_BYTES };
+
 const name = () =>
   nullableText().refine(
     (value) => value === null || Buffer.byteLength(normalizeName(value)) <= MAX_NAME_BYTES,

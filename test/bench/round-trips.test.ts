@@ -1,4 +1,4 @@
-import { capacityUnits } from "../../lib/bench/capacity-recorder.js";
+import { capacityUnits, itemsWritten } from "../../lib/bench/capacity-recorder.js";
 import { percentile } from "../../lib/bench/percentile.js";
 import { roundTripBound } from "../../lib/bench/report.js";
 import { criticalPathRoundTrips } from "../../lib/bench/round-trips.js";
@@ -59,5 +59,21 @@ describe("percentile", () => {
     expect(percentile(samples, 99)).toBe(99);
     expect(percentile([3, 1, 2], 99)).toBe(3);
     expect(percentile([], 50)).toBeNaN();
+  });
+});
+
+describe("itemsWritten", () => {
+  it("counts every request of a batch, over every table", () => {
+    const input = {
+      RequestItems: { a: [{ PutRequest: {} }, { DeleteRequest: {} }], b: [{ PutRequest: {} }] },
+    };
+    expect(itemsWritten("BatchWriteItemCommand", input)).toBe(3);
+  });
+
+  it("counts one item for a put, an update or a delete, and none for a read", () => {
+    for (const command of ["PutItemCommand", "UpdateItemCommand", "DeleteItemCommand"])
+      expect(itemsWritten(command, { TableName: "t" })).toBe(1);
+    expect(itemsWritten("QueryCommand", { TableName: "t" })).toBe(0);
+    expect(itemsWritten("BatchGetItemCommand", { RequestItems: { a: { Keys: [{}, {}] } } })).toBe(0);
   });
 });

@@ -3,7 +3,7 @@
  * version, so a reader refuses (rather than misreads) an item written in another format.
  */
 import { brotliCompressSync, brotliDecompressSync, constants } from "node:zlib";
-import { MAX_NAME_BYTES } from "../../directory/source.js";
+import { MAX_NAME_BYTES } from "../../directory/name.js";
 import type { NamePair } from "../../search/matching.js";
 import { type OrderKey, orderKeyBytes, orderKeyOfBytes, uuidBytes, uuidOf } from "../binary-keys.js";
 

@@ -1,0 +1,215 @@
+/**
+ * The loads profile of the benchmark (`npm run bench -- --profile loads`): what loads write and
+ * how much memory they take. A directory of one company with N records is loaded from a file
+ * streamed to disk, then the cases of load-cases.ts are applied to it in order, each one a real
+ * `loadFile` in a child process (load-child.ts) whose DynamoDB calls report their consumed
+ * capacity. After each load the table's items are counted; at the end the final state is loaded
+ * once into an empty table, whose item count must equal the one after all the loads.
+ */
+import { createWriteStream } from "node:fs";
+import { mkdtemp, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { type DynamoDBClient, ScanCommand } from "@aws-sdk/client-dynamodb";
+import { type DemoSummary, demoDataChunks } from "../directory/demo-data.js";
+import type { LoadMode } from "../load/change-lines.js";
+import type { EngineName } from "../local/engines.js";
+import { createTables } from "../store/create-tables.js";
+import type { DirectoryState } from "../store/memory/memory-directory.js";
+import { startBenchEngine } from "./bench-engine.js";
+import { buildDataset } from "./dataset.js";
+import { loadCases, stateLines } from "./load-cases.js";
+import type { LoadChildResult } from "./load-child.js";
+import { runLoadInChild } from "./load-run.js";
+import type { Progress } from "./progress.js";
+
+export interface LoadsBenchOptions {
+  /** Employee records of the one company. */
+  readonly records: number;
+  readonly seed: number;
+  readonly engine: EngineName;
+  /** Only the first load (its peak RSS): no cases, no dataset held in memory. */
+  readonly rssOnly: boolean;
+  readonly progress: Progress;
+  /** Each load's figures as soon as it is measured (a long run's partial results). */
+  readonly onCase?: (report: LoadCaseReport) => void;
+}
+
+export interface LoadCaseReport {
+  readonly name: string;
+  readonly mode: LoadMode;
+  /** Lines of the load file. */
+  readonly lines: number;
+  readonly fileBytes: number;
+  readonly deletedBySnapshot: number;
+  readonly wcu: number;
+  readonly writeCalls: number;
+  readonly itemsWritten: number;
+  readonly rcu: number;
+  readonly readCalls: number;
+  readonly seconds: number;
+  readonly startRssMb: number;
+  readonly peakRssMb: number;
+  /** Items in the table after the load (its superseded versions removed). */
+  readonly itemsStored: number;
+}
+
+export interface LoadsReport {
+  readonly profile: "loads";
+  readonly dataset: {
+    readonly records: number;
+    readonly companies: 1;
+    readonly persons: number;
+    readonly seed: number;
+    readonly generator: string;
+  };
+  readonly engine: EngineName;
+  readonly cases: readonly LoadCaseReport[];
+  /** Items after every case, and after loading that final state once into an empty table. */
+  readonly storage?: { readonly afterAllLoads: number; readonly finalStateLoadedOnce: number };
+  readonly benchSeconds: number;
+}
+
+/** The last case: the final state loaded once, into an empty table of its own. */
+export const FINAL_ONCE = "final state once, empty table (merge)";
+
+const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+/** Lines, newline-terminated. */
+function* terminated(lines: Iterable<string>): Generator<string> {
+  for (const line of lines) yield `${line}\n`;
+}
+
+/** Joins text chunks into ~64 KiB writes. */
+function* batched(chunks: Iterable<string>): Generator<string> {
+  let buffer = "";
+  for (const chunk of chunks) {
+    buffer += chunk;
+    if (buffer.length >= 65_536) {
+      yield buffer;
+      buffer = "";
+    }
+  }
+  if (buffer !== "") yield buffer;
+}
+
+async function writeFileOf(path: string, chunks: Iterable<string>): Promise<number> {
+  await pipeline(Readable.from(batched(chunks)), createWriteStream(path));
+  return (await stat(path)).size;
+}
+
+/** Every item of the table (a COUNT scan; uninstrumented, so not part of any case). */
+export async function countItems(client: DynamoDBClient, table: string): Promise<number> {
+  let count = 0;
+  let start: Record<string, never> | undefined;
+  do {
+    const page = await client.send(
+      new ScanCommand({ TableName: table, Select: "COUNT", ConsistentRead: true, ExclusiveStartKey: start }),
+    );
+    count += page.Count ?? 0;
+    start = page.LastEvaluatedKey as typeof start;
+  } while (start);
+  return count;
+}
+
+function stateOf(records: number, seed: number): DirectoryState {
+  const { data } = buildDataset({ records, companies: 1, seed });
+  return {
+    persons: new Map(data.persons.map((person) => [person.id, person])),
+    employees: new Map(data.employees.map((employee) => [employee.id, employee])),
+  };
+}
+
+export async function runLoadsBenchmark(options: LoadsBenchOptions): Promise<LoadsReport> {
+  const { progress } = options;
+  const started = performance.now();
+  const dir = await mkdtemp(join(tmpdir(), "loads-bench-"));
+  const engine = await startBenchEngine(options.engine);
+  const control = engine.client();
+  try {
+    const summary: DemoSummary = { persons: 0, employees: 0 };
+    const demo = { companies: 1, employees: options.records, seed: options.seed };
+    const firstFile = join(dir, "directory.ndjson");
+    progress.start("writing the file".padEnd(52), 1);
+    const firstBytes = await writeFileOf(firstFile, demoDataChunks(demo, "ndjson", summary));
+    progress.finish();
+
+    const measured = async (
+      name: string,
+      table: string,
+      mode: LoadMode,
+      file: string,
+      fileBytes: number,
+    ): Promise<LoadCaseReport> => {
+      const result: LoadChildResult = await runLoadInChild({ endpoint: engine.endpoint, table, file, mode });
+      const report: LoadCaseReport = {
+        name,
+        mode,
+        lines: result.changes,
+        fileBytes,
+        deletedBySnapshot: result.deletedBySnapshot,
+        wcu: result.wcu,
+        writeCalls: result.writeCalls,
+        itemsWritten: result.itemsWritten,
+        rcu: result.rcu,
+        readCalls: result.readCalls,
+        seconds: round(result.seconds, 2),
+        startRssMb: round(result.startRssKb / 1024),
+        peakRssMb: round(result.maxRssKb / 1024),
+        itemsStored: await countItems(control, table),
+      };
+      options.onCase?.(report);
+      return report;
+    };
+    const freshTable = async (prefix: string) => {
+      const tables = { directory: `${prefix}-directory`, keys: `${prefix}-keys` };
+      await createTables(control, tables);
+      return tables.directory;
+    };
+
+    const table = await freshTable("loads");
+    progress.start(`first load: ${summary.persons + summary.employees} lines`.padEnd(52), 1);
+    const cases = [await measured("first load, empty table (merge)", table, "merge", firstFile, firstBytes)];
+    progress.finish();
+    let storage: LoadsReport["storage"];
+    if (!options.rssOnly) {
+      const planned = loadCases(stateOf(options.records, options.seed));
+      progress.start("load cases".padEnd(52), planned.length + 1);
+      for (const [i, load] of planned.entries()) {
+        const file = join(dir, `case-${i + 1}.ndjson`);
+        const bytes = await writeFileOf(file, terminated(load.lines()));
+        cases.push(await measured(load.name, table, load.mode, file, bytes));
+        progress.update(i + 1);
+      }
+      const final = planned.at(-1)?.next;
+      if (final) {
+        const file = join(dir, "final.ndjson");
+        const bytes = await writeFileOf(file, terminated(stateLines(final)));
+        const afterAllLoads = cases.at(-1)?.itemsStored ?? 0;
+        const once = await measured(FINAL_ONCE, await freshTable("once"), "merge", file, bytes);
+        cases.push(once);
+        storage = { afterAllLoads, finalStateLoadedOnce: once.itemsStored };
+      }
+      progress.finish();
+    }
+    return {
+      profile: "loads",
+      dataset: {
+        records: summary.employees,
+        companies: 1,
+        persons: summary.persons,
+        seed: options.seed,
+        generator: "lib/directory/demo-data.ts",
+      },
+      engine: options.engine,
+      cases,
+      ...(storage ? { storage } : {}),
+      benchSeconds: round((performance.now() - started) / 1000),
+    };
+  } finally {
+    await engine.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
