@@ -53,8 +53,9 @@ async function main({ values, positionals }: CommandLine<typeof OPTIONS>): Promi
     endpoint,
     ...(values.table === undefined ? {} : { table: values.table }),
   });
-  // A local engine starts empty: create the tables from the shared definitions if they are missing.
-  if (local) await createTables(client, LOCAL_TABLE_NAMES);
+  // A local engine starts empty: create the tables from the shared definitions if they are missing
+  // (the directory table under the name it is loaded as).
+  if (local) await createTables(client, { ...LOCAL_TABLE_NAMES, directory: table });
   try {
     // On AWS, eventually consistent reads get a second to hold the last writes before the flip.
     const directory = dynamoDirectory(documentClientFor(client), table, {

@@ -156,11 +156,12 @@ function writeRecord(
   const { gen } = writes;
   if (stored?.current) writes.supersede(recordKeys(stored.current, stored.gen), stored.gen);
   for (const item of record ? recordItems(record, gen, person) : []) writes.put(item);
-  const previous = !stored?.current
-    ? undefined
-    : stored.gen === gen
+  // The committed value, kept for readers and the undo: a location this load already rewrote
+  // (even one it deleted in an earlier chunk) keeps the previous it holds.
+  const previous =
+    stored?.gen === gen
       ? stored.previous
-      : { gen: stored.gen, data: encodeLocation(stored.current) };
+      : stored?.current && { gen: stored.gen, data: encodeLocation(stored.current) };
   if (!record && !previous) {
     // Created and deleted within this load (or never stored): no location to keep.
     if (!stored) return false;

@@ -12,6 +12,7 @@ import { DIRECTORY_ATTR as A } from "../tables.js";
 import { batchGet, batchWrite, bytesOf, inParallel, keyOf, keyText, sleep } from "./batch.js";
 import { journal } from "./journal.js";
 import { idOfPartition, isLocationPartition, LOCATION_SORT, locationPartition } from "./layout.js";
+import { type LeaseHolder, thisProcess } from "./lease-holder.js";
 import {
   nextBundles,
   planChunk,
@@ -37,6 +38,10 @@ export interface WriterOptions {
   /** Wait before the flip, for eventually consistent readers to hold the last writes (on AWS). */
   readonly settleMs?: number;
   readonly now?: () => number;
+  /** The process recorded in the lease (default: this one), so a next load can see it died. */
+  readonly holder?: LeaseHolder;
+  /** Whether a lease not yet expired belongs to a dead load (default: `holderIsDead`). */
+  readonly isDead?: (lease: Lease) => boolean;
 }
 
 export const LEASE_TTL_MS = 30_000;
@@ -85,8 +90,9 @@ export function dynamoDirectoryWriter(
       const { manifest, lease, abandoned } = await acquireLease(
         client,
         table,
-        { owner, label, startedAt: now() },
+        { owner, label, startedAt: now(), holder: options.holder ?? thisProcess() },
         ttl,
+        options.isDead,
       );
       let lost: unknown;
       const renew = setInterval(() => {

@@ -8,6 +8,7 @@ import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from "@aws-sdk
 import { LoadInProgressError } from "../port.js";
 import { DIRECTORY_ATTR as A } from "../tables.js";
 import { MANIFEST_KEY } from "./layout.js";
+import { holderIsDead, type LeaseHolder } from "./lease-holder.js";
 
 /** The load holding the lease. Times are epoch milliseconds. */
 export interface Lease {
@@ -17,6 +18,8 @@ export interface Lease {
   readonly expiresAt: number;
   /** The generation the load writes. */
   readonly gen: number;
+  /** The process running the load (absent in leases of older loaders). */
+  readonly holder?: LeaseHolder;
 }
 
 export interface Manifest {
@@ -43,46 +46,54 @@ export async function readManifest(client: DynamoDBDocumentClient, table: string
 const isConditionFailure = (error: unknown) => error instanceof ConditionalCheckFailedException;
 
 /**
- * Takes the lease for a new load, or refuses naming the running one. A lease past its expiry
- * belonged to a load that died: it is taken over, and returned so the new load can undo its writes.
+ * Takes the lease for a new load, or refuses naming the running one. A lease past its expiry, or
+ * held by a process known to be dead (`holderIsDead`: on this host, its pid gone), belonged to a
+ * load that died: it is taken over, on the condition that its owner still holds it, and returned so
+ * the new load can undo its writes.
  */
 export async function acquireLease(
   client: DynamoDBDocumentClient,
   table: string,
   wanted: Omit<Lease, "gen" | "expiresAt">,
   ttlMs: number,
+  isDead: (lease: Lease) => boolean = (lease) => holderIsDead(lease.holder),
 ): Promise<{ manifest: Manifest; lease: Lease; abandoned?: Lease }> {
-  const manifest = await readManifest(client, table);
-  const held = manifest.lease;
-  if (held && held.expiresAt > wanted.startedAt)
-    throw new LoadInProgressError(held.label, held.startedAt, held.expiresAt);
-  const lease: Lease = { ...wanted, expiresAt: wanted.startedAt + ttlMs, gen: manifest.committed + 1 };
-  try {
-    await client.send(
-      new UpdateCommand({
-        TableName: table,
-        Key: KEY,
-        UpdateExpression: "SET lease = :lease",
-        ConditionExpression: held
-          ? "lease.#owner = :held AND (attribute_not_exists(committed) OR committed = :committed)"
-          : "attribute_not_exists(lease) AND (attribute_not_exists(committed) OR committed = :committed)",
-        ExpressionAttributeNames: held ? { "#owner": "owner" } : undefined,
-        ExpressionAttributeValues: {
-          ":lease": lease,
-          ":committed": manifest.committed,
-          ...(held ? { ":held": held.owner } : {}),
-        },
-      }),
-    );
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    // Another load took it between our read and our write.
-    const now = await readManifest(client, table);
-    const winner = now.lease;
-    if (winner) throw new LoadInProgressError(winner.label, winner.startedAt, winner.expiresAt);
-    throw new Error("the manifest changed while taking the lease; run the load again");
+  // A load that finished between our read and our write changed the manifest: read it again.
+  for (let attempt = 1; ; attempt += 1) {
+    const manifest = await readManifest(client, table);
+    const held = manifest.lease;
+    if (held && held.expiresAt > wanted.startedAt && !isDead(held))
+      throw new LoadInProgressError(held.label, held.startedAt, held.expiresAt);
+    const lease: Lease = { ...wanted, expiresAt: wanted.startedAt + ttlMs, gen: manifest.committed + 1 };
+    try {
+      await client.send(
+        new UpdateCommand({
+          TableName: table,
+          Key: KEY,
+          UpdateExpression: "SET lease = :lease",
+          ConditionExpression: held
+            ? "lease.#owner = :held AND (attribute_not_exists(committed) OR committed = :committed)"
+            : "attribute_not_exists(lease) AND (attribute_not_exists(committed) OR committed = :committed)",
+          ExpressionAttributeNames: held ? { "#owner": "owner" } : undefined,
+          ExpressionAttributeValues: {
+            ":lease": lease,
+            ":committed": manifest.committed,
+            ...(held ? { ":held": held.owner } : {}),
+          },
+        }),
+      );
+      return { manifest, lease, ...(held ? { abandoned: held } : {}) };
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      // Another load took it between our read and our write.
+      const now = await readManifest(client, table);
+      const winner = now.lease;
+      if (winner && winner.owner !== held?.owner)
+        throw new LoadInProgressError(winner.label, winner.startedAt, winner.expiresAt);
+      if (attempt >= 3)
+        throw new Error("the manifest kept changing while taking the lease; run the load again");
+    }
   }
-  return { manifest, lease, ...(held ? { abandoned: held } : {}) };
 }
 
 /** Conditional on still holding the lease: a load that lost it must stop writing. */

@@ -1,0 +1,104 @@
+/**
+ * A load that dies, seen by the next one (docs/data-model.md, "The lease, the journal and crashes"):
+ * its lease is taken over at once when its holder's pid is gone on this host, and honoured until it
+ * expires otherwise; what it wrote, including a record it deleted and wrote again in a later chunk,
+ * is undone, and verify passes meanwhile and afterwards.
+ */
+import { spawn } from "node:child_process";
+import type { SourceEmployee } from "../../lib/directory/source.js";
+import { loadData } from "../../lib/load/load-file.js";
+import { dynamoDirectory } from "../../lib/store/dynamo/directory.js";
+import { thisHost } from "../../lib/store/dynamo/lease-holder.js";
+import { verifyDirectory } from "../../lib/store/dynamo/verify.js";
+import { documentClientFor } from "../../lib/store/dynamo-client.js";
+import { LoadInProgressError } from "../../lib/store/port.js";
+import { E1, E3, loadTwice, recordOf, SECOND, tableItems } from "../store/dynamo/verify-fixture.js";
+import { describeEachEngine } from "../support/engines.js";
+
+const renamed = (record: SourceEmployee): SourceEmployee => ({
+  ...record,
+  demographics: { ...record.demographics, lastName: "Abara" },
+});
+const acme = { filter: { companies: new Set(["acme"]) }, created: {}, offset: 0, limit: 100 };
+
+/** A pid that existed and is gone. */
+async function deadPid(): Promise<number> {
+  const child = spawn(process.execPath, ["-e", ""], { stdio: "ignore" });
+  await new Promise((resolve) => child.once("exit", resolve));
+  if (child.pid === undefined) throw new Error("no pid");
+  return child.pid;
+}
+
+describeEachEngine("a dead load and the next one", (getEngine) => {
+  const documents = () => documentClientFor(getEngine().client);
+  const table = () => getEngine().tables.directory;
+  const verified = async () => expect((await verifyDirectory(documents(), table())).problem).toBeUndefined();
+  /** A writer whose lease names `holder`, never renewed: it stands for a loader that stopped. */
+  const writerAs = (holder: { host: string; pid: number }) =>
+    dynamoDirectory(documents(), table(), { writer: { renewEveryMs: 3_600_000, holder } });
+  const next = () =>
+    dynamoDirectory(documents(), table(), { reader: { manifestTtlMs: 0 }, writer: { graceMs: 0 } });
+
+  beforeEach(async () => {
+    await tableItems(documents(), table()).wipe();
+    await loadTwice(documents(), table());
+  }, 60_000);
+
+  it("a record deleted in one chunk and written again in a later one keeps its committed location, and is undone whole", async () => {
+    const before = await next().employees(acme);
+    const dead = await writerAs({ host: thisHost(), pid: await deadPid() }).beginLoad("dies");
+    await dead.apply([{ op: "delete", employee: E1 }]);
+    await dead.apply([{ op: "upsert", employee: renamed(recordOf(E1)) }]);
+    await verified();
+    expect(await next().employees(acme)).toEqual(before);
+    // The next load takes the dead one's lease at once and undoes it first.
+    await loadData({ persons: [], employees: [] }, next());
+    await verified();
+    expect(await next().employees(acme)).toEqual(before);
+  }, 30_000);
+
+  it("a lease whose holder's pid is gone on this host is taken over at once; the dead load is undone", async () => {
+    const before = await next().employees(acme);
+    const dead = await writerAs({ host: thisHost(), pid: await deadPid() }).beginLoad("dies");
+    await dead.apply([{ op: "upsert", employee: { ...recordOf(E3), companyId: "acme" } }]);
+    await loadData({ persons: [], employees: [recordOf(E1)] }, next());
+    await verified();
+    expect(await next().employees(acme)).toEqual(before);
+    // The dead load lost its lease: whatever it still tries to write is refused.
+    await expect(dead.commit()).rejects.toThrow(/lost its lease/);
+  }, 30_000);
+
+  it("a lease held by a live process, or by a process on another host, is refused until it expires", async () => {
+    const sleeper = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60_000)"], { stdio: "ignore" });
+    try {
+      const live = sleeper.pid;
+      if (live === undefined) throw new Error("no pid");
+      for (const holder of [
+        { host: thisHost(), pid: live },
+        { host: thisHost(), pid: process.pid },
+        { host: `${thisHost()} elsewhere`, pid: await deadPid() },
+      ]) {
+        const running = await writerAs(holder).beginLoad("runs");
+        const refusal = await next()
+          .beginLoad("second")
+          .then(
+            () => undefined,
+            (error: unknown) => error,
+          );
+        expect(refusal).toBeInstanceOf(LoadInProgressError);
+        expect(refusal).toMatchObject({
+          label: "runs",
+          message: expect.stringMatching(/started .*; if it died, its lease expires at /),
+        });
+        await running.abort();
+      }
+      await verified();
+      expect(await next().employees(acme)).toEqual({
+        total: SECOND.employees.filter((record) => record.companyId === "acme").length,
+        items: expect.any(Array),
+      });
+    } finally {
+      sleeper.kill();
+    }
+  }, 30_000);
+});

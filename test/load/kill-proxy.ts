@@ -1,0 +1,168 @@
+/**
+ * An HTTP proxy between a loader process and a DynamoDB engine, which names each call by what it is
+ * in a load (journal entry, batch of writes, the flip, …) and can kill the loader at the n-th call of
+ * a kind: before the call reaches the engine, or after the engine applied it but before the loader
+ * hears back. Crash points are therefore exact and the same on every run of a seed, on any machine.
+ */
+import { createServer, type IncomingMessage, request, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export const CALL_KINDS = [
+  "lease",
+  "journal",
+  "write",
+  "stamp",
+  "scan",
+  "publish",
+  "cleanup",
+  "cleaned",
+  "release",
+] as const;
+export type CallKind = (typeof CALL_KINDS)[number] | "renew" | "read" | "other";
+
+export interface KillPoint {
+  readonly kind: CallKind;
+  /** 1 for the first call of that kind. */
+  readonly index: number;
+  readonly when: "before" | "after";
+}
+
+const describePoint = (point: KillPoint) => `${point.when} ${point.kind} #${point.index}`;
+
+export { describePoint };
+
+/** What a DynamoDB call is to a load, from its operation and expressions. */
+function kindOf(operation: string, body: Record<string, unknown>, published: boolean): CallKind {
+  const update = typeof body.UpdateExpression === "string" ? body.UpdateExpression : "";
+  switch (operation) {
+    case "PutItem":
+      return "journal";
+    case "BatchWriteItem":
+      return published ? "cleanup" : "write";
+    case "Scan":
+      return "scan";
+    case "UpdateItem":
+      if (update.startsWith("SET lease =")) return "lease";
+      if (update.includes("committed =")) return "publish";
+      if (update === "REMOVE cleanup") return "cleaned";
+      if (update === "REMOVE lease") return "release";
+      if (update.startsWith("SET lease.")) return "renew";
+      return "stamp";
+    case "GetItem":
+    case "Query":
+    case "BatchGetItem":
+      return "read";
+    default:
+      return "other";
+  }
+}
+
+export interface KillProxy {
+  readonly url: string;
+  /** Every call seen, in arrival order. */
+  readonly calls: CallKind[];
+  /** Whether the kill point was reached (and `kill` called). */
+  fired(): boolean;
+  /** Resolves once every call already passed to the engine has been answered by it. */
+  settled(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const bodyOf = (message: IncomingMessage) =>
+  new Promise<Buffer>((resolve, reject) => {
+    const parts: Buffer[] = [];
+    message.on("data", (part: Buffer) => parts.push(part));
+    message.on("end", () => resolve(Buffer.concat(parts)));
+    message.on("error", reject);
+  });
+
+/** Starts a proxy to `upstream`; `kill` runs once, when `point` (if any) is reached. */
+export async function startKillProxy(
+  upstream: string,
+  point: KillPoint | undefined,
+  kill: () => void,
+): Promise<KillProxy> {
+  const target = new URL(upstream);
+  const calls: CallKind[] = [];
+  const seen = new Map<CallKind, number>();
+  let published = false;
+  let killed = false;
+  let inFlight = 0;
+  const idle: (() => void)[] = [];
+  const fire = () => {
+    if (killed) return;
+    killed = true;
+    kill();
+  };
+  const done = () => {
+    inFlight -= 1;
+    if (inFlight === 0) for (const resolve of idle.splice(0)) resolve();
+  };
+
+  const forward = (incoming: IncomingMessage, body: Buffer) =>
+    new Promise<{ status: number; headers: IncomingMessage["headers"]; body: Buffer }>((resolve, reject) => {
+      const outgoing = request(
+        {
+          host: target.hostname,
+          port: target.port,
+          method: incoming.method,
+          path: incoming.url,
+          headers: incoming.headers,
+        },
+        (response) => {
+          bodyOf(response).then(
+            (answer) =>
+              resolve({ status: response.statusCode ?? 500, headers: response.headers, body: answer }),
+            reject,
+          );
+        },
+      );
+      outgoing.on("error", reject);
+      outgoing.end(body);
+    });
+
+  const handle = async (incoming: IncomingMessage, reply: ServerResponse) => {
+    const body = await bodyOf(incoming);
+    // A call sent after the kill point is lost with the process that sent it.
+    if (killed) return void reply.destroy();
+    const operation = String(incoming.headers["x-amz-target"] ?? "").split(".")[1] ?? "";
+    const parsed = body.length > 0 ? (JSON.parse(body.toString("utf8")) as Record<string, unknown>) : {};
+    const kind = kindOf(operation, parsed, published);
+    if (kind === "publish") published = true;
+    calls.push(kind);
+    const count = (seen.get(kind) ?? 0) + 1;
+    seen.set(kind, count);
+    const hit = point !== undefined && point.kind === kind && point.index === count;
+    if (hit && point.when === "before") {
+      fire();
+      return void reply.destroy();
+    }
+    inFlight += 1;
+    try {
+      const answer = await forward(incoming, body);
+      if (hit) fire();
+      if (killed) return void reply.destroy();
+      reply.writeHead(answer.status, answer.headers);
+      reply.end(answer.body);
+    } finally {
+      done();
+    }
+  };
+
+  const server = createServer((incoming, reply) => {
+    handle(incoming, reply).catch(() => reply.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    calls,
+    fired: () => killed,
+    settled: () => (inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => idle.push(resolve))),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}

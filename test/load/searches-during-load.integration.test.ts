@@ -1,0 +1,209 @@
+/**
+ * Searches running all through a load whose DynamoDB calls are throttled (docs/data-format.md,
+ * "All or nothing, for searches too"): the loader's client meets ProvisionedThroughputExceeded
+ * and partial batches (UnprocessedItems, UnprocessedKeys), the searches' client meets throttled
+ * reads; every search answers whole, equal in total and page to the state before the file or after
+ * it, never a mix, and each one begun 2 s after the flip (one manifest cache of 1 s, plus margin)
+ * equals the state after. A fault that does not clear up fails a search; it never answers a part.
+ *
+ * Faults are injected inside each client's retry loop, as a throttling service would answer; the
+ * number of faulty attempts per call is bounded below each retry budget, so the load and the
+ * searches must get through, on every seed (LOAD_TEST_SEED=N repeats a run).
+ */
+import { isDeepStrictEqual } from "node:util";
+import { ProvisionedThroughputExceededException } from "@aws-sdk/client-dynamodb";
+import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { DemoRandom } from "../../lib/directory/demo-random.js";
+import { loadFile } from "../../lib/load/load-file.js";
+import { localClient } from "../../lib/local/engines.js";
+import { dynamoDirectoryWriter } from "../../lib/store/dynamo/load-session.js";
+import { dynamoDirectoryReader, MANIFEST_TTL_MS } from "../../lib/store/dynamo/reader.js";
+import { documentClientFor } from "../../lib/store/dynamo-client.js";
+import type { DirectoryState } from "../../lib/store/memory/memory-directory.js";
+import { describeEachEngine } from "../support/engines.js";
+import { memoryReaderOf, type Scenario, scenario, searches } from "./load-scenario.js";
+import { loadTable } from "./load-tables.js";
+
+const SEED = Number(process.env.LOAD_TEST_SEED ?? Math.floor(Math.random() * 2 ** 31));
+const TIMEOUT_MS = 600_000;
+/** After the flip, searches begun this much later must see it: the reader caches the manifest 1 s. */
+const VISIBLE_AFTER_MS = 2_000;
+const SEARCHERS = 2;
+/** An answer as its JSON says it (what toEqual compares), for comparing many answers quietly. */
+const plain = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
+
+const throttled = () =>
+  new ProvisionedThroughputExceededException({
+    message: "Rate of requests exceeds the allowed throughput",
+    $metadata: { httpStatusCode: 400 },
+  });
+
+interface Faults {
+  /** Chance that an attempt is throttled, while the call has throttled attempts left. */
+  throttle: number;
+  /** Throttled attempts a call may meet: below the client's retry budget, or the fault persists. */
+  perCall: number;
+  /** Chance that a batch call gets back half its items unprocessed. */
+  partial: number;
+}
+
+/**
+ * Throttling inside the client's retry loop (each attempt of a call may meet it), and partial
+ * batches: half the items of a BatchWriteItem or keys of a BatchGetItem are never sent and are
+ * handed back unprocessed, as DynamoDB does under load.
+ */
+function injectFaults(
+  client: DynamoDBDocumentClient,
+  faults: () => Faults,
+  rng: DemoRandom,
+  onPublished?: () => void,
+): { throttled: number; partial: number } {
+  const injected = { throttled: 0, partial: 0 };
+  const attempts = new WeakMap<object, number>();
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const tries = (attempts.get(context) ?? 0) + 1;
+      attempts.set(context, tries);
+      const { throttle, perCall } = faults();
+      if (tries <= perCall && rng.chance(throttle)) {
+        injected.throttled += 1;
+        throw throttled();
+      }
+      const result = await next(args);
+      const input = args.input as { UpdateExpression?: string };
+      if (context.commandName === "UpdateItemCommand" && input.UpdateExpression?.includes("committed ="))
+        onPublished?.();
+      return result;
+    },
+    { step: "deserialize", priority: "high", name: "throttleFaults" },
+  );
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const command = String(context.commandName);
+      const batch =
+        command === "BatchWriteItemCommand"
+          ? "RequestItems"
+          : command === "BatchGetItemCommand"
+            ? "Keys"
+            : "";
+      if (!batch || !rng.chance(faults().partial)) return next(args);
+      // Here, outside the document client's marshalling, input and output hold plain values.
+      const input = args.input as { RequestItems: Record<string, unknown> };
+      const [table, requests] = Object.entries(input.RequestItems)[0] ?? [];
+      if (table === undefined) return next(args);
+      const list = (batch === "Keys" ? (requests as { Keys: unknown[] }).Keys : requests) as unknown[];
+      // The first half goes back unprocessed.
+      const cut = Math.floor(list.length / 2);
+      if (cut === 0) return next(args);
+      const [unprocessed, kept] = [list.slice(0, cut), list.slice(cut)];
+      const within = (part: unknown[]) => (batch === "Keys" ? { ...(requests as object), Keys: part } : part);
+      injected.partial += 1;
+      const result = await next({ ...args, input: { ...input, RequestItems: { [table]: within(kept) } } });
+      const output = result.output as Record<string, unknown>;
+      output[batch === "Keys" ? "UnprocessedKeys" : "UnprocessedItems"] = { [table]: within(unprocessed) };
+      return result;
+    },
+    { step: "initialize", priority: "high", name: "partialBatches" },
+  );
+  return injected;
+}
+
+describeEachEngine(`searches during a throttled load (LOAD_TEST_SEED=${SEED})`, (getEngine) => {
+  let sc: Scenario;
+
+  beforeAll(async () => {
+    sc = await scenario(SEED, { records: 300, added: 300 });
+  }, 120_000);
+  afterAll(async () => {
+    await sc?.dispose();
+  });
+
+  it(
+    "every search answers the state before or after, never a mix, and after once the flip is 2 s old",
+    async () => {
+      expect(MANIFEST_TTL_MS + 1_000).toBeLessThanOrEqual(VISIBLE_AFTER_MS);
+      const rng = new DemoRandom(SEED);
+      const { engine } = getEngine();
+      const t = await loadTable(getEngine(), sc.before);
+      const loaderClient = localClient(engine.endpoint, 10);
+      const searchClient = localClient(engine.endpoint, 3);
+      try {
+        const all = searches();
+        const answersOf = (state: DirectoryState) =>
+          Promise.all(all.map(async (search) => plain(await search(memoryReaderOf(state)))));
+        const [before, after] = [await answersOf(sc.beforeState), await answersOf(sc.afterState)];
+
+        // The loader: the CLI's retry budget on AWS (10 attempts), throttled and cut often.
+        const loaderDocuments = documentClientFor(loaderClient);
+        let publishedAt: number | undefined;
+        const loaderFaults = injectFaults(
+          loaderDocuments,
+          () => ({ throttle: 0.2, perCall: 3, partial: 0.2 }),
+          rng,
+          () => {
+            publishedAt = performance.now();
+          },
+        );
+        // The searches: the functions' retry budget (3 attempts), the production manifest cache.
+        // One attempt of each call may be throttled: the other two are left for what a busy local
+        // engine does by itself (a dropped keep-alive socket).
+        let readFaults: Faults = { throttle: 0.3, perCall: 1, partial: 0.3 };
+        const searchDocuments = documentClientFor(searchClient);
+        const searchFaults = injectFaults(searchDocuments, () => readFaults, new DemoRandom(SEED + 1));
+        const reader = dynamoDirectoryReader(searchDocuments, t.table);
+
+        let loading = true;
+        const seen = { before: 0, after: 0, afterFlip: 0 };
+        const searcher = async (first: number) => {
+          for (let i = first; loading; i += SEARCHERS) {
+            const which = i % all.length;
+            const search = all[which];
+            if (!search) throw new Error("no search");
+            const startedAt = performance.now();
+            const answer = plain(await search(reader));
+            const state = isDeepStrictEqual(answer, after[which])
+              ? "after"
+              : isDeepStrictEqual(answer, before[which])
+                ? "before"
+                : "neither before nor after";
+            const flipped = publishedAt !== undefined && startedAt >= publishedAt + VISIBLE_AFTER_MS;
+            const expected = flipped ? "after" : state === "after" ? "after" : "before";
+            expect({ which, flipped, state }).toEqual({ which, flipped, state: expected });
+            seen[flipped ? "afterFlip" : state === "after" ? "after" : "before"] += 1;
+          }
+        };
+        const searchers = Array.from({ length: SEARCHERS }, (_, i) => searcher(i));
+        const writer = dynamoDirectoryWriter(loaderDocuments, t.table);
+        try {
+          await loadFile(sc.file("changes"), "changes", writer);
+        } finally {
+          loading = false;
+          await Promise.all(searchers);
+        }
+        expect(publishedAt).toBeDefined();
+        // The faults happened: the loader and the searches went through them.
+        expect(loaderFaults.throttled).toBeGreaterThan(0);
+        expect(loaderFaults.partial).toBeGreaterThan(0);
+        expect(searchFaults.throttled).toBeGreaterThan(0);
+        expect(searchFaults.partial).toBeGreaterThan(0);
+        expect(seen.before).toBeGreaterThan(0);
+        // The load returns 2.5 s after its flip: every search from now on sees the file.
+        for (const [which, search] of all.entries())
+          expect({ which, answer: await search(reader) }).toEqual({ which, answer: after[which] });
+
+        // A fault that never clears up fails the search: no page, whole or partial.
+        readFaults = { throttle: 1, perCall: Number.POSITIVE_INFINITY, partial: 0 };
+        for (const search of all.slice(0, 3)) await expect(search(reader)).rejects.toThrow();
+        readFaults = { throttle: 0, perCall: 0, partial: 0 };
+        for (const [which, search] of all.entries())
+          expect({ which, answer: await search(reader) }).toEqual({ which, answer: after[which] });
+        await t.expectVerified();
+      } finally {
+        loaderClient.destroy();
+        searchClient.destroy();
+        await t.drop();
+      }
+    },
+    TIMEOUT_MS,
+  );
+});
