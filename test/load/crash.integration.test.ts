@@ -67,7 +67,9 @@ describeEachEngine(`a loader killed with SIGKILL (LOAD_TEST_SEED=${SEED})`, (get
   });
 
   beforeAll(async () => {
-    sc = await scenario(SEED, { records: 600, added: 1_000 });
+    // Small enough for CI (each test runs two or three whole loads, on each engine), big enough for
+    // several chunks.
+    sc = await scenario(SEED, { records: 200, added: 350 });
   }, 120_000);
   afterAll(async () => {
     await sc?.dispose();
@@ -160,9 +162,9 @@ describeEachEngine(`a loader killed with SIGKILL (LOAD_TEST_SEED=${SEED})`, (get
     "an uninterrupted load of the file applies it and verify passes (the calls the crash points are drawn from)",
     async () => {
       const { calls } = await profile("changes");
-      expect(sc.changes).toBeGreaterThanOrEqual(2_000);
+      expect(sc.changes).toBeGreaterThanOrEqual(600);
       // Several chunks, each journaled before its writes.
-      expect(calls.filter((call) => call === "journal").length).toBeGreaterThanOrEqual(5);
+      expect(calls.filter((call) => call === "journal").length).toBeGreaterThanOrEqual(3);
     },
     TIMEOUT_MS,
   );
