@@ -1,7 +1,13 @@
 /** The liveness decision behind taking over a dead load's lease before it expires. */
 import { spawn } from "node:child_process";
 import { hostname } from "node:os";
-import { holderIsDead, pidAlive, thisHost, thisProcess } from "../../lib/store/dynamo/lease-holder.js";
+import {
+  holderIsDead,
+  pidAlive,
+  processState,
+  thisHost,
+  thisProcess,
+} from "../../lib/store/dynamo/lease-holder.js";
 
 /** The pid of a process that has exited (and been reaped). */
 async function deadPid(): Promise<number> {
@@ -48,6 +54,28 @@ describe("lease holder liveness", () => {
     expect(pidAlive(process.pid)).toBe(true);
     expect(pidAlive(await deadPid())).toBe(false);
   });
+
+  it("pidAlive: a zombie (exited, its status not yet collected) is not alive", async () => {
+    // sh starts a short sleep, then becomes a long one that never collects it: a zombie.
+    const parent = spawn("sh", ["-c", "sleep 0 & echo $!; exec sleep 30"], {
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+    try {
+      const pid = Number(
+        await new Promise<string>((resolve) =>
+          parent.stdout?.once("data", (chunk) => resolve(String(chunk))),
+        ),
+      );
+      for (let waited = 0; processState(pid) !== "Z"; waited += 50) {
+        if (waited > 30_000) throw new Error(`process ${pid} never became a zombie`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(() => process.kill(pid, 0)).not.toThrow();
+      expect(pidAlive(pid)).toBe(false);
+    } finally {
+      parent.kill("SIGKILL");
+    }
+  }, 60_000);
 
   it("thisProcess names this host (starting with its hostname) and this pid; with the real checks it is alive", async () => {
     const me = thisProcess();

@@ -13,6 +13,8 @@ export interface LoaderExit {
 
 export interface LoaderProcess {
   readonly child: ChildProcess;
+  /** SIGKILL to every process of the command: tsx and the node it runs the loader in. */
+  kill(): void;
   readonly exited: Promise<LoaderExit>;
 }
 
@@ -38,8 +40,17 @@ export function startLoader(options: {
       "--table",
       options.table,
     ],
-    { stdio: ["ignore", "pipe", "pipe"] },
+    // Its own process group: tsx runs the loader in a child node process, and a SIGKILL of tsx
+    // alone would leave that one running.
+    { stdio: ["ignore", "pipe", "pipe"], detached: true },
   );
+  const kill = () => {
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  };
   let stdout = "";
   let stderr = "";
   child.stdout?.on("data", (part: Buffer) => {
@@ -48,7 +59,7 @@ export function startLoader(options: {
   child.stderr?.on("data", (part: Buffer) => {
     stderr += part.toString("utf8");
   });
-  const stuck = setTimeout(() => child.kill("SIGKILL"), STUCK_MS);
+  const stuck = setTimeout(kill, STUCK_MS);
   const exited = new Promise<LoaderExit>((resolve, reject) => {
     child.once("error", reject);
     child.once("close", (code, signal) => {
@@ -57,7 +68,7 @@ export function startLoader(options: {
       resolve({ code, signal, stdout, stderr, exitOrder: exits });
     });
   });
-  return { child, exited };
+  return { child, kill, exited };
 }
 
 /** Runs a loader to its end. */

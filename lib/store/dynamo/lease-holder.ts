@@ -36,14 +36,26 @@ export function thisHost(): string {
 
 export const thisProcess = (): LeaseHolder => ({ host: thisHost(), pid: process.pid });
 
-/** Whether a process with this pid exists here. EPERM: it exists, owned by another user. */
+/** The process's state letter from /proc (`Z`: exited, not yet collected), if readable. */
+export function processState(pid: number): string | undefined {
+  const stat = readable(() => readFileSync(`/proc/${pid}/stat`, "utf8"));
+  // The command name in parentheses may hold spaces: the state follows the last ")".
+  return stat?.charAt(stat.lastIndexOf(")") + 2) || undefined;
+}
+
+/**
+ * Whether a process with this pid is running here. EPERM: it exists, owned by another user. A
+ * zombie has exited: a killed loader whose parent died with it waits as one until init collects
+ * it, which can take seconds.
+ */
 export function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code !== "ESRCH";
   }
+  const state = processState(pid);
+  return state !== "Z" && state !== "X";
 }
 
 const isHolder = (value: unknown): value is LeaseHolder => {
