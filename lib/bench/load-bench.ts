@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { type DynamoDBClient, ScanCommand } from "@aws-sdk/client-dynamodb";
-import { type DemoSummary, demoDataChunks } from "../directory/demo-data.js";
+import { batched, type DemoSummary, demoDataChunks } from "../directory/demo-data.js";
 import type { LoadMode } from "../load/change-lines.js";
 import type { EngineName } from "../local/engines.js";
 import { createTables } from "../store/create-tables.js";
@@ -80,19 +80,6 @@ const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 
 /** Lines, newline-terminated. */
 function* terminated(lines: Iterable<string>): Generator<string> {
   for (const line of lines) yield `${line}\n`;
-}
-
-/** Joins text chunks into ~64 KiB writes. */
-function* batched(chunks: Iterable<string>): Generator<string> {
-  let buffer = "";
-  for (const chunk of chunks) {
-    buffer += chunk;
-    if (buffer.length >= 65_536) {
-      yield buffer;
-      buffer = "";
-    }
-  }
-  if (buffer !== "") yield buffer;
 }
 
 async function writeFileOf(path: string, chunks: Iterable<string>): Promise<number> {

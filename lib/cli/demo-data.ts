@@ -10,6 +10,7 @@ import { dirname } from "node:path";
 import { Readable, type Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import {
+  batched,
   DEMO_LIMITS,
   type DemoOptions,
   type DemoSummary,
@@ -43,19 +44,6 @@ function demoOptions(values: OptionValues<typeof OPTIONS>): DemoOptions & { out:
     out: required("out", values.out),
     ndjson: values.ndjson ?? false,
   };
-}
-
-/** Joins the many small chunks into ~64 KiB writes. */
-function* batched(chunks: Iterable<string>): Generator<string> {
-  let buffer = "";
-  for (const chunk of chunks) {
-    buffer += chunk;
-    if (buffer.length >= 65_536) {
-      yield buffer;
-      buffer = "";
-    }
-  }
-  if (buffer !== "") yield buffer;
 }
 
 async function main({ values }: CommandLine<typeof OPTIONS>): Promise<void> {

@@ -408,3 +408,16 @@ export function* demoDataChunks(
 export function demoDataText(options: DemoOptions, format: DemoFormat): string {
   return [...demoDataChunks(options, format)].join("");
 }
+
+/** Joins the many small chunks into ~64 KiB writes. */
+export function* batched(chunks: Iterable<string>): Generator<string> {
+  let buffer = "";
+  for (const chunk of chunks) {
+    buffer += chunk;
+    if (buffer.length >= 65_536) {
+      yield buffer;
+      buffer = "";
+    }
+  }
+  if (buffer !== "") yield buffer;
+}
