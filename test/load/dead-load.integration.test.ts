@@ -12,13 +12,32 @@ import { thisHost } from "../../lib/store/dynamo/lease-holder.js";
 import { verifyDirectory } from "../../lib/store/dynamo/verify.js";
 import { documentClientFor } from "../../lib/store/dynamo-client.js";
 import { LoadInProgressError } from "../../lib/store/port.js";
-import { E1, E3, loadTwice, recordOf, SECOND, tableItems } from "../store/dynamo/verify-fixture.js";
+import { dataFileOf, employeeInput, testUuid } from "../searches/records.js";
+import { E1, E2, E3, E4, loadTwice, recordOf, SECOND, tableItems } from "../store/dynamo/verify-fixture.js";
 import { describeEachEngine } from "../support/engines.js";
 
 const renamed = (record: SourceEmployee): SourceEmployee => ({
   ...record,
   demographics: { ...record.demographics, lastName: "Abara" },
 });
+/** More applies than one page of the journal holds (8 entries), each journaled on its own. */
+const JOURNALED_APPLIES = 20;
+const newcomers = dataFileOf(
+  [],
+  Array.from({ length: JOURNALED_APPLIES - 3 }, (_, index) =>
+    employeeInput({
+      id: testUuid(0x7e, 2, index),
+      companyId: "acme",
+      personId: null,
+      createdAt: "2024-04-01T00:00:00Z",
+    }),
+  ),
+).employees;
+/** Applies that each write a journal entry; the last ones supersede stored versions. */
+const manyApplies = (): SourceEmployee[][] => [
+  ...newcomers.map((record) => [record]),
+  ...[E1, E2, E4].map((id) => [renamed(recordOf(id))]),
+];
 const acme = { filter: { companies: new Set(["acme"]) }, created: {}, offset: 0, limit: 100 };
 
 /** A pid that existed and is gone. */
@@ -56,6 +75,24 @@ describeEachEngine("a dead load and the next one", (getEngine) => {
     await verified();
     expect(await next().employees(acme)).toEqual(before);
   }, 30_000);
+
+  it("a dead load that journaled many pages is undone whole; a committed one is cleaned up whole", async () => {
+    const before = await next().employees(acme);
+    const dead = await writerAs({ host: thisHost(), pid: await deadPid() }).beginLoad("dies");
+    for (const records of manyApplies())
+      await dead.apply(records.map((employee) => ({ op: "upsert" as const, employee })));
+    await loadData({ persons: [], employees: [] }, next());
+    await verified();
+    expect(await next().employees(acme)).toEqual(before);
+
+    const session = await next().beginLoad("commits");
+    for (const records of manyApplies())
+      await session.apply(records.map((employee) => ({ op: "upsert" as const, employee })));
+    expect(await session.commit()).toEqual({});
+    await verified();
+    const renamedTotal = before.total + JOURNALED_APPLIES - 3;
+    expect(await next().employees(acme)).toMatchObject({ total: renamedTotal });
+  }, 60_000);
 
   it("a lease whose holder's pid is gone on this host is taken over at once; the dead load is undone", async () => {
     const before = await next().employees(acme);

@@ -96,15 +96,23 @@ export async function batchWrite(
   });
 }
 
-/** Every item of a Query, following LastEvaluatedKey page after page. */
-export async function queryAll(client: DynamoDBDocumentClient, input: QueryCommandInput): Promise<Item[]> {
-  const items: Item[] = [];
+/** A query's pages in order, one request at a time, so a caller holds one page at once. */
+export async function* queryPages(
+  client: DynamoDBDocumentClient,
+  input: QueryCommandInput,
+): AsyncGenerator<Item[]> {
   let start: Record<string, unknown> | undefined;
   do {
     const page = await client.send(new QueryCommand({ ...input, ExclusiveStartKey: start }));
-    items.push(...(page.Items ?? []));
+    yield page.Items ?? [];
     start = page.LastEvaluatedKey;
   } while (start);
+}
+
+/** Every item of a Query, following LastEvaluatedKey page after page. */
+export async function queryAll(client: DynamoDBDocumentClient, input: QueryCommandInput): Promise<Item[]> {
+  const items: Item[] = [];
+  for await (const page of queryPages(client, input)) items.push(...page);
   return items;
 }
 

@@ -15,7 +15,7 @@ import {
   type ItemKey,
   inParallel,
   keyText,
-  queryAll,
+  queryPages,
 } from "./batch.js";
 import { compress, decompress } from "./codec.js";
 import { journalPartition, journalSort, LOCATION_SORT, locationPartition } from "./layout.js";
@@ -36,6 +36,7 @@ const keyFromText = (text: string): ItemKey => {
 };
 
 const STAMPS_IN_FLIGHT = 16;
+const ENTRIES_PER_PAGE = 8;
 
 export function journal(client: DynamoDBDocumentClient, table: string) {
   const write = (gen: number, seq: number, entry: JournalEntry) =>
@@ -46,20 +47,27 @@ export function journal(client: DynamoDBDocumentClient, table: string) {
       }),
     );
 
-  /** Every entry of a generation's journal, with its key. */
-  const entries = async (gen: number) => {
-    const items = await queryAll(client, {
+  /**
+   * A generation's journal entries with their keys, a page of `ENTRIES_PER_PAGE` at a time: a
+   * million-record load journals thousands of entries, and holding them all at once doubled the
+   * loader's memory.
+   */
+  async function* entries(gen: number) {
+    const pages = queryPages(client, {
       TableName: table,
       ConsistentRead: true,
+      Limit: ENTRIES_PER_PAGE,
       KeyConditionExpression: "#p = :p",
       ExpressionAttributeNames: { "#p": A.partition },
       ExpressionAttributeValues: { ":p": journalPartition(gen) },
     });
-    return items.map((item) => ({
-      key: { p: bytesOf(item[A.partition]), s: bytesOf(item[A.sort]) },
-      entry: decompress<JournalEntry>(bytesOf(item[A.data])),
-    }));
-  };
+    for await (const page of pages)
+      for (const item of page)
+        yield {
+          key: { p: bytesOf(item[A.partition]), s: bytesOf(item[A.sort]) },
+          entry: decompress<JournalEntry>(bytesOf(item[A.data])),
+        };
+  }
 
   /** Sets or removes the superseded stamp; an item that is gone (or already changed) is left as it is. */
   const stamp = (keys: readonly ItemKey[], gen: number, remove: boolean) =>
@@ -91,7 +99,7 @@ export function journal(client: DynamoDBDocumentClient, table: string) {
 
   /** Undoes a generation that never committed: its items go, stamps and locations are restored. */
   const undo = async (gen: number) => {
-    for (const { key, entry } of await entries(gen)) {
+    for await (const { key, entry } of entries(gen)) {
       await batchWrite(
         client,
         table,
@@ -118,7 +126,7 @@ export function journal(client: DynamoDBDocumentClient, table: string) {
 
   /** After a commit: the versions the generation superseded go, and so do locations it deleted. */
   const cleanUp = async (gen: number) => {
-    for (const { key, entry } of await entries(gen)) {
+    for await (const { key, entry } of entries(gen)) {
       const locations = await batchGet(client, table, locationKeys(entry.locations), true);
       const deleted = [...locations].filter(([, item]) => item[A.gen] === gen && item[A.data] === undefined);
       await batchWrite(client, table, [
