@@ -29,7 +29,7 @@ export function formatLoadsReport(report: LoadsReport): string {
       thousands(c.readCalls),
       c.seconds.toFixed(1),
       num(c.peakRssMb),
-      thousands(c.itemsStored),
+      c.itemsStored === undefined ? "not counted" : thousands(c.itemsStored),
     ]),
   );
   const storage = report.storage
