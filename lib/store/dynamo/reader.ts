@@ -39,8 +39,12 @@ export interface ReaderOptions {
 
 export const MANIFEST_TTL_MS = 1_000;
 export const MAX_READ_AGE_MS = 1_000;
-/** Bundles read at once for a page of persons. */
-const BUNDLES_IN_FLIGHT = 25;
+/**
+ * Bundles read at once for a page of persons: the contract's default page (50), and the SDK's
+ * default socket pool, so a default page is one wave of reads; with 25, a slow engine chained up
+ * to four (docs/performance.md, DynamoDB Local run of 2026-11-24).
+ */
+const BUNDLES_IN_FLIGHT = 50;
 
 const window = <T>(sorted: readonly T[], query: { offset: number; limit: number }): T[] =>
   pageOf(sorted, query.offset, query.limit).page;
