@@ -19,7 +19,7 @@ import {
 } from "../search/request-schemas.js";
 
 /** Bytes of the compact encodings an ideal design would store (one-letter attribute names). */
-export const FLOOR_BYTES = {
+const FLOOR_BYTES = {
   /** Every attribute is billed its name's bytes; one letter. */
   name: 1,
   /** A uuid as 16 raw bytes (Binary). */
