@@ -14,14 +14,16 @@ const LAMBDA_ALIASES: Readonly<Record<string, string>> = {
   "@aws-sdk/credential-provider-node": fileURLToPath(new URL("./lambda-credentials.ts", import.meta.url)),
 };
 
-export const LAMBDA_BUNDLE = {
+const LAMBDA_BUNDLE = {
   format: "esm",
   target: "node24",
   minify: true,
   // esbuild tree-shakes bundles by default; said explicitly so no flag can turn it off unnoticed.
   treeShaking: true,
   // An external `index.mjs.map` in the asset, without the sources: kept for on-call, not loaded
-  // at start (see LAMBDA_BUNDLE_ENVIRONMENT).
+  // at start. No `NODE_OPTIONS=--enable-source-maps`: Node would then read and parse the map at
+  // import, about 11 ms of CPU per cold start of a function with the SDK (docs/performance.md
+  // "Bundles"). Set it on a function while investigating to get mapped stack traces.
   sourceMap: true,
   sourcesContent: false,
   // Function and class names survive minification: a stack trace names the functions even
@@ -36,14 +38,6 @@ export const LAMBDA_BUNDLE = {
   alias: LAMBDA_ALIASES,
   logLevel: "warning",
 } as const;
-
-/**
- * Environment every function gets for its bundle. No `NODE_OPTIONS=--enable-source-maps`: Node
- * would then read and parse the bundle's source map at import, about 11 ms of CPU per cold start
- * of a function with the SDK (measured, see docs/performance.md "Bundles"). The map ships in the
- * asset: set that NODE_OPTIONS on a function while investigating to get mapped stack traces.
- */
-export const LAMBDA_BUNDLE_ENVIRONMENT: Readonly<Record<string, string>> = {};
 
 const CDK_FORMAT = { esm: OutputFormat.ESM, cjs: OutputFormat.CJS } as const;
 const CDK_LOG_LEVEL = {

@@ -32,7 +32,7 @@ export interface IpRateLimit {
   readonly windowSeconds: 60 | 120 | 300 | 600;
 }
 
-export interface AlarmThresholds {
+interface AlarmThresholds {
   /** Alarm period; every threshold below is per period. */
   readonly periodMinutes: number;
   readonly evaluationPeriods: number;
@@ -187,7 +187,7 @@ const CONFIGS: Readonly<
   },
 };
 
-export function isDeployedStage(value: string): value is DeployedStage {
+function isDeployedStage(value: string): value is DeployedStage {
   return (DEPLOYED_STAGES as readonly string[]).includes(value);
 }
 

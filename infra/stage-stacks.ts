@@ -34,7 +34,7 @@ export interface StageOptions {
 /** Loose on purpose (SNS checks the address); catches a missing value or a pasted ARN. */
 const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
 
-export function stackName(stage: string, part: "Stateful" | "Stateless"): string {
+function stackName(stage: string, part: "Stateful" | "Stateless"): string {
   return `PartnerDirectory-${stage}-${part}`;
 }
 
@@ -73,7 +73,7 @@ export function addStage(app: App, stage: string, options: StageOptions = {}): S
 }
 
 /** The feature flags and settings of cdk.json, for apps not started by the CDK CLI. */
-export function cdkJsonContext(): Record<string, unknown> {
+function cdkJsonContext(): Record<string, unknown> {
   const cdkJson: unknown = JSON.parse(readFileSync(repoPath("cdk.json"), "utf8"));
   if (typeof cdkJson !== "object" || cdkJson === null || !("context" in cdkJson)) return {};
   const { context } = cdkJson;

@@ -17,7 +17,7 @@ interface Field {
   readonly numeric?: boolean;
 }
 
-export const ACCESS_LOG_FIELDS: readonly Field[] = [
+const ACCESS_LOG_FIELDS: readonly Field[] = [
   { name: "requestId", source: "$context.requestId" },
   { name: "requestTime", source: "$context.requestTimeEpoch", numeric: true },
   { name: "httpMethod", source: "$context.httpMethod" },

@@ -31,42 +31,52 @@ export function addDashboard(scope: Construct, props: OnCallProps, alarms: reado
       height: 1,
     }),
   );
+  for (const api of props.apis) addApiRows(dashboard, api, props.config, period);
+  addLambdaRow(dashboard, props.functions, period);
+  addTableRow(dashboard, props.tables, alarms, period);
+  return dashboard;
+}
 
-  for (const { id: apiId, api, routes } of props.apis) {
-    const metrics = new ApiMetrics(api, apiId, period);
-    const byRoute = (name: string, statistic: string, allLabel: string) => [
-      metrics.stage(name, statistic, allLabel),
-      ...routes.map((route) => metrics.route(route, name, statistic)),
-    ];
-    // SEARCH finds every resource that answered 429, routes or not, without listing them.
-    const rateLimited = new MathExpression({
-      expression: `SEARCH('{${METRICS_NAMESPACE},Api,Resource} MetricName="${RATE_LIMITED_METRIC}" Api="${apiId}"', 'Sum', ${period.toSeconds()})`,
-      usingMetrics: {},
-      period,
-      // biome-ignore lint/suspicious/noTemplateCurlyInString: a CloudWatch dynamic label, not a JS template.
-      label: "${PROP('Dim.Resource')}",
-    });
-    dashboard.addWidgets(
-      graph(`${apiId} API: requests by route`, byRoute("Count", "Sum", "all"), 6),
-      graph(`${apiId} API: 4xx by route`, byRoute("4XXError", "Sum", "all"), 6),
-      graph(`${apiId} API: 5xx by route`, byRoute("5XXError", "Sum", "all"), 6),
-      graph(`${apiId} API: 429 by route`, [rateLimited], 6),
-    );
-    dashboard.addWidgets(
-      graph(
-        `${apiId} API: latency p50 / p99`,
-        [metrics.stage("Latency", "p50", "p50"), ...byRoute("Latency", "p99", "p99")],
-        12,
-      ),
-      graph(
-        `${apiId} API: 5xx rate (%)`,
-        [metrics.serverErrorRate(config.alarms.minRequestsForErrorRate)],
-        12,
-      ),
-    );
-  }
+/** Two rows per API: requests, 4xx, 5xx and 429 by route; then latency and the 5xx rate. */
+function addApiRows(
+  dashboard: Dashboard,
+  { id: apiId, api, routes }: OnCallProps["apis"][number],
+  config: OnCallProps["config"],
+  period: Duration,
+): void {
+  const metrics = new ApiMetrics(api, apiId, period);
+  const byRoute = (name: string, statistic: string, allLabel: string) => [
+    metrics.stage(name, statistic, allLabel),
+    ...routes.map((route) => metrics.route(route, name, statistic)),
+  ];
+  dashboard.addWidgets(
+    graph(`${apiId} API: requests by route`, byRoute("Count", "Sum", "all"), 6),
+    graph(`${apiId} API: 4xx by route`, byRoute("4XXError", "Sum", "all"), 6),
+    graph(`${apiId} API: 5xx by route`, byRoute("5XXError", "Sum", "all"), 6),
+    graph(`${apiId} API: 429 by route`, [rateLimitedByResource(apiId, period)], 6),
+  );
+  dashboard.addWidgets(
+    graph(
+      `${apiId} API: latency p50 / p99`,
+      [metrics.stage("Latency", "p50", "p50"), ...byRoute("Latency", "p99", "p99")],
+      12,
+    ),
+    graph(`${apiId} API: 5xx rate (%)`, [metrics.serverErrorRate(config.alarms.minRequestsForErrorRate)], 12),
+  );
+}
 
-  const fns = props.functions;
+/** SEARCH finds every resource that answered 429, routes or not, without listing them. */
+function rateLimitedByResource(apiId: string, period: Duration): MathExpression {
+  return new MathExpression({
+    expression: `SEARCH('{${METRICS_NAMESPACE},Api,Resource} MetricName="${RATE_LIMITED_METRIC}" Api="${apiId}"', 'Sum', ${period.toSeconds()})`,
+    usingMetrics: {},
+    period,
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a CloudWatch dynamic label, not a JS template.
+    label: "${PROP('Dim.Resource')}",
+  });
+}
+
+function addLambdaRow(dashboard: Dashboard, fns: OnCallProps["functions"], period: Duration): void {
   dashboard.addWidgets(
     graph(
       "Lambda errors (authorizer: includes refused keys)",
@@ -81,18 +91,25 @@ export function addDashboard(scope: Construct, props: OnCallProps, alarms: reado
       fns.map(({ id, fn }) => fn.metricDuration({ period, statistic: "p99", label: id })),
     ),
   );
+}
+
+function addTableRow(
+  dashboard: Dashboard,
+  tables: OnCallProps["tables"],
+  alarms: readonly Alarm[],
+  period: Duration,
+): void {
   dashboard.addWidgets(
     graph(
       "DynamoDB consumed read capacity",
-      props.tables.map(({ id, table }) => table.metricConsumedReadCapacityUnits({ period, label: id })),
+      tables.map(({ id, table }) => table.metricConsumedReadCapacityUnits({ period, label: id })),
     ),
     graph(
       "DynamoDB read throttles",
-      props.tables.map(({ id, table }) => tableReadThrottles(id, table, period)),
+      tables.map(({ id, table }) => tableReadThrottles(id, table, period)),
     ),
     new AlarmStatusWidget({ title: "Alarms", alarms: [...alarms], width: 8, height: 6 }),
   );
-  return dashboard;
 }
 
 function graph(title: string, metrics: IMetric[], width = 8): GraphWidget {

@@ -12,19 +12,19 @@ import { LogGroup } from "aws-cdk-lib/aws-logs";
 import type { Construct } from "constructs";
 import { type RetryLimits, retryBudgetMs } from "../../lib/store/retry-limits.js";
 import { TABLES, type TableId } from "../../lib/store/tables.js";
-import { LAMBDA_BUNDLE_ENVIRONMENT, lambdaBundling } from "../bundling.js";
+import { lambdaBundling } from "../bundling.js";
 import type { FunctionSizing, StageConfig } from "../config.js";
 import { REPO_ROOT, repoPath } from "../paths.js";
 
-export const SERVICE_NAME = "partner-directory";
+const SERVICE_NAME = "partner-directory";
 export const METRICS_NAMESPACE = "PartnerDirectory";
 
 /** API Gateway REST gives up on an integration after 29 s; a function must finish before that. */
 const API_GATEWAY_TIMEOUT_SECONDS = 29;
 
 /** The only DynamoDB actions a function may use: point reads, batch reads and queries (no Scan). */
-export const TABLE_READ_ACTIONS = ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query"] as const;
-export type TableReadAction = (typeof TABLE_READ_ACTIONS)[number];
+const TABLE_READ_ACTIONS = ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query"] as const;
+type TableReadAction = (typeof TABLE_READ_ACTIONS)[number];
 
 export interface DirectoryFunctionProps {
   /** Lambda entry relative to the repository root (from lib/routes.ts). */
@@ -82,7 +82,6 @@ export class DirectoryFunction extends NodejsFunction {
         POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
         POWERTOOLS_LOG_LEVEL: config.logLevel,
         POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
-        ...LAMBDA_BUNDLE_ENVIRONMENT,
       },
       bundling: lambdaBundling(),
     });

@@ -24,9 +24,9 @@ export function fixedErrorHeaders(code: ErrorCode): Record<string, string> {
   return Object.fromEntries(Object.entries(fixed).map(([name, value]) => [name, staticHeaderValue(value)]));
 }
 
-export const BODY_OVER_LIMIT_MESSAGE = "request body is over 1 MiB (1048576 bytes)";
+const BODY_OVER_LIMIT_MESSAGE = "request body is over 1 MiB (1048576 bytes)";
 
-export interface GatewayResponseSpec {
+interface GatewayResponseSpec {
   readonly type: ResponseType;
   readonly body: ErrorBody;
   readonly retryAfterSeconds?: number;
@@ -37,7 +37,7 @@ const answer = (type: ResponseType, error: ErrorCode, message?: string): Gateway
   body: message === undefined ? { error } : { error, message },
 });
 
-export function gatewayResponseSpecs(config: StageConfig): GatewayResponseSpec[] {
+function gatewayResponseSpecs(config: StageConfig): GatewayResponseSpec[] {
   const { throttled, quotaExceeded } = config.retryAfterSeconds;
   const specs: GatewayResponseSpec[] = [
     // The authorizer threw "Unauthorized", or the header is missing: no valid key.

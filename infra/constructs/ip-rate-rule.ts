@@ -14,7 +14,7 @@ import { ERROR_STATUS } from "../../lib/http/errors.js";
 import type { IpRateLimit } from "../config.js";
 import { fixedErrorHeaders } from "./gateway-responses.js";
 
-export const RATE_LIMITED_BODY_KEY = "rate-limited";
+const RATE_LIMITED_BODY_KEY = "rate-limited";
 
 /** The web ACL's custom response bodies this rule refers to. */
 export function ipRateResponseBodies(): Record<string, CfnWebACL.CustomResponseBodyProperty> {

@@ -14,14 +14,14 @@ import { METRICS_NAMESPACE } from "./directory-function.js";
 import type { PartnerApi } from "./partner-api.js";
 
 export const RATE_LIMITED_METRIC = "RateLimited";
-export const AUTHORIZER_FAILURES_METRIC = "AuthorizerFailures";
+const AUTHORIZER_FAILURES_METRIC = "AuthorizerFailures";
 
 /**
  * API Gateway's answers when the authorizer itself failed: it threw something other than
  * "Unauthorized", timed out, was throttled, or returned a malformed policy. A refused key is not
  * one (that is UNAUTHORIZED), which is why the function's own `Errors` cannot tell the two apart.
  */
-export const AUTHORIZER_FAILURE_TYPES = ["AUTHORIZER_FAILURE", "AUTHORIZER_CONFIGURATION_ERROR"] as const;
+const AUTHORIZER_FAILURE_TYPES = ["AUTHORIZER_FAILURE", "AUTHORIZER_CONFIGURATION_ERROR"] as const;
 
 export class ApiMetrics {
   private readonly dimensions: Record<string, string>;

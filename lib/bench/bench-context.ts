@@ -37,7 +37,7 @@ export interface LoadCallbacks {
   onNaiveProgress?: (written: number, total: number) => void;
 }
 
-export const BENCH_AS_OF = new Date("2026-07-01T00:00:00Z");
+const BENCH_AS_OF = new Date("2026-07-01T00:00:00Z");
 
 /**
  * Creates fresh tables named with `prefix` and loads the dataset into both designs. `loader` writes

@@ -5,7 +5,7 @@
 import { type Engine, type EngineName, startDynalite, startDynamoDbLocal } from "../local/engines.js";
 
 /** Longer than any call of the run, so the server never drops a pooled connection by itself. */
-export const SERVER_KEEP_ALIVE_MS = 600_000;
+const SERVER_KEEP_ALIVE_MS = 600_000;
 
 export function startBenchEngine(name: EngineName): Promise<Engine> {
   return name === "dynalite" ? startDynalite({ keepAliveMs: SERVER_KEEP_ALIVE_MS }) : startDynamoDbLocal();

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
-import { LAMBDA_BUNDLE_ENVIRONMENT, lambdaEsbuildOptions } from "../../infra/bundling.js";
+import { lambdaEsbuildOptions } from "../../infra/bundling.js";
 import { percentile } from "./percentile.js";
 
 const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -26,7 +26,6 @@ const LAMBDA_ENV = {
   POWERTOOLS_SERVICE_NAME: "partner-directory",
   POWERTOOLS_LOG_LEVEL: "ERROR",
   POWERTOOLS_METRICS_NAMESPACE: "PartnerDirectory",
-  ...LAMBDA_BUNDLE_ENVIRONMENT,
 };
 
 export interface BundleResult {

@@ -17,7 +17,7 @@ export interface DatasetOptions {
   readonly seed: number;
 }
 
-export interface DatasetSummary extends DatasetOptions {
+interface DatasetSummary extends DatasetOptions {
   readonly persons: number;
   /** Employee records with no person. */
   readonly unlinked: number;

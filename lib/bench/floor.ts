@@ -19,7 +19,7 @@ import {
 } from "../search/request-schemas.js";
 
 /** Bytes of the compact encodings an ideal design would store (one-letter attribute names). */
-export const FLOOR_BYTES = {
+const FLOOR_BYTES = {
   /** Every attribute is billed its name's bytes; one letter. */
   name: 1,
   /** A uuid as 16 raw bytes (Binary). */
@@ -97,30 +97,40 @@ export function employeesFloor(
   records: readonly SourceEmployee[],
   page: readonly SourceEmployee[],
 ): FloorParts {
-  const { companyId, personId, phone } = request;
   const range = createdRange(request);
-  const company = utf8(companyId);
   let entries = 0;
   for (const record of records) {
-    if (record.companyId !== companyId || !inCreatedRange(instantKey(record.createdAt), range)) continue;
-    let key: number;
-    if (personId !== undefined) {
-      if (record.personId !== personId) continue;
-      key = attribute(FLOOR_BYTES.uuid) + attribute(company + ORDER_KEY);
-    } else if (phone !== undefined) {
-      if (phoneOf(record) !== phone) continue;
-      key = attribute(FLOOR_BYTES.phone) + attribute(company + ORDER_KEY);
-    } else key = attribute(company) + attribute(ORDER_KEY);
-    const names = nameBytes(record, request);
-    if (names !== null) entries += key + names;
+    if (record.companyId !== request.companyId || !inCreatedRange(instantKey(record.createdAt), range))
+      continue;
+    const key = employeeEntryKeyBytes(request, record);
+    const names = key === null ? null : nameBytes(record, request);
+    if (key !== null && names !== null) entries += key + names;
   }
-  const sizes = page.map(recordBytes);
+  return parts(readUnits(entries), employeesPageUnits(request, page.map(recordBytes)));
+}
+
+/** The index entry's key bytes for a record of the company, or null when its key condition skips it. */
+function employeeEntryKeyBytes(request: EmployeesSearchRequest, record: SourceEmployee): number | null {
+  const company = utf8(request.companyId);
+  if (request.personId !== undefined) {
+    return record.personId === request.personId
+      ? attribute(FLOOR_BYTES.uuid) + attribute(company + ORDER_KEY)
+      : null;
+  }
+  if (request.phone !== undefined) {
+    return phoneOf(record) === request.phone
+      ? attribute(FLOOR_BYTES.phone) + attribute(company + ORDER_KEY)
+      : null;
+  }
+  return attribute(company) + attribute(ORDER_KEY);
+}
+
+function employeesPageUnits(request: EmployeesSearchRequest, sizes: readonly number[]): number {
+  if (sizes.length === 0) return 0;
   // With no name filter the page is a run of consecutive keys: one Query can read it whole.
   // A name filter scatters the page, so each record is fetched on its own (BatchGetItem).
   const scattered = request.firstName !== undefined || request.lastName !== undefined;
-  const pageUnits =
-    sizes.length === 0 ? 0 : scattered ? itemByItemUnits(sizes) : readUnits(sizes.reduce((a, b) => a + b, 0));
-  return parts(readUnits(entries), pageUnits);
+  return scattered ? itemByItemUnits(sizes) : readUnits(sizes.reduce((a, b) => a + b, 0));
 }
 
 export interface PersonsFloorInput {
@@ -142,14 +152,7 @@ function personBytes(input: PersonsFloorInput, id: string, byPerson: Map<string,
   );
 }
 
-/**
- * Persons. Candidates are employments with a person, in the scope (one company, or every company
- * the key may read). A phone is a key condition (one Query); a person id is read whole, with the
- * page, by one Query of its partition; otherwise one Query per company in scope reads every
- * linked employment. Entries carry the person's (createdAt, id) to de-duplicate, sort and window.
- */
-export function personsFloor(input: PersonsFloorInput): FloorParts {
-  const { request, authorized, records, persons } = input;
+function employmentsByPerson(records: readonly SourceEmployee[]): Map<string, SourceEmployee[]> {
   const byPerson = new Map<string, SourceEmployee[]>();
   for (const record of records) {
     if (record.personId === null) continue;
@@ -157,32 +160,58 @@ export function personsFloor(input: PersonsFloorInput): FloorParts {
     list.push(record);
     byPerson.set(record.personId, list);
   }
-  const pageUnits = input.page.reduce((sum, id) => sum + readUnits(personBytes(input, id, byPerson)), 0);
-  if (request.personId !== undefined) {
-    // The person's partition is both the candidate read and the page read.
-    return parts(0, readUnits(personBytes(input, request.personId, byPerson)));
+  return byPerson;
+}
+
+/**
+ * The Query that finds an employment (the phone's, or its company's) and its entry's key bytes;
+ * null when the phone's key condition skips it.
+ */
+function personEntryKey(
+  request: PersonsSearchRequest,
+  record: SourceEmployee,
+): { query: string; keyBytes: number } | null {
+  const company = utf8(record.companyId);
+  if (request.phone === undefined) {
+    return { query: record.companyId, keyBytes: attribute(company) + attribute(ORDER_KEY) };
   }
-  const scope = new Set(request.companyId === undefined ? authorized : [request.companyId]);
+  if (phoneOf(record) !== request.phone) return null;
+  return { query: "phone", keyBytes: attribute(FLOOR_BYTES.phone) + attribute(company + ORDER_KEY) };
+}
+
+/** The index entries each Query reads: the candidates in scope whose person is in the created range. */
+function indexBytesPerQuery(input: PersonsFloorInput, scope: ReadonlySet<string>): Map<string, number> {
+  const { request, records, persons } = input;
   const range = createdRange(request);
   const perQuery = new Map<string, number>();
   for (const record of records) {
     if (record.personId === null || !scope.has(record.companyId)) continue;
     const person = persons.get(record.personId);
     if (!person || !inCreatedRange(instantKey(person.createdAt), range)) continue;
-    const company = utf8(record.companyId);
-    let key: number;
-    let query: string;
-    if (request.phone !== undefined) {
-      if (phoneOf(record) !== request.phone) continue;
-      key = attribute(FLOOR_BYTES.phone) + attribute(company + ORDER_KEY);
-      query = "phone";
-    } else {
-      key = attribute(company) + attribute(ORDER_KEY);
-      query = record.companyId;
-    }
-    const names = nameBytes(record, request);
-    if (names !== null) perQuery.set(query, (perQuery.get(query) ?? 0) + key + names);
+    const entry = personEntryKey(request, record);
+    const names = entry === null ? null : nameBytes(record, request);
+    if (entry !== null && names !== null)
+      perQuery.set(entry.query, (perQuery.get(entry.query) ?? 0) + entry.keyBytes + names);
   }
+  return perQuery;
+}
+
+/**
+ * Persons. Candidates are employments with a person, in the scope (one company, or every company
+ * the key may read). A phone is a key condition (one Query); a person id is read whole, with the
+ * page, by one Query of its partition; otherwise one Query per company in scope reads every
+ * linked employment. Entries carry the person's (createdAt, id) to de-duplicate, sort and window.
+ */
+export function personsFloor(input: PersonsFloorInput): FloorParts {
+  const { request, authorized } = input;
+  const byPerson = employmentsByPerson(input.records);
+  const pageUnits = input.page.reduce((sum, id) => sum + readUnits(personBytes(input, id, byPerson)), 0);
+  if (request.personId !== undefined) {
+    // The person's partition is both the candidate read and the page read.
+    return parts(0, readUnits(personBytes(input, request.personId, byPerson)));
+  }
+  const scope = new Set(request.companyId === undefined ? authorized : [request.companyId]);
+  const perQuery = indexBytesPerQuery(input, scope);
   // Every Query is billed, even one that finds nothing.
   const queries = request.phone !== undefined ? ["phone"] : [...scope];
   const indexUnits = queries.reduce((sum, query) => sum + readUnits(perQuery.get(query) ?? 0), 0);

@@ -37,7 +37,7 @@ export interface LoadsBenchOptions {
   readonly onCase?: (report: LoadCaseReport) => void;
 }
 
-export interface LoadCaseReport {
+interface LoadCaseReport {
   readonly name: string;
   readonly mode: LoadMode;
   /** Lines of the load file. */
@@ -73,7 +73,7 @@ export interface LoadsReport {
 }
 
 /** The last case: the final state loaded once, into an empty table of its own. */
-export const FINAL_ONCE = "final state once, empty table (merge)";
+const FINAL_ONCE = "final state once, empty table (merge)";
 
 const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
 
@@ -88,7 +88,7 @@ async function writeFileOf(path: string, chunks: Iterable<string>): Promise<numb
 }
 
 /** Every item of the table (a COUNT scan; uninstrumented, so not part of any case). */
-export async function countItems(client: DynamoDBClient, table: string): Promise<number> {
+async function countItems(client: DynamoDBClient, table: string): Promise<number> {
   let count = 0;
   let start: Record<string, never> | undefined;
   do {

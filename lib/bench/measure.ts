@@ -9,7 +9,7 @@ import type { BenchQuery } from "./query-mix.js";
 import { type Design, runQuery, type SearchResponse } from "./query-runner.js";
 import { criticalPathRoundTrips } from "./round-trips.js";
 
-export interface CallStats {
+interface CallStats {
   readonly rcu: number;
   readonly calls: number;
   readonly roundTrips: number;

@@ -42,6 +42,3 @@ export function stderrProgress(stream: NodeJS.WriteStream = process.stderr): Pro
     },
   };
 }
-
-/** For tests and quiet runs. */
-export const silentProgress: Progress = { start() {}, update() {}, finish() {} };

@@ -21,7 +21,7 @@ export interface BenchQuery {
 }
 
 export const EMPLOYEES_ROUTE = "/v1/employees/search";
-export const PERSONS_ROUTE = "/v1/persons/search";
+const PERSONS_ROUTE = "/v1/persons/search";
 
 /** An offset about three quarters in, on a page boundary: a deep page that still has results. */
 const deepOffset = (total: number) => Math.floor((total * 0.75) / DEFAULT_LIMIT) * DEFAULT_LIMIT;

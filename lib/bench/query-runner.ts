@@ -33,14 +33,14 @@ export async function runQuery(
     : naiveSearchPersons(naiveClient, naiveTables, request, principal, asOf);
 }
 
-export interface AnswerShape {
+interface AnswerShape {
   readonly total: number;
   readonly ids: readonly string[];
   /** Persons only: each person's employment ids, in order. */
   readonly employments: readonly (readonly string[])[];
 }
 
-export function answerShape(response: SearchResponse): AnswerShape {
+function answerShape(response: SearchResponse): AnswerShape {
   if ("employees" in response) {
     return { total: response.pagination.total, ids: response.employees.map((e) => e.id), employments: [] };
   }

@@ -38,11 +38,11 @@ export const TARGETS = {
 
 const MB = 1024 * 1024;
 /** Bytes billed by an eventually consistent read: 0.5 RCU per 4 KB, so 8 KB per RCU. */
-export const billedBytes = (rcu: number) => rcu * 8192;
+const billedBytes = (rcu: number) => rcu * 8192;
 /** The round-trip target: ⌈bytes read / 1 MB⌉ + 2, bytes read taken as the bytes billed. */
 export const roundTripBound = (rcu: number) => Math.ceil(billedBytes(rcu) / MB) + 2;
 
-export interface TargetCheck {
+interface TargetCheck {
   readonly target: string;
   readonly subject: string;
   readonly ok: boolean;
@@ -52,7 +52,7 @@ export interface TargetCheck {
 const ratio = (a: number, b: number) => (b === 0 ? Number.POSITIVE_INFINITY : a / b);
 const x = (value: number) => `${value.toFixed(2)}×`;
 
-export function checkTargets(report: BenchReport): TargetCheck[] {
+function checkTargets(report: BenchReport): TargetCheck[] {
   const checks: TargetCheck[] = [];
   for (const q of report.queries) {
     const overFloor = ratio(q.rcu, q.rcuLowerBound);

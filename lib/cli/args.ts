@@ -17,7 +17,7 @@ export const EXIT_USAGE = 2;
 /** A bad call: the tool prints the message and its usage, and exits with EXIT_USAGE. */
 export class UsageError extends Error {}
 
-export interface OptionSpec {
+interface OptionSpec {
   readonly type: "string" | "boolean";
   readonly short?: string;
 }

@@ -33,7 +33,7 @@ function isNpm(pid: number): boolean {
 }
 
 /** Each [child, parent] link from this process up to the npm that ran it, or to its parent alone. */
-export function commandLinks(): Array<readonly [number, number]> {
+function commandLinks(): Array<readonly [number, number]> {
   const links: Array<readonly [number, number]> = [];
   let pid = process.pid;
   for (let i = 0; i < MAX_LINKS; i += 1) {

@@ -47,24 +47,31 @@ const OPTIONS = {
   records: { type: "boolean" },
 } as const;
 
-function commandOf({ values, positionals }: CommandLine<typeof OPTIONS>): Command {
+/** The command its positionals name, its arguments checked; the options are checked by `commandOf`. */
+function namedCommand({ values, positionals }: CommandLine<typeof OPTIONS>): Command {
   const [name, first, second, ...extra] = positionals;
   const arity = (count: number) => {
     if ([first, second, ...extra].filter((value) => value !== undefined).length !== count)
       throw new UsageError(`${name}: wrong number of arguments`);
   };
-  let command: Command;
   if (name === "get" && (first === "employee" || first === "person")) {
     arity(2);
-    command = { name: first, id: uuid(second) };
-  } else if (name === "company") {
+    return { name: first, id: uuid(second) };
+  }
+  if (name === "company") {
     arity(1);
-    command = { name, id: companyId(first), records: values.records === true };
-  } else if (name === "verify") {
+    return { name, id: companyId(first), records: values.records === true };
+  }
+  if (name === "verify") {
     arity(0);
-    command = values.company === undefined ? { name } : { name, companyId: companyId(values.company) };
-  } else
-    throw new UsageError(name ? `unknown command: ${quoted([name, first].join(" ").trim())}` : "no command");
+    return values.company === undefined ? { name } : { name, companyId: companyId(values.company) };
+  }
+  throw new UsageError(name ? `unknown command: ${quoted([name, first].join(" ").trim())}` : "no command");
+}
+
+function commandOf(line: CommandLine<typeof OPTIONS>): Command {
+  const { values } = line;
+  const command = namedCommand(line);
   if (values.records !== undefined && command.name !== "company")
     throw new UsageError("--records goes with company");
   if (values.company !== undefined && command.name !== "verify")

@@ -34,7 +34,7 @@ export const ApiDemographicsSchema = z.strictObject({
   gender: nullableString(),
 });
 
-export const ApiAddressSchema = z.strictObject({
+const ApiAddressSchema = z.strictObject({
   line1: nullableString(),
   line2: nullableString(),
   city: nullableString(),
@@ -48,7 +48,7 @@ export const ApiContactSchema = z.strictObject({
   address: ApiAddressSchema,
 });
 
-export const ApiInvitationSchema = z.strictObject({
+const ApiInvitationSchema = z.strictObject({
   status: z.string(),
   invitedAt: dateTime(),
   expiresAt: dateTime(),
@@ -124,12 +124,7 @@ export const ApiEmployeesSearchResponseSchema = z
   .meta({ id: "EmployeesSearchResponse" });
 
 export type ApiExternalId = z.infer<typeof ApiExternalIdSchema>;
-export type ApiDemographics = z.infer<typeof ApiDemographicsSchema>;
-export type ApiAddress = z.infer<typeof ApiAddressSchema>;
-export type ApiContact = z.infer<typeof ApiContactSchema>;
-export type ApiInvitation = z.infer<typeof ApiInvitationSchema>;
 export type ApiMembership = z.infer<typeof ApiMembershipSchema>;
-export type ApiParticipation = z.infer<typeof ApiParticipationSchema>;
 export type ApiCoverage = z.infer<typeof ApiCoverageSchema>;
 export type ApiEmployee = z.infer<typeof ApiEmployeeSchema>;
 export type ApiPerson = z.infer<typeof ApiPersonSchema>;

@@ -384,13 +384,17 @@ export function* demoDataChunks(
     if (record.kind === "person") summary.persons += 1;
     else summary.employees += 1;
   };
-  if (format === "ndjson") {
-    for (const record of demoRecords(options)) {
-      count(record);
-      yield `${JSON.stringify(record.kind === "person" ? { person: record.value } : { employee: record.value })}\n`;
-    }
-    return;
+  yield* format === "ndjson" ? ndjsonChunks(options, count) : jsonChunks(options, count);
+}
+
+function* ndjsonChunks(options: DemoOptions, count: (record: DemoRecord) => void): Generator<string> {
+  for (const record of demoRecords(options)) {
+    count(record);
+    yield `${JSON.stringify(record.kind === "person" ? { person: record.value } : { employee: record.value })}\n`;
   }
+}
+
+function* jsonChunks(options: DemoOptions, count: (record: DemoRecord) => void): Generator<string> {
   for (const kind of ["person", "employee"] as const) {
     yield kind === "person" ? '{"persons":[\n' : '\n],"employees":[\n';
     let first = true;

@@ -1,17 +1,12 @@
 /**
  * Source record → API object. Pure: the same record, `asOf` and options always give the same
- * object. The rules live in their own modules (phone, name, membership, coverage), re-exported
- * here so callers have one import.
+ * object. The rules live in their own modules (phone, name, membership, coverage); import them
+ * from there.
  */
 import type { ApiEmployee, ApiExternalId, ApiPerson } from "./api-schema.js";
 import { selectCoverage } from "./coverage.js";
 import { toApiMembership } from "./membership.js";
 import type { SourceEmployee, SourceExternalId, SourcePerson } from "./source.js";
-
-export { calendarDate, selectCoverage, utcDate } from "./coverage.js";
-export { deriveMembershipStatus, toApiMembership } from "./membership.js";
-export { nameMatches, normalizeName } from "./name.js";
-export { normalizePhone, type PhoneNormalization } from "./phone.js";
 
 /**
  * `externalIdSystems` omitted: every external id. Present: only ids of the listed systems (an

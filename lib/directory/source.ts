@@ -52,9 +52,6 @@ const nullableDateTime = () =>
   z.iso.datetime({ offset: true, ...rule(`expected ${DATE_TIME} or null`) }).nullable();
 const text = () => z.string(rule("expected string"));
 
-/** Defined in name.ts, which has no Zod: the store imports it from there. */
-export { MAX_NAME_BYTES };
-
 const name = () =>
   nullableText().refine(
     (value) => value === null || Buffer.byteLength(normalizeName(value)) <= MAX_NAME_BYTES,
@@ -76,25 +73,25 @@ const dateOrDateTime = (orNull: string) =>
 
 export const SourcePersonSchema = object({ id: uuid(), createdAt: createdAt(), updatedAt: dateTime() });
 
-export const SourceExternalIdSchema = object({
+const SourceExternalIdSchema = object({
   system: z.enum(EXTERNAL_ID_SYSTEMS, rule(`expected one of ${oneOf(EXTERNAL_ID_SYSTEMS)}`)),
   system_id: text().min(1, "must not be empty"),
 });
 
-export const SourceInvitationSchema = object({
+const SourceInvitationSchema = object({
   status: text(),
   invitedAt: dateTime(),
   expiresAt: dateTime(),
 });
 
 /** Source state from which `membership.status` is derived at read time (derive.ts). */
-export const SourceMembershipSchema = object({
+const SourceMembershipSchema = object({
   state: nullableEnum(SOURCE_MEMBERSHIP_STATES),
   userState: nullableEnum(USER_STATES),
   invitation: SourceInvitationSchema.nullable(),
 });
 
-export const SourceCoverageSchema = object({
+const SourceCoverageSchema = object({
   status: z.enum(COVERAGE_STATUSES, rule(`expected one of ${oneOf(COVERAGE_STATUSES)}`)),
   startsAt: dateOrDateTime(""),
   endsAt: dateOrDateTime(" or null").nullable(),
@@ -167,7 +164,7 @@ export class DataFileError extends Error {
 }
 
 /** `contact.address.line1`, `coverages[2].endsAt`. */
-export function formatPath(path: readonly PropertyKey[]): string {
+function formatPath(path: readonly PropertyKey[]): string {
   return path
     .map((key, i) => (typeof key === "number" ? `[${key}]` : `${i === 0 ? "" : "."}${String(key)}`))
     .join("");

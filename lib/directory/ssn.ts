@@ -46,19 +46,17 @@ export function findFullSsn(
   path: readonly (string | number)[] = [],
 ): (string | number)[] | undefined {
   if (typeof value === "string") return looksLikeFullSsn(value) ? [...path] : undefined;
-  if (Array.isArray(value)) {
-    for (const [index, item] of value.entries()) {
-      const found = findFullSsn(item, [...path, index]);
-      if (found) return found;
-    }
-    return undefined;
-  }
-  if (value !== null && typeof value === "object") {
-    for (const [key, item] of Object.entries(value)) {
-      if (FORMAT_CHECKED_KEYS.has(key)) continue;
-      const found = findFullSsn(item, [...path, key]);
-      if (found) return found;
-    }
+  for (const [key, item] of childrenOf(value)) {
+    const found = findFullSsn(item, [...path, key]);
+    if (found) return found;
   }
   return undefined;
+}
+
+/** An array's items by index; an object's values by key, but the format-checked ones; else none. */
+function childrenOf(value: unknown): [string | number, unknown][] {
+  if (Array.isArray(value)) return [...value.entries()];
+  if (value !== null && typeof value === "object")
+    return Object.entries(value).filter(([key]) => !FORMAT_CHECKED_KEYS.has(key));
+  return [];
 }

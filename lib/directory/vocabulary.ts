@@ -5,7 +5,6 @@
 
 /** Systems an external id may belong to (ExternalId.system). */
 export const EXTERNAL_ID_SYSTEMS = ["payroll_system", "hhaexchange"] as const;
-export type ExternalIdSystem = (typeof EXTERNAL_ID_SYSTEMS)[number];
 
 /** Derived `membership.status` of the API. */
 export const MEMBERSHIP_STATUSES = [
@@ -19,11 +18,9 @@ export type MembershipStatus = (typeof MEMBERSHIP_STATUSES)[number];
 
 /** Source membership record state (`null` in the data: no membership record). */
 export const SOURCE_MEMBERSHIP_STATES = ["active", "revoked"] as const;
-export type SourceMembershipState = (typeof SOURCE_MEMBERSHIP_STATES)[number];
 
 /** Source state of the linked user (`null` in the data: no linked user). */
 export const USER_STATES = ["active", "disabled"] as const;
-export type UserState = (typeof USER_STATES)[number];
 
 /**
  * Coverage statuses, best first: this order is the rank used to pick the coverage returned when
@@ -40,4 +37,3 @@ export type CoverageStatus = (typeof COVERAGE_STATUSES)[number];
 
 /** Non-null values of `participation.decision`. */
 export const PARTICIPATION_DECISIONS = ["opt_in", "opt_out"] as const;
-export type ParticipationDecision = (typeof PARTICIPATION_DECISIONS)[number];

@@ -36,7 +36,7 @@ const BEARER_PATTERN = new RegExp(`^${BEARER_SCHEME}(\\S+) *$`);
  */
 export const AUTHORIZATION_HEADER_PATTERN = `^${BEARER_SCHEME}${KEY_PREFIX}${KEY_CHAR}{${BODY_LENGTH + CHECK_LENGTH}} *$`;
 
-export function toBase62(value: number): string {
+function toBase62(value: number): string {
   let rest = value;
   let out = "";
   do {
@@ -47,7 +47,7 @@ export function toBase62(value: number): string {
 }
 
 /** The 6-character check of the key prefix `pd_<env>_<body>`. */
-export function keyChecksum(prefix: string): string {
+function keyChecksum(prefix: string): string {
   return toBase62(crc32(Buffer.from(prefix, "ascii"))).padStart(CHECK_LENGTH, "0");
 }
 

@@ -2,7 +2,7 @@
 import * as z from "zod/mini";
 import { OPERATIONS } from "../routes.js";
 
-export const throttleSchema = z.strictObject({
+const throttleSchema = z.strictObject({
   rateLimit: z.number().check(z.positive()),
   burstLimit: z.int().check(z.positive()),
   dailyQuota: z.optional(z.int().check(z.positive())),

@@ -95,7 +95,18 @@ const OPTIONS = {
   out: { type: "string" },
 } as const;
 
-async function main({ values }: CommandLine<typeof OPTIONS>): Promise<void> {
+type Request = ReturnType<typeof startServer>["request"];
+type Ready = Extract<ChildMessage, { type: "ready" }>;
+
+interface LoadTestOptions {
+  readonly duration: number;
+  readonly connections: number;
+  readonly records: number;
+  readonly companies: number;
+  readonly engine: "ddblocal" | "dynalite";
+}
+
+function loadTestOptions(values: CommandLine<typeof OPTIONS>["values"]): LoadTestOptions {
   const duration = wholeNumberOption("duration", values.duration, { min: 8 }) ?? 30;
   const connections = wholeNumberOption("connections", values.connections, { min: 1 }) ?? 8;
   const records =
@@ -105,100 +116,138 @@ async function main({ values }: CommandLine<typeof OPTIONS>): Promise<void> {
   const engine = choiceOption("engine", values.engine, ["ddblocal", "dynalite"]) ?? "ddblocal";
   if (engine === "ddblocal" && !javaAvailable())
     throw new UsageError("--engine ddblocal needs java on PATH; install Java 17, or use --engine dynalite");
+  return { duration, connections, records, companies, engine };
+}
 
+async function startService(request: Request, options: LoadTestOptions): Promise<Ready> {
+  const { records, companies, engine } = options;
+  process.stderr.write(
+    `starting the local service on ${engine} with ${records} records over ${companies} companies…\n`,
+  );
+  const ready = await request({
+    type: "start",
+    dataset: { records, companies, seed: 1 },
+    engine,
+    throttle: THROTTLE,
+  });
+  if (ready.type === "failed") throw new Error(`the server did not start: ${ready.message}`);
+  if (ready.type !== "ready") throw new Error("unexpected answer from the server");
+  return ready;
+}
+
+/** Samples the server's heap every `everyMs` (one request at a time) until `stop()`. */
+function sampleMemory(request: Request, everyMs: number): { samples: MemorySample[]; stop: () => void } {
+  const samples: MemorySample[] = [];
+  const started = performance.now();
+  let sampling = false;
+  const sampler = setInterval(() => {
+    if (sampling) return;
+    sampling = true;
+    void request({ type: "memory" }).then((sample) => {
+      sampling = false;
+      if (sample.type === "memory")
+        samples.push({
+          atSeconds: (performance.now() - started) / 1000,
+          heapUsed: sample.heapUsed,
+          rss: sample.rss,
+        });
+    });
+  }, everyMs);
+  return { samples, stop: () => clearInterval(sampler) };
+}
+
+/** The mixed workload and the throttled key's, at the same time; statuses counted per kind. */
+async function drive(
+  ready: Ready,
+  options: LoadTestOptions,
+  tallies: Map<string, Record<number, number>>,
+): Promise<[AutocannonResult, AutocannonResult]> {
+  const { duration, connections } = options;
+  process.stderr.write(
+    `loading for ${duration} s with ${connections} + ${THROTTLED_CONNECTIONS} (throttled key) connections…\n`,
+  );
+  return (await Promise.all([
+    autocannon({
+      url: ready.url,
+      connections,
+      duration,
+      timeout: 10,
+      requests: cannonRequests(ready.main, ready.keys, tallies),
+    }),
+    autocannon({
+      url: ready.url,
+      connections: THROTTLED_CONNECTIONS,
+      duration,
+      overallRate: THROTTLED_SEND_RATE,
+      timeout: 10,
+      requests: cannonRequests(ready.throttled, ready.keys, tallies),
+    }),
+  ])) as [AutocannonResult, AutocannonResult];
+}
+
+interface LoadRun {
+  readonly ready: Ready;
+  readonly options: LoadTestOptions;
+  readonly tallies: Map<string, Record<number, number>>;
+  readonly memory: MemorySample[];
+  readonly mixed: AutocannonResult;
+  readonly throttled: AutocannonResult;
+}
+
+function loadReport({ ready, options, tallies, memory, mixed, throttled }: LoadRun): LoadReport {
+  const { engine, duration, connections, companies } = options;
+  const kinds: KindTally[] = [...ready.main, ...ready.throttled].map((kind) => ({
+    name: kind.name,
+    key: kind.key,
+    expected: kind.expected,
+    statuses: tallies.get(kind.name) ?? {},
+  }));
+  const checks = [
+    unexpectedStatuses(kinds),
+    rateLimitedOnlyThrottledKey(kinds, "throttled"),
+    throttleHeld(kinds, "throttled", {
+      ...THROTTLE,
+      durationSeconds: duration,
+      sentRate: THROTTLED_SEND_RATE,
+    }),
+    noTransportErrors(mixed.errors + throttled.errors, mixed.timeouts + throttled.timeouts),
+    answeredEveryKind(kinds),
+    memoryFlat(memory),
+  ];
+  return {
+    engine,
+    dataset: { records: ready.employees, persons: ready.persons, companies },
+    durationSeconds: duration,
+    connections,
+    throughput: {
+      requestsPerSecond: mixed.requests.average,
+      total: mixed.requests.total + throttled.requests.total,
+    },
+    latencyMs: {
+      p50: mixed.latency.p50,
+      p90: mixed.latency.p90,
+      p99: mixed.latency.p99,
+      max: mixed.latency.max,
+    },
+    kinds,
+    memory,
+    checks,
+  };
+}
+
+async function main({ values }: CommandLine<typeof OPTIONS>): Promise<void> {
+  const options = loadTestOptions(values);
   const { child, request } = startServer();
   try {
-    process.stderr.write(
-      `starting the local service on ${engine} with ${records} records over ${companies} companies…\n`,
-    );
-    const ready = await request({
-      type: "start",
-      dataset: { records, companies, seed: 1 },
-      engine,
-      throttle: THROTTLE,
-    });
-    if (ready.type === "failed") throw new Error(`the server did not start: ${ready.message}`);
-    if (ready.type !== "ready") throw new Error("unexpected answer from the server");
-
+    const ready = await startService(request, options);
     const tallies = new Map<string, Record<number, number>>();
-    const memory: MemorySample[] = [];
-    const started = performance.now();
-    let sampling = false;
-    const sampler = setInterval(() => {
-      if (sampling) return;
-      sampling = true;
-      void request({ type: "memory" }).then((sample) => {
-        sampling = false;
-        if (sample.type === "memory")
-          memory.push({
-            atSeconds: (performance.now() - started) / 1000,
-            heapUsed: sample.heapUsed,
-            rss: sample.rss,
-          });
-      });
-    }, memoryEveryMs(duration));
-    process.stderr.write(
-      `loading for ${duration} s with ${connections} + ${THROTTLED_CONNECTIONS} (throttled key) connections…\n`,
-    );
-    const [mixed, throttled] = (await Promise.all([
-      autocannon({
-        url: ready.url,
-        connections,
-        duration,
-        timeout: 10,
-        requests: cannonRequests(ready.main, ready.keys, tallies),
-      }),
-      autocannon({
-        url: ready.url,
-        connections: THROTTLED_CONNECTIONS,
-        duration,
-        overallRate: THROTTLED_SEND_RATE,
-        timeout: 10,
-        requests: cannonRequests(ready.throttled, ready.keys, tallies),
-      }),
-    ])) as [AutocannonResult, AutocannonResult];
-    clearInterval(sampler);
-
-    const kinds: KindTally[] = [...ready.main, ...ready.throttled].map((kind) => ({
-      name: kind.name,
-      key: kind.key,
-      expected: kind.expected,
-      statuses: tallies.get(kind.name) ?? {},
-    }));
-    const checks = [
-      unexpectedStatuses(kinds),
-      rateLimitedOnlyThrottledKey(kinds, "throttled"),
-      throttleHeld(kinds, "throttled", {
-        ...THROTTLE,
-        durationSeconds: duration,
-        sentRate: THROTTLED_SEND_RATE,
-      }),
-      noTransportErrors(mixed.errors + throttled.errors, mixed.timeouts + throttled.timeouts),
-      answeredEveryKind(kinds),
-      memoryFlat(memory),
-    ];
-    const report: LoadReport = {
-      engine,
-      dataset: { records: ready.employees, persons: ready.persons, companies },
-      durationSeconds: duration,
-      connections,
-      throughput: {
-        requestsPerSecond: mixed.requests.average,
-        total: mixed.requests.total + throttled.requests.total,
-      },
-      latencyMs: {
-        p50: mixed.latency.p50,
-        p90: mixed.latency.p90,
-        p99: mixed.latency.p99,
-        max: mixed.latency.max,
-      },
-      kinds,
-      memory,
-      checks,
-    };
+    const memory = sampleMemory(request, memoryEveryMs(options.duration));
+    const [mixed, throttled] = await drive(ready, options, tallies);
+    memory.stop();
+    const report = loadReport({ ready, options, tallies, memory: memory.samples, mixed, throttled });
     console.log(formatLoadReport(report));
     if (values.out) writeFileSync(values.out, `${JSON.stringify(report, null, 2)}\n`);
-    if (checks.some((check) => !check.ok)) process.exitCode = 1;
+    if (report.checks.some((check) => !check.ok)) process.exitCode = 1;
   } finally {
     child.send({ type: "stop" } satisfies ParentMessage);
   }

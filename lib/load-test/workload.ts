@@ -26,7 +26,7 @@ export interface RequestKind {
 }
 
 /** Far above anything two cores can serve: these keys must never see a 429. */
-export const GENEROUS_THROTTLE = { rateLimit: 1_000_000, burstLimit: 1_000_000 } as const;
+const GENEROUS_THROTTLE = { rateLimit: 1_000_000, burstLimit: 1_000_000 } as const;
 
 export function loadKeys(dataset: Dataset, throttled: LoadKeySpec["throttle"]): LoadKeySpec[] {
   const companies = dataset.summary.companyIds;

@@ -47,7 +47,7 @@ const idOf = (change: Change): string =>
       : `e${change.employee.id}`;
 
 /** Where a load's changes come from; read twice (validation, then applying), so a function. */
-export type ChangeSource = () => AsyncIterable<LocatedChange>;
+type ChangeSource = () => AsyncIterable<LocatedChange>;
 
 /**
  * Pass 1: every line valid; in a data file, no id twice. Returns the ids (a snapshot keeps them),
@@ -160,7 +160,7 @@ export function loadData(
   );
 }
 
-export async function applyLoad(
+async function applyLoad(
   source: ChangeSource,
   mode: LoadMode,
   label: string,

@@ -5,7 +5,7 @@ import { isStage, type Stage } from "../stages.js";
 export const DEMO_KEYS_FILE = fileURLToPath(new URL("./demo/keys.json", import.meta.url));
 export const DEMO_DATA_FILE = fileURLToPath(new URL("./demo/data.json", import.meta.url));
 
-export type EngineChoice = "dynalite" | "ddblocal";
+type EngineChoice = "dynalite" | "ddblocal";
 
 export interface LocalConfig {
   port: number;

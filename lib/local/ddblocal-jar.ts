@@ -15,7 +15,7 @@ import { promisify } from "node:util";
 const run = promisify(execFile);
 
 /** Pinned package; `npm view amplify-dynamodb-simulator version dist.integrity` gives a newer one. */
-export const DDB_LOCAL_PACKAGE = {
+const DDB_LOCAL_PACKAGE = {
   name: "amplify-dynamodb-simulator",
   version: "2.9.30",
   /** The registry's `dist.integrity` of that version (SRI: sha512 of the tarball, base64). */
@@ -26,7 +26,7 @@ export const DDB_LOCAL_PACKAGE = {
 } as const;
 
 /** `$DDB_LOCAL_CACHE_DIR`, else `.cache/ddblocal/` at the repository root (git-ignored); CI can cache it. */
-export const DEFAULT_DDB_LOCAL_CACHE_DIR =
+const DEFAULT_DDB_LOCAL_CACHE_DIR =
   process.env.DDB_LOCAL_CACHE_DIR || fileURLToPath(new URL("../../.cache/ddblocal/", import.meta.url));
 
 export interface DdbLocalJar {

@@ -215,6 +215,29 @@ function killGroup(child: ChildProcess): void {
   }
 }
 
+/** The java that answered, as an engine: `stop()` ends it (and a forgotten one ends at exit). */
+function answeringEngine(
+  spawned: Spawned,
+  endpoint: string,
+  killOnExit: () => void,
+  timings: Pick<DynamoDbLocalEngine, "fetched" | "fetchMs" | "startMs">,
+): DynamoDbLocalEngine {
+  const child = spawned.process;
+  // A forgotten stop() must not keep this process alive; the lifeline still ends java at exit.
+  child.unref();
+  for (const stream of [child.stdin, child.stdout, child.stderr]) {
+    if (stream instanceof Socket) stream.unref();
+  }
+  const shutdown = async () => {
+    process.off("exit", killOnExit);
+    child.stdin?.end();
+    const timer = setTimeout(() => killGroup(child), 5_000);
+    await spawned.exited;
+    clearTimeout(timer);
+  };
+  return { ...attachEngine("ddblocal", endpoint, shutdown), name: "ddblocal", ...timings };
+}
+
 export interface StartDynamoDbLocalOptions {
   /** Where the jar is cached (default `.cache/ddblocal/` at the repository root). */
   readonly cacheDir?: string;
@@ -254,25 +277,7 @@ export async function startDynamoDbLocal(
 
     if (await waitUntilAnswering(spawned, endpoint, startTimeoutMs)) {
       const startMs = Math.round(performance.now() - startedAt);
-      // A forgotten stop() must not keep this process alive; the lifeline still ends java at exit.
-      child.unref();
-      for (const stream of [child.stdin, child.stdout, child.stderr]) {
-        if (stream instanceof Socket) stream.unref();
-      }
-      const shutdown = async () => {
-        process.off("exit", killOnExit);
-        child.stdin?.end();
-        const timer = setTimeout(() => killGroup(child), 5_000);
-        await spawned.exited;
-        clearTimeout(timer);
-      };
-      return {
-        ...attachEngine("ddblocal", endpoint, shutdown),
-        name: "ddblocal",
-        fetched: jar.fetched,
-        fetchMs,
-        startMs,
-      };
+      return answeringEngine(spawned, endpoint, killOnExit, { fetched: jar.fetched, fetchMs, startMs });
     }
 
     killGroup(child);

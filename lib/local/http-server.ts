@@ -32,7 +32,7 @@ async function readBody(request: IncomingMessage): Promise<{ body: Buffer; tooLa
 }
 
 /** A request Node refused before it reached the gateway. */
-export interface RefusedRequestEntry {
+interface RefusedRequestEntry {
   requestId: string;
   status: number;
   cause: string;

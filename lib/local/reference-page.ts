@@ -10,7 +10,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { DocumentUnavailableError, type GatewayDocument } from "./gateway.js";
 
-export const REFERENCE_PAGE_PATH = "/docs";
+const REFERENCE_PAGE_PATH = "/docs";
 export const SCALAR_SCRIPT_PATH = "/docs/scalar.js";
 export const REFERENCE_SCRIPT_PATH = "/docs/reference.js";
 

@@ -7,7 +7,7 @@
 import type { KeyRecord } from "../keys/key-record.js";
 import type { Throttle } from "../stages.js";
 
-export const USAGE_PLANS_MAX_AGE_MS = 1_000;
+const USAGE_PLANS_MAX_AGE_MS = 1_000;
 
 export interface UsagePlansOptions {
   /** How long a read of the keys table answers for keys it holds (default USAGE_PLANS_MAX_AGE_MS). */

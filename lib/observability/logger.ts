@@ -5,7 +5,7 @@
  */
 import { Logger } from "@aws-lambda-powertools/logger";
 
-export const SERVICE_NAME = "partner-directory";
+const SERVICE_NAME = "partner-directory";
 
 export const logger = new Logger({ serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? SERVICE_NAME });
 

@@ -9,15 +9,15 @@
  * sort first) and 4 bytes of nanoseconds, both big-endian: byte order is time order, and both
  * halves decode with plain numbers (no BigInt), which matters when a search decodes thousands.
  */
-export const INSTANT_BYTES = 9;
-export const UUID_BYTES = 16;
-export const PHONE_BYTES = 5;
+const INSTANT_BYTES = 9;
+const UUID_BYTES = 16;
+const PHONE_BYTES = 5;
 
 const SECONDS_BIAS = 2 ** 39;
 const INSTANT_KEY = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})\.(\d{9})Z$/;
 
 /** An instant key (`lib/directory/instant-key.ts`) as 9 bytes. */
-export function instantBytes(instantKey: string): Uint8Array {
+function instantBytes(instantKey: string): Uint8Array {
   const match = INSTANT_KEY.exec(instantKey);
   if (!match?.[1] || !match[2]) throw new Error(`not an instant key: ${instantKey}`);
   const bytes = Buffer.alloc(INSTANT_BYTES);
@@ -27,7 +27,7 @@ export function instantBytes(instantKey: string): Uint8Array {
 }
 
 /** The instant key of the 9 bytes at `offset`. */
-export function instantKeyOf(bytes: Uint8Array, offset = 0): string {
+function instantKeyOf(bytes: Uint8Array, offset = 0): string {
   const view = Buffer.from(bytes.buffer, bytes.byteOffset + offset, INSTANT_BYTES);
   const seconds = view.readUIntBE(0, 5) - SECONDS_BIAS;
   const nanos = view.readUInt32BE(5);

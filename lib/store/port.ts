@@ -7,7 +7,7 @@
 import type { SourceEmployee, SourcePerson } from "../directory/source.js";
 import type { CreatedRange, EmploymentFilter } from "../search/matching.js";
 
-export type { CreatedRange, EmploymentFilter };
+export type { CreatedRange };
 
 /** "Employee records of company C, created in R, matching F, page P." */
 export interface EmployeesQuery {
@@ -82,7 +82,7 @@ export interface LoadSession {
   abort(): Promise<void>;
 }
 
-export interface CommitReport {
+interface CommitReport {
   /** Why superseded versions are still stored (the next load removes them), or undefined. */
   readonly cleanupDeferred?: string;
 }

@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import { demoCompanyIds, demoDataText, demoRecords } from "../../lib/directory/demo-data.js";
-import { normalizeName, normalizePhone, toApiEmployee } from "../../lib/directory/derive.js";
+import { toApiEmployee } from "../../lib/directory/derive.js";
+import { normalizeName } from "../../lib/directory/name.js";
+import { normalizePhone } from "../../lib/directory/phone.js";
 import { parseDataFile } from "../../lib/directory/source.js";
 
 const DEFAULT = { companies: 4, employees: 300, seed: 1 };

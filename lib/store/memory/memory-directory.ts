@@ -24,7 +24,7 @@ export interface DirectoryState {
   readonly employees: ReadonlyMap<string, SourceEmployee>;
 }
 
-export const emptyState = (): DirectoryState => ({ persons: new Map(), employees: new Map() });
+const emptyState = (): DirectoryState => ({ persons: new Map(), employees: new Map() });
 
 function windowOf<T>(sorted: readonly T[], query: { offset: number; limit: number }): Page<T> {
   const { page, pagination } = pageOf(sorted, query.offset, query.limit);
@@ -43,7 +43,7 @@ function recordsByPerson(state: DirectoryState): Map<string, SourceEmployee[]> {
   return byPerson;
 }
 
-export function employeesOf(state: DirectoryState, query: EmployeesQuery): Page<SourceEmployee> {
+function employeesOf(state: DirectoryState, query: EmployeesQuery): Page<SourceEmployee> {
   const matching = [...state.employees.values()].filter(
     (record) =>
       (query.personId === undefined || record.personId === query.personId) &&
@@ -53,7 +53,7 @@ export function employeesOf(state: DirectoryState, query: EmployeesQuery): Page<
   return windowOf(sortByCreated(matching), query);
 }
 
-export function personsOf(state: DirectoryState, query: PersonsQuery): Page<PersonWithEmployments> {
+function personsOf(state: DirectoryState, query: PersonsQuery): Page<PersonWithEmployments> {
   const byPerson = recordsByPerson(state);
   const matching = [...state.persons.values()].filter(
     (person) =>
@@ -77,7 +77,7 @@ export function personsOf(state: DirectoryState, query: PersonsQuery): Page<Pers
 }
 
 /** A reader over whatever state `current` returns at the moment of each question. */
-export function memoryReader(current: () => DirectoryState): DirectoryReader {
+function memoryReader(current: () => DirectoryState): DirectoryReader {
   return {
     employees: async (query) => employeesOf(current(), query),
     persons: async (query) => personsOf(current(), query),
