@@ -8,7 +8,7 @@
 import fc from "fast-check";
 import type { DataFile } from "../../lib/directory/source.js";
 import { tenthOfANanosecondAfter } from "../support/date-times.js";
-import { dataFileOf, employeeInput, personInput } from "./records.js";
+import { dataFileOf, employeeInput, personInput } from "../support/records.js";
 
 /** Several spellings of the same instants, and neighbours one nanosecond away. */
 export const INSTANTS = [
