@@ -9,7 +9,8 @@ import { type SourceEmployee, type SourcePerson, validateRecord } from "../../li
 import type { LoadMode } from "../../lib/load/change-lines.js";
 import type { DirectoryState } from "../../lib/store/memory/memory-directory.js";
 import type { Change, DanglingReference } from "../../lib/store/port.js";
-import { employeeInput, personInput } from "../support/records.js";
+import { employmentInput } from "../search/random-directory.js";
+import { personInput } from "../support/records.js";
 import { type ChangeSpec, EDITED } from "./change-arbitraries.js";
 
 /** Where new records may go (the dataset's companies and its ghost), and fresh ids. */
@@ -94,16 +95,10 @@ function resolveOne(spec: ChangeSpec, state: Working, world: World): ResolvedCha
     case "newRecord": {
       const { employment } = spec;
       const id = freshId(world, employment.tag);
-      const raw = employeeInput({
+      const raw = employmentInput(employment, {
         id: employment.upperId ? id.toUpperCase() : id,
         companyId: nth(world.companies, employment.company) ?? "none",
         personId: personOf(spec.person),
-        createdAt: employment.createdAt,
-        firstName: employment.firstName,
-        lastName: employment.lastName,
-        phone: employment.phone,
-        externalIds: employment.systems.map((system, i) => ({ system, system_id: `${system}-${i}` })),
-        terminated: employment.terminated,
       });
       return [upsert(employee(raw), raw)];
     }
