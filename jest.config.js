@@ -1,5 +1,19 @@
-/** Jest runs the TypeScript sources as ESM on Node 24 (middy 7 is ESM-only). */
-export default {
+/**
+ * Jest runs the TypeScript sources as ESM on Node 24 (middy 7 is ESM-only), in three projects
+ * chosen by file name (docs/testing.md):
+ *
+ * - unit: every other `*.test.ts`; no engine, no java, no browser (test/support/no-engines.ts
+ *   fails a file that starts one).
+ * - integration: `*.integration.test.ts`, on dynalite and DynamoDB Local (test/support/engines.ts).
+ * - browser: `*.browser.test.ts`, headless Chromium from @sparticuz/chromium.
+ *
+ * JEST_PROJECT=unit (the `test:unit` script) keeps one project and leaves the command line free for
+ * file patterns and options (`--selectProjects` would take a file pattern after it as a project).
+ */
+const INTEGRATION = "\\.integration\\.test\\.ts$";
+const BROWSER = "\\.browser\\.test\\.ts$";
+
+const shared = {
   testEnvironment: "node",
   extensionsToTreatAsEsm: [".ts"],
   moduleNameMapper: { "^(\\.{1,2}/.*)\\.js$": "$1" },
@@ -7,9 +21,41 @@ export default {
     "^.+\\.ts$": ["ts-jest", { useESM: true }],
   },
   roots: ["<rootDir>/test"],
+};
+
+export const unit = {
+  ...shared,
+  displayName: "unit",
   testMatch: ["**/*.test.ts"],
+  testPathIgnorePatterns: ["/node_modules/", INTEGRATION, BROWSER],
+  setupFiles: ["<rootDir>/test/support/quiet-logs.ts", "<rootDir>/test/support/no-engines.ts"],
+};
+
+export const integration = {
+  ...shared,
+  displayName: "integration",
+  testMatch: [`**/*.integration.test.ts`],
   setupFiles: ["<rootDir>/test/support/quiet-logs.ts"],
   // DynamoDB Local (java) is started once per run and shared by the workers; see test/support/engines.ts.
+  // A project's globalSetup runs only when the run includes a test file of that project.
   globalSetup: "<rootDir>/test/support/global-setup.ts",
   globalTeardown: "<rootDir>/test/support/global-teardown.ts",
 };
+
+export const browser = {
+  ...shared,
+  displayName: "browser",
+  testMatch: ["**/*.browser.test.ts"],
+  setupFiles: ["<rootDir>/test/support/quiet-logs.ts"],
+};
+
+const PROJECTS = { unit, integration, browser };
+
+function selected(name) {
+  if (!name) return Object.values(PROJECTS);
+  const project = PROJECTS[name];
+  if (!project) throw new Error(`JEST_PROJECT=${name}: not one of ${Object.keys(PROJECTS).join(", ")}`);
+  return [project];
+}
+
+export default { projects: selected(process.env.JEST_PROJECT) };

@@ -10,7 +10,7 @@ import {
   employeesSearchRequestSchema,
   personsSearchRequestSchema,
 } from "../../lib/search/request-schemas.js";
-import { parsedEmployee, person } from "../directory/fixtures.js";
+import { parsedValidEmployee, validPerson } from "../directory/fixtures.js";
 
 const uuid = (prefix: string, n: number) =>
   `${prefix}${String(n).padStart(7, "0")}-0000-4000-8000-000000000000`;
@@ -22,7 +22,7 @@ function records(
   overrides: Partial<SourceEmployee> = {},
 ): SourceEmployee[] {
   return Array.from({ length: count }, (_, i) =>
-    parsedEmployee({
+    parsedValidEmployee({
       id: uuid(companyId === "c1" ? "e" : "f", i),
       companyId,
       personId: uuid("a", i),
@@ -64,7 +64,7 @@ describe("employeesFloor", () => {
   });
 
   it("adds the normalized name filtered on, leaves out records with no such name, and fetches a name page item by item", () => {
-    const unnamed = parsedEmployee({
+    const unnamed = parsedValidEmployee({
       id: uuid("d", 1),
       companyId: "c1",
       demographics: { firstName: "X", lastName: null, dateOfBirth: null, gender: null },
@@ -95,7 +95,7 @@ describe("personsFloor", () => {
   const persons = new Map<string, SourcePerson>();
   for (const record of all) {
     if (record.personId)
-      persons.set(record.personId, SourcePersonSchema.parse(person({ id: record.personId })));
+      persons.set(record.personId, SourcePersonSchema.parse(validPerson({ id: record.personId })));
   }
   const both = new Set(["c1", "c2"]);
 

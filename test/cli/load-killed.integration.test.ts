@@ -16,7 +16,7 @@ import { createTables } from "../../lib/store/create-tables.js";
 import { type DynamoDirectory, dynamoDirectory } from "../../lib/store/dynamo/directory.js";
 import { readManifest } from "../../lib/store/dynamo/manifest.js";
 import { documentClientFor } from "../../lib/store/dynamo-client.js";
-import { employeeInput, personInput, testUuid } from "../searches/records.js";
+import { employeeInput, personInput, testUuid } from "../support/records.js";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const RECORDS = 3_000;

@@ -13,9 +13,9 @@ import {
   ApiPersonsSearchResponseSchema,
 } from "../../lib/directory/api-schema.js";
 import { toApiEmployee } from "../../lib/directory/derive.js";
-import { parsedEmployee } from "./fixtures.js";
+import { parsedValidEmployee } from "./fixtures.js";
 
-const employee = toApiEmployee(parsedEmployee(), { asOf: new Date("2025-06-15T00:00:00Z") });
+const employee = toApiEmployee(parsedValidEmployee(), { asOf: new Date("2025-06-15T00:00:00Z") });
 const pagination = { limit: 50, offset: 0, total: 1 };
 
 describe("API schemas follow the spec's field tables", () => {

@@ -1,7 +1,7 @@
 import { ApiEmployeeSchema, ApiPersonSchema } from "../../lib/directory/api-schema.js";
 import { selectExternalIds, toApiEmployee, toApiPerson } from "../../lib/directory/derive.js";
 import type { SourceExternalId } from "../../lib/directory/source.js";
-import { EMPLOYEE_ID, PERSON_ID, parsedEmployee } from "./fixtures.js";
+import { EMPLOYEE_ID, PERSON_ID, parsedValidEmployee } from "./fixtures.js";
 
 const AS_OF = new Date("2025-06-15T12:00:00Z");
 
@@ -33,7 +33,7 @@ describe("selectExternalIds", () => {
 
 describe("toApiEmployee", () => {
   it("returns the complete API Employee", () => {
-    const record = parsedEmployee({
+    const record = parsedValidEmployee({
       membership: {
         state: null,
         userState: null,
@@ -87,14 +87,14 @@ describe("toApiEmployee", () => {
   });
 
   it("has null participation and coverage when the record has none", () => {
-    const api = toApiEmployee(parsedEmployee({ participation: null, coverages: [] }), { asOf: AS_OF });
+    const api = toApiEmployee(parsedValidEmployee({ participation: null, coverages: [] }), { asOf: AS_OF });
     expect(api.participation).toBeNull();
     expect(api.coverage).toBeNull();
     expect(ApiEmployeeSchema.safeParse(api).success).toBe(true);
   });
 
   it("keeps a record with no person and an unusable phone as stored", () => {
-    const record = parsedEmployee({ personId: null });
+    const record = parsedValidEmployee({ personId: null });
     record.contact.phone = "555-0142 ext. 7";
     const api = toApiEmployee(record, { asOf: AS_OF });
     expect(api.personId).toBeNull();
@@ -102,13 +102,15 @@ describe("toApiEmployee", () => {
   });
 
   it("applies externalIdSystems to the ids only", () => {
-    const api = toApiEmployee(parsedEmployee(), { asOf: AS_OF, externalIdSystems: ["hhaexchange"] });
+    const api = toApiEmployee(parsedValidEmployee(), { asOf: AS_OF, externalIdSystems: ["hhaexchange"] });
     expect(api.externalIds).toEqual([{ system: "hhaexchange", system_id: "HHX0004567" }]);
-    expect(toApiEmployee(parsedEmployee(), { asOf: AS_OF, externalIdSystems: [] }).externalIds).toEqual([]);
+    expect(toApiEmployee(parsedValidEmployee(), { asOf: AS_OF, externalIdSystems: [] }).externalIds).toEqual(
+      [],
+    );
   });
 
   it("derives membership and coverage against asOf", () => {
-    const record = parsedEmployee({
+    const record = parsedValidEmployee({
       membership: {
         state: null,
         userState: null,
@@ -126,7 +128,7 @@ describe("toApiEmployee", () => {
   });
 
   it("shares no object with the source record", () => {
-    const record = parsedEmployee();
+    const record = parsedValidEmployee();
     const api = toApiEmployee(record, { asOf: AS_OF });
     api.demographics.firstName = "changed";
     api.contact.address.city = "changed";
@@ -137,7 +139,7 @@ describe("toApiEmployee", () => {
 
 describe("toApiPerson", () => {
   it("wraps the person row and its employments", () => {
-    const employment = toApiEmployee(parsedEmployee(), { asOf: AS_OF });
+    const employment = toApiEmployee(parsedValidEmployee(), { asOf: AS_OF });
     const person = toApiPerson(
       { id: PERSON_ID, createdAt: "2024-01-01T00:00:00Z", updatedAt: "2024-01-02T00:00:00+01:00" },
       [employment],

@@ -1,5 +1,5 @@
 import { DataFileError, parseDataFile } from "../../lib/directory/source.js";
-import { dataFile, EMPLOYEE_ID, PERSON_ID, person, employee as validEmployee } from "./fixtures.js";
+import { dataFileText, EMPLOYEE_ID, PERSON_ID, validEmployee, validPerson } from "./fixtures.js";
 
 /** A valid employee with any fields replaced, valid or not: these tests feed the parser bad data. */
 const employee = (overrides: Record<string, unknown> = {}) => ({ ...validEmployee(), ...overrides });
@@ -21,40 +21,45 @@ const ndjson = (...lines: unknown[]) => lines.map((line) => JSON.stringify(line)
 
 describe("parseDataFile: accepted files", () => {
   it("parses a JSON data file", () => {
-    const parsed = parseDataFile(dataFile([person()], [employee()]));
-    expect(parsed.persons).toEqual([person()]);
+    const parsed = parseDataFile(dataFileText([validPerson()], [employee()]));
+    expect(parsed.persons).toEqual([validPerson()]);
     expect(parsed.employees).toHaveLength(1);
     expect(parsed.employees[0]?.coverages[0]?.program).toBe("medical");
   });
 
   it("parses NDJSON, with CRLF line ends, blank lines, and a person after its employee", () => {
-    const text = `${JSON.stringify({ employee: employee() })}\r\n\r\n${JSON.stringify({ person: person() })}\r\n`;
+    const text = `${JSON.stringify({ employee: employee() })}\r\n\r\n${JSON.stringify({ person: validPerson() })}\r\n`;
     const parsed = parseDataFile(text);
     expect(parsed.persons.map((p) => p.id)).toEqual([PERSON_ID]);
     expect(parsed.employees.map((e) => e.id)).toEqual([EMPLOYEE_ID]);
   });
 
   it("reads a single NDJSON line as NDJSON", () => {
-    expect(parseDataFile(JSON.stringify({ person: person() }))).toEqual({
-      persons: [person()],
+    expect(parseDataFile(JSON.stringify({ person: validPerson() }))).toEqual({
+      persons: [validPerson()],
       employees: [],
     });
   });
 
   it("accepts a leading byte-order mark and pretty-printed JSON", () => {
-    const text = `\uFEFF${JSON.stringify({ persons: [person()], employees: [] }, null, 2)}`;
+    const text = `\uFEFF${JSON.stringify({ persons: [validPerson()], employees: [] }, null, 2)}`;
     expect(parseDataFile(text).persons).toHaveLength(1);
   });
 
   it("treats absent coverages as none", () => {
     const { coverages: _omitted, ...withoutCoverages } = employee();
-    expect(parseDataFile(dataFile([person()], [withoutCoverages])).employees[0]?.coverages).toEqual([]);
+    expect(parseDataFile(dataFileText([validPerson()], [withoutCoverages])).employees[0]?.coverages).toEqual(
+      [],
+    );
   });
 
   it("lower-cases uuids, so an upper-case personId links to its person", () => {
     const upper = PERSON_ID.toUpperCase();
     const parsed = parseDataFile(
-      dataFile([person({ id: upper })], [employee({ id: EMPLOYEE_ID.toUpperCase(), personId: PERSON_ID })]),
+      dataFileText(
+        [validPerson({ id: upper })],
+        [employee({ id: EMPLOYEE_ID.toUpperCase(), personId: PERSON_ID })],
+      ),
     );
     expect(parsed.persons[0]?.id).toBe(PERSON_ID);
     expect(parsed.employees[0]?.id).toBe(EMPLOYEE_ID);
@@ -62,7 +67,7 @@ describe("parseDataFile: accepted files", () => {
   });
 
   it("keeps duplicate employee records (same person and company) with distinct ids", () => {
-    const parsed = parseDataFile(dataFile([person()], [employee(), employee({ id: OTHER_ID })]));
+    const parsed = parseDataFile(dataFileText([validPerson()], [employee(), employee({ id: OTHER_ID })]));
     expect(parsed.employees.map((e) => e.id)).toEqual([EMPLOYEE_ID, OTHER_ID]);
   });
 
@@ -110,7 +115,7 @@ describe("parseDataFile: accepted files", () => {
       { updatedAt: "2024-01-01T00:00:00.1234567891Z" },
     ],
   ])("accepts %s", (_name, overrides) => {
-    expect(() => parseDataFile(dataFile([person()], [employee(overrides)]))).not.toThrow();
+    expect(() => parseDataFile(dataFileText([validPerson()], [employee(overrides)]))).not.toThrow();
   });
 });
 
@@ -306,39 +311,42 @@ describe("parseDataFile: refused records name the record, the field and the rule
     ["coverages null", { coverages: null }, "coverages", "expected array"],
     ["a contact that is not an object", { contact: "n/a" }, "contact", "expected object"],
   ])("%s", (_name, overrides, field, rule) => {
-    const error = refusal(dataFile([person()], [employee(overrides)]));
+    const error = refusal(dataFileText([validPerson()], [employee(overrides)]));
     expect(error.message).toBe(`${label}: ${field}: ${rule}`);
     expect(error).toMatchObject({ record: label, field, rule });
   });
 
   it("names a person record", () => {
-    expect(refusal(dataFile([person(), person({ id: OTHER_ID, updatedAt: "yesterday" })], [])).message).toBe(
+    expect(
+      refusal(dataFileText([validPerson(), validPerson({ id: OTHER_ID, updatedAt: "yesterday" })], []))
+        .message,
+    ).toBe(
       `persons[1] (id ${OTHER_ID}): updatedAt: expected date-time (RFC 3339 with Z or an offset, e.g. 2024-05-01T09:30:00Z)`,
     );
   });
 
   it("names an NDJSON record by kind, line number and id", () => {
-    const text = ndjson({ person: person() }, { employee: employee({ contact: { email: 1 } }) });
+    const text = ndjson({ person: validPerson() }, { employee: employee({ contact: { email: 1 } }) });
     expect(refusal(text).message).toBe(
       `employee at line 2 (id ${EMPLOYEE_ID}): contact.email: expected string or null`,
     );
   });
 
   it("counts blank lines in NDJSON line numbers", () => {
-    const text = `${JSON.stringify({ person: person() })}\n\n\n${JSON.stringify({ person: { ...person(), id: 7 } })}`;
+    const text = `${JSON.stringify({ person: validPerson() })}\n\n\n${JSON.stringify({ person: { ...validPerson(), id: 7 } })}`;
     expect(refusal(text).message).toBe("person at line 4: id: expected uuid (8-4-4-4-12 hex digits)");
   });
 
   it("shows the id only when it is a uuid", () => {
-    expect(refusal(dataFile([], [employee({ id: "Jane Doe 555-0142" })])).message).toBe(
+    expect(refusal(dataFileText([], [employee({ id: "Jane Doe 555-0142" })])).message).toBe(
       "employees[0]: id: expected uuid (8-4-4-4-12 hex digits)",
     );
   });
 
   it("reports the first bad record, after validating everything before it", () => {
     const error = refusal(
-      dataFile(
-        [person()],
+      dataFileText(
+        [validPerson()],
         [employee(), employee({ id: OTHER_ID, companyId: "" }), employee({ createdAt: "x" })],
       ),
     );
@@ -350,7 +358,7 @@ describe("parseDataFile: refused records name the record, the field and the rule
       employee({ id: `00000000-0000-4000-8000-${String(i).padStart(12, "0")}` }),
     );
     many.push(employee({ participation: { decision: "opt_in" } }));
-    expect(() => parseDataFile(dataFile([person()], many))).toThrow(
+    expect(() => parseDataFile(dataFileText([validPerson()], many))).toThrow(
       "employees[50] (id 6fa459ea-ee8a-4ca4-894e-db77e160355e): participation.decidedAt: required",
     );
   });
@@ -360,22 +368,22 @@ describe("parseDataFile: cross-record rules", () => {
   it("leaves a personId naming no person of the file to the load, which checks it against the directory", () => {
     // A merge may link a record to a person stored by an earlier load (lib/load refuses a link
     // that names no person once the file is applied).
-    const parsed = parseDataFile(dataFile([person()], [employee({ personId: OTHER_ID })]));
+    const parsed = parseDataFile(dataFileText([validPerson()], [employee({ personId: OTHER_ID })]));
     expect(parsed.employees[0]?.personId).toBe(OTHER_ID);
   });
 
   it("refuses duplicate person ids, also when they differ only in case", () => {
-    expect(refusal(dataFile([person(), person()], [])).message).toBe(
+    expect(refusal(dataFileText([validPerson(), validPerson()], [])).message).toBe(
       `persons[1] (id ${PERSON_ID}): id: duplicate person id (first used by persons[0])`,
     );
-    expect(refusal(dataFile([person(), person({ id: PERSON_ID.toUpperCase() })], [])).rule).toBe(
-      "duplicate person id (first used by persons[0])",
-    );
+    expect(
+      refusal(dataFileText([validPerson(), validPerson({ id: PERSON_ID.toUpperCase() })], [])).rule,
+    ).toBe("duplicate person id (first used by persons[0])");
   });
 
   it("refuses two employee records with the same id", () => {
     const text = ndjson(
-      { person: person() },
+      { person: validPerson() },
       { employee: employee() },
       { employee: employee({ companyId: "other" }) },
     );
@@ -385,7 +393,7 @@ describe("parseDataFile: cross-record rules", () => {
   });
 
   it("allows a person id equal to an employee id (separate kinds)", () => {
-    expect(() => parseDataFile(dataFile([person()], [employee({ id: PERSON_ID })]))).not.toThrow();
+    expect(() => parseDataFile(dataFileText([validPerson()], [employee({ id: PERSON_ID })]))).not.toThrow();
   });
 });
 
@@ -435,7 +443,7 @@ describe("parseDataFile: Social Security numbers", () => {
     ],
     ["full-width", { contact: { ...contact, email: "１２３－４５－６７８９" } }, "contact.email"],
   ])("refuses one %s, without echoing it", (_name, overrides, field) => {
-    const error = refusal(dataFile([person()], [employee(overrides)]));
+    const error = refusal(dataFileText([validPerson()], [employee(overrides)]));
     expect(error.field).toBe(field);
     expect(error.rule).toBe("looks like a full Social Security number, which is refused");
     expect(error.message).not.toMatch(/6789|987654321|123456789|６７８９/);
@@ -451,7 +459,7 @@ describe("parseDataFile: Social Security numbers", () => {
     ],
     ["a uuid with a 9-digit run", { id: "3f2504e0-4f89-41d3-9a0c-abc123456789" }],
   ])("accepts %s", (_name, overrides) => {
-    expect(() => parseDataFile(dataFile([person()], [employee(overrides)]))).not.toThrow();
+    expect(() => parseDataFile(dataFileText([validPerson()], [employee(overrides)]))).not.toThrow();
   });
 });
 
@@ -466,7 +474,7 @@ describe("parseDataFile: file-level errors", () => {
     ['{"persons": [], "employees": [], "keys": []}', "data file: keys: unknown field"],
     ['{\n  "persons": [],\n  "employees": [\n}', "data file: not valid JSON"],
     ['{"persons": [], "employees": [] "x": 1}', "data file: not valid JSON at line 1, column 33"],
-    [`${JSON.stringify({ person: person() })}\n{"employee": `, "line 2: not valid JSON"],
+    [`${JSON.stringify({ person: validPerson() })}\n{"employee": `, "line 2: not valid JSON"],
     [
       '{"person": {}, "employee": {}}\n{"person": {}}',
       'line 1: expected an object with one key, "person" or "employee"',

@@ -3,6 +3,8 @@
  * an ES module with its `handler` export, the AWS SDK and Powertools bundled in.
  */
 import { execFile, execFileSync } from "node:child_process";
+import { createServer, type RequestListener } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import type { Template } from "aws-cdk-lib/assertions";
@@ -55,4 +57,31 @@ export async function runBundleAsync(
     const failed = error as { stdout?: string; stderr?: string };
     return { ok: false, stdout: failed.stdout ?? "", stderr: failed.stderr ?? "" };
   }
+}
+
+/** The call API Gateway makes to the TOKEN authorizer, as a `handler(…)` expression for runBundle. */
+export function authorizerCall(authorizationToken: string): string {
+  const event = { type: "TOKEN", authorizationToken, methodArn: "arn:aws:execute-api:eu-west-1:1:a/x/GET/y" };
+  return `handler(${JSON.stringify(event)})`;
+}
+
+export interface FakeDynamoDb {
+  /** For AWS_ENDPOINT_URL_DYNAMODB. */
+  readonly endpoint: string;
+  close(): void;
+}
+
+/** An HTTP server on 127.0.0.1 that stands in for DynamoDB: `onRequest` decides what it answers. */
+export async function fakeDynamoDb(onRequest: RequestListener): Promise<FakeDynamoDb> {
+  const server = createServer(onRequest);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    close() {
+      // A stub that never answers holds its connections open.
+      server.closeAllConnections();
+      server.close();
+    },
+  };
 }

@@ -3,15 +3,13 @@
  * tables, logs retention, alarms and dashboard, SSM parameters, and a clean cdk-nag report.
  */
 import { readFileSync } from "node:fs";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { RemovalPolicy } from "aws-cdk-lib";
 import type { IConstruct } from "constructs";
 import { generateApiKey } from "../../lib/keys/api-key.js";
 import { AUTHORIZER, routesForStage } from "../../lib/routes.js";
 import { AUTHORIZER_RETRY_LIMITS, retryBudgetMs } from "../../lib/store/retry-limits.js";
 import type { TableId } from "../../lib/store/tables.js";
-import { bundlePath, runBundle, runBundleAsync } from "./bundles.js";
+import { authorizerCall, bundlePath, fakeDynamoDb, runBundle, runBundleAsync } from "./bundles.js";
 import type { SynthesizedStage } from "./synth.js";
 import { type CfnResource, logicalId, props, refersTo, resources } from "./template-helpers.js";
 
@@ -159,12 +157,7 @@ export function platformAssertions(stage: string, synthesized: () => Synthesized
   describe(`${stage}: bundles`, () => {
     it("bundles the authorizer as an ES module that runs on Node 24 (a malformed key is refused)", () => {
       const file = bundlePath(s().outdir, stateless(), logicalId(s().stateless.authorizerFunction));
-      const event = {
-        type: "TOKEN",
-        authorizationToken: "Bearer nope",
-        methodArn: "arn:aws:execute-api:eu-west-1:1:a/x/GET/y",
-      };
-      expect(() => runBundle(file, `handler(${JSON.stringify(event)})`)).toThrow(/Unauthorized/);
+      expect(() => runBundle(file, authorizerCall("Bearer nope"))).toThrow(/Unauthorized/);
     });
 
     it("signs DynamoDB calls with the environment's credentials, the only credential source bundled", async () => {
@@ -175,22 +168,15 @@ export function platformAssertions(stage: string, synthesized: () => Synthesized
       );
       expect(otherLinks).toBeNull();
       const signatures: string[] = [];
-      const dynamo = createServer((request, response) => {
+      const dynamo = await fakeDynamoDb((request, response) => {
         signatures.push(String(request.headers.authorization));
         request.resume().on("end", () => {
           response.writeHead(200, { "content-type": "application/x-amz-json-1.0" }).end("{}");
         });
       });
-      await new Promise<void>((resolve) => dynamo.listen(0, "127.0.0.1", resolve));
       try {
-        const { port } = dynamo.address() as AddressInfo;
-        const event = {
-          type: "TOKEN",
-          authorizationToken: `Bearer ${generateApiKey("test")}`,
-          methodArn: "arn:aws:execute-api:eu-west-1:1:a/x/GET/y",
-        };
-        const run = await runBundleAsync(file, `handler(${JSON.stringify(event)})`, {
-          AWS_ENDPOINT_URL_DYNAMODB: `http://127.0.0.1:${port}`,
+        const run = await runBundleAsync(file, authorizerCall(`Bearer ${generateApiKey("test")}`), {
+          AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
           AWS_ACCESS_KEY_ID: "AKIDBUNDLETEST",
           AWS_SECRET_ACCESS_KEY: "secret",
           AWS_SESSION_TOKEN: "session",
@@ -209,20 +195,13 @@ export function platformAssertions(stage: string, synthesized: () => Synthesized
       const file = bundlePath(s().outdir, stateless(), logicalId(s().stateless.authorizerFunction));
       let attempts = 0;
       // Takes each call and never answers: only the client's own limits can end the authorizer.
-      const dynamo = createServer((request) => {
+      const dynamo = await fakeDynamoDb((request) => {
         attempts += 1;
         request.resume();
       });
-      await new Promise<void>((resolve) => dynamo.listen(0, "127.0.0.1", resolve));
       try {
-        const { port } = dynamo.address() as AddressInfo;
-        const event = {
-          type: "TOKEN",
-          authorizationToken: `Bearer ${generateApiKey("test")}`,
-          methodArn: "arn:aws:execute-api:eu-west-1:1:a/x/GET/y",
-        };
-        const run = await runBundleAsync(file, `handler(${JSON.stringify(event)})`, {
-          AWS_ENDPOINT_URL_DYNAMODB: `http://127.0.0.1:${port}`,
+        const run = await runBundleAsync(file, authorizerCall(`Bearer ${generateApiKey("test")}`), {
+          AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
           AWS_ACCESS_KEY_ID: "AKIDBUNDLETEST",
           AWS_SECRET_ACCESS_KEY: "secret",
         });
@@ -232,7 +211,6 @@ export function platformAssertions(stage: string, synthesized: () => Synthesized
         expect(run.stderr).not.toMatch(/Unauthorized/);
         expect(attempts).toBe(AUTHORIZER_RETRY_LIMITS.maxAttempts);
       } finally {
-        dynamo.closeAllConnections();
         dynamo.close();
       }
     }, 30_000);

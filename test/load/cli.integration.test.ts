@@ -2,7 +2,7 @@
  * `npm run load` as a process (docs/data-format.md, "Keeping the directory current"), against a
  * dynalite engine started here: exit 0 and a summary when the file is applied; exit 1 with
  * "refused, nothing changed: …" for a malformed file, a dangling link or a held lease; exit 2 for a
- * bad call. test/cli/commands.test.ts covers what every tool shares (help, unknown options).
+ * bad call. test/cli/commands.integration.test.ts covers what every tool shares (help, unknown options).
  */
 import { type Engine, startDynalite } from "../../lib/local/engines.js";
 import { LOCAL_TABLE_NAMES } from "../../lib/local/service.js";

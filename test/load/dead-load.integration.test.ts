@@ -12,9 +12,9 @@ import { thisHost } from "../../lib/store/dynamo/lease-holder.js";
 import { verifyDirectory } from "../../lib/store/dynamo/verify.js";
 import { documentClientFor } from "../../lib/store/dynamo-client.js";
 import { LoadInProgressError } from "../../lib/store/port.js";
-import { dataFileOf, employeeInput, testUuid } from "../searches/records.js";
 import { E1, E2, E3, E4, loadTwice, recordOf, SECOND, tableItems } from "../store/dynamo/verify-fixture.js";
 import { describeEachEngine } from "../support/engines.js";
+import { dataFileOf, employeeInput, testUuid } from "../support/records.js";
 
 const renamed = (record: SourceEmployee): SourceEmployee => ({
   ...record,

@@ -1,7 +1,7 @@
 /**
- * Fails today (see the report): a key written where a field NAME belongs is printed in the
- * KeysFileError message, through the `unknown field "…"` issue. decisions.md: the key never
- * appears in an exception message.
+ * A key written where a field NAME belongs is not printed in the KeysFileError message, as it once
+ * was through the `unknown field "…"` issue. decisions.md: the key never appears in an exception
+ * message.
  */
 import { generateApiKey } from "../../lib/keys/api-key.js";
 import { parseKeysFile } from "../../lib/local/keys-file.js";

@@ -10,7 +10,7 @@ import {
 } from "../../lib/search/matching.js";
 import { orderKey, orderKeyParts } from "../../lib/store/binary-keys.js";
 import { inOrderRange, orderRange } from "../../lib/store/order-range.js";
-import { type EmployeeFields, parsedEmployee, uuidOf } from "./records.js";
+import { type EmployeeFields, parsedEmployee, uuidOf } from "../support/records.js";
 
 const PERSON = uuidOf("aaaa", 1);
 

@@ -8,9 +8,9 @@ import { ForbiddenError } from "../../lib/http/errors.js";
 import { createdRange, employeesSearchRequestSchema } from "../../lib/search/request-schemas.js";
 import { searchEmployees } from "../../lib/search/search-employees.js";
 import type { DirectoryReader } from "../../lib/store/port.js";
-import { AS_OF, principalOf } from "../searches/property-harness.js";
-import { ACME_ORDER, COMPANY, PERSON, RECORD, SAMPLE, SCOPE } from "../searches/sample-directory.js";
 import { memoryWith, recording } from "./memory-store.js";
+import { AS_OF, principalOf } from "./property-harness.js";
+import { ACME_ORDER, COMPANY, PERSON, RECORD, SAMPLE, SCOPE } from "./sample-directory.js";
 
 const store = memoryWith(SAMPLE);
 

@@ -9,9 +9,9 @@ import { ForbiddenError } from "../../lib/http/errors.js";
 import { createdRange, personsSearchRequestSchema } from "../../lib/search/request-schemas.js";
 import { searchPersons } from "../../lib/search/search-persons.js";
 import type { DirectoryReader } from "../../lib/store/port.js";
-import { AS_OF, principalOf } from "../searches/property-harness.js";
-import { COMPANY, PERSON, RECORD, SAMPLE, SCOPE } from "../searches/sample-directory.js";
 import { memoryWith, recording } from "./memory-store.js";
+import { AS_OF, principalOf } from "./property-harness.js";
+import { COMPANY, PERSON, RECORD, SAMPLE, SCOPE } from "./sample-directory.js";
 
 const store = memoryWith(SAMPLE);
 const EVERY_COMPANY: ReadonlySet<string> = new Set(Object.values(COMPANY));

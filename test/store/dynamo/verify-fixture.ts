@@ -9,7 +9,7 @@ import { loadData } from "../../../lib/load/load-file.js";
 import { batchWrite, type Item, type ItemKey, keyOf } from "../../../lib/store/dynamo/batch.js";
 import { dynamoDirectory } from "../../../lib/store/dynamo/directory.js";
 import { DIRECTORY_ATTR as A } from "../../../lib/store/tables.js";
-import { dataFileOf, employeeInput, personInput, testUuid } from "../../searches/records.js";
+import { dataFileOf, employeeInput, personInput, testUuid } from "../../support/records.js";
 
 export const P1 = testUuid(0x7e, 0, 1);
 export const P2 = testUuid(0x7e, 0, 2);

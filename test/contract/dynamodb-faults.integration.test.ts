@@ -9,7 +9,7 @@ import { generateApiKey } from "../../lib/keys/api-key.js";
 import { parseKeysFile } from "../../lib/local/keys-file.js";
 import { type LocalService, startLocalService } from "../../lib/local/service.js";
 import { sharedDocumentClient } from "../../lib/store/dynamo-client.js";
-import { DATA } from "../search-routes/suite.js";
+import { DATA } from "./search-routes-suite.js";
 
 const KEY = generateApiKey("test");
 const RECORDS = parseKeysFile(

@@ -1,5 +1,5 @@
 /** A small HTTP client for a running local service: one request, its status, headers and JSON body. */
-import { expectStandardHeaders } from "../support/contract.js";
+import { expectStandardHeaders } from "./contract.js";
 
 export interface Answer {
   status: number;

@@ -6,9 +6,9 @@
  * company ids that are prefixes of one another. Plus random key scopes and search requests.
  */
 import fc from "fast-check";
-import type { DataFile } from "../../lib/directory/source.js";
+import type { DataFile, SourceEmployeeInput } from "../../lib/directory/source.js";
 import { tenthOfANanosecondAfter } from "../support/date-times.js";
-import { dataFileOf, employeeInput, personInput } from "./records.js";
+import { dataFileOf, employeeInput, personInput } from "../support/records.js";
 
 /** Several spellings of the same instants, and neighbours one nanosecond away. */
 export const INSTANTS = [
@@ -81,6 +81,22 @@ export interface EmploymentSpec {
   terminated: boolean;
   /** Also write a duplicate: same person and company, another id. */
   duplicate: boolean;
+}
+
+/** The record an employment spec stands for, under the id, company and person it was given. */
+export function employmentInput(
+  employment: EmploymentSpec,
+  where: { id: string; companyId: string; personId: string | null },
+): SourceEmployeeInput {
+  return employeeInput({
+    ...where,
+    createdAt: employment.createdAt,
+    firstName: employment.firstName,
+    lastName: employment.lastName,
+    phone: employment.phone,
+    externalIds: employment.systems.map((system, i) => ({ system, system_id: `${system}-${i}` })),
+    terminated: employment.terminated,
+  });
 }
 
 export interface PersonSpec {
@@ -168,16 +184,10 @@ export function materialize(spec: DirectorySpec): Directory {
       const recordId = id((employment.tag + copy * 101) % 256, employment.upperId);
       if (personId === null) unlinkedIds.push(recordId.toLowerCase());
       employees.push(
-        employeeInput({
+        employmentInput(employment, {
           id: recordId,
           companyId: companies[employment.company % companies.length] ?? prefix,
           personId,
-          createdAt: employment.createdAt,
-          firstName: employment.firstName,
-          lastName: employment.lastName,
-          phone: employment.phone,
-          externalIds: employment.systems.map((system, i) => ({ system, system_id: `${system}-${i}` })),
-          terminated: employment.terminated,
         }),
       );
     }

@@ -1,6 +1,6 @@
 import { attachEngine } from "../../lib/local/engines.js";
 import { DDB_LOCAL_ENV } from "../support/ddblocal-lifecycle.js";
-import { searchRoutesSuite } from "./suite.js";
+import { searchRoutesSuite } from "./search-routes-suite.js";
 
 // DynamoDB Local is shared by every jest worker: this file's tables get names of their own.
 const suffix = `${process.pid}-${Date.now().toString(36)}`;

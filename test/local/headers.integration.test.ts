@@ -8,8 +8,8 @@ import { generateApiKey } from "../../lib/keys/api-key.js";
 import { type Engine, startDynalite } from "../../lib/local/engines.js";
 import { parseKeysFile } from "../../lib/local/keys-file.js";
 import type { LocalService } from "../../lib/local/service.js";
-import { exchange, type SocketResponse } from "../hardening/raw-http.js";
 import { expectStandardHeaders } from "../support/contract.js";
+import { exchange, type SocketResponse } from "../support/raw-http.js";
 
 const ALL = ["persons.search", "employees.search", "companies.hello"];
 const FAST = { rateLimit: 10_000, burstLimit: 10_000 };

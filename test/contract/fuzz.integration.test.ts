@@ -15,8 +15,8 @@ import { type Engine, startDynalite } from "../../lib/local/engines.js";
 import { parseKeysFile } from "../../lib/local/keys-file.js";
 import { LOCAL_TABLE_NAMES, type LocalService, startLocalService } from "../../lib/local/service.js";
 import { candidateDateTime, validDateTime } from "../support/date-times.js";
+import { type RawRequest, type RawResponse, scanTables, send, utf8Bytes } from "../support/raw-http.js";
 import { expectDocumented } from "./documented.js";
-import { type RawRequest, type RawResponse, scanTables, send, utf8Bytes } from "./raw-http.js";
 
 const ALL = ["persons.search", "employees.search", "companies.hello"];
 const FAST = { rateLimit: 100_000, burstLimit: 100_000 };

@@ -10,7 +10,7 @@
  *   phone that does not normalize (letters), though its digits alone would be ALICE's phone.
  * - Unlinked records (no person) at acme, and fillers for paging.
  */
-import { dataFileOf, employeeInput, personInput } from "./records.js";
+import { dataFileOf, employeeInput, personInput } from "../support/records.js";
 
 export const COMPANY = { acme: "acme", acmeWest: "acme-west", beta: "beta", gamma: "gamma" } as const;
 /** What the sample key may read. */

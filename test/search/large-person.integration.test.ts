@@ -13,8 +13,8 @@ import { searchPersons } from "../../lib/search/search-persons.js";
 import type { DirectoryReader } from "../../lib/store/port.js";
 import { loadedDirectory } from "../support/directory-store.js";
 import { describeEachEngine } from "../support/engines.js";
+import { dataFileOf, employeeInput, personInput, testUuid } from "../support/records.js";
 import { AS_OF, principalOf } from "./property-harness.js";
-import { dataFileOf, employeeInput, personInput, testUuid } from "./records.js";
 
 const COUNT = 2_000;
 const BIG = testUuid(0xb16, 0, 1);

@@ -1,5 +1,5 @@
 /**
- * Random steps of a load sequence, for changes.property.test.ts: each a list of abstract changes
+ * Random steps of a load sequence, for changes.property.integration.test.ts: each a list of abstract changes
  * (hire, edit, move, re-link, delete…) whose targets are indices, resolved by change-sequence.ts
  * against the directory as it stands when the step runs.
  */
@@ -12,7 +12,7 @@ import {
   INSTANTS,
   LAST_NAMES,
   PHONES,
-} from "./random-directory.js";
+} from "../search/random-directory.js";
 
 /**
  * An index into whatever list it picks from, modulo its length (negative: from the end). Mostly

@@ -27,11 +27,7 @@ import { type DirectoryState, memoryDirectory } from "../../lib/store/memory/mem
 import type { DirectoryReader, DirectoryWriter } from "../../lib/store/port.js";
 import { DIRECTORY_ATTR as A } from "../../lib/store/tables.js";
 import { stateOf } from "../search/memory-store.js";
-import { directoryOn } from "../support/directory-store.js";
-import { describeEachEngine, type EngineContext } from "../support/engines.js";
-import { stepArbitrary } from "./change-arbitraries.js";
-import { resolveChanges, type StepFile, stepFile, worldOf } from "./change-sequence.js";
-import { AS_OF, PROPERTY_TIMEOUT_MS, principalOf } from "./property-harness.js";
+import { AS_OF, PROPERTY_TIMEOUT_MS, principalOf } from "../search/property-harness.js";
 import {
   bodyOf,
   type Directory,
@@ -41,10 +37,14 @@ import {
   requestArbitrary,
   scopeArbitrary,
   scopeOf,
-} from "./random-directory.js";
-import { FORBIDDEN, modelSearchEmployees, modelSearchPersons } from "./reference-model.js";
+} from "../search/random-directory.js";
+import { FORBIDDEN, modelSearchEmployees, modelSearchPersons } from "../search/reference-model.js";
+import { directoryOn } from "../support/directory-store.js";
+import { describeEachEngine, type EngineContext } from "../support/engines.js";
+import { stepArbitrary } from "./change-arbitraries.js";
+import { resolveChanges, type StepFile, stepFile, worldOf } from "./change-sequence.js";
 
-/** `CHANGES_RUNS=200 npm run jest -- test/searches/changes.property.test.ts` searches harder. */
+/** `CHANGES_RUNS=200 npm run jest -- test/load/changes.property.integration.test.ts` searches harder. */
 const NUM_RUNS = Number(process.env.CHANGES_RUNS ?? 12);
 const TIMEOUT_MS = PROPERTY_TIMEOUT_MS * Math.max(1, NUM_RUNS / 12);
 const MAX_STEPS = 4;

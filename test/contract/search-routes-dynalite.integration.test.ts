@@ -1,6 +1,6 @@
 import { startDynalite } from "../../lib/local/engines.js";
 import { LOCAL_TABLE_NAMES } from "../../lib/local/service.js";
-import { searchRoutesSuite } from "./suite.js";
+import { searchRoutesSuite } from "./search-routes-suite.js";
 
 searchRoutesSuite("dynalite", async () => ({
   engine: await startDynalite(),

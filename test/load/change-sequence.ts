@@ -1,5 +1,5 @@
 /**
- * Sequences of loads over a random directory, for changes.property.test.ts. A step's abstract
+ * Sequences of loads over a random directory, for changes.property.integration.test.ts. A step's abstract
  * changes (change-arbitraries.ts) are resolved against the directory as it stands when the step
  * runs, earlier changes of the step included, so every generated sequence is meaningful whatever
  * the loads before it did. A step is loaded as a changes file, as a snapshot of the directory it
@@ -9,8 +9,9 @@ import { type SourceEmployee, type SourcePerson, validateRecord } from "../../li
 import type { LoadMode } from "../../lib/load/change-lines.js";
 import type { DirectoryState } from "../../lib/store/memory/memory-directory.js";
 import type { Change, DanglingReference } from "../../lib/store/port.js";
+import { employmentInput } from "../search/random-directory.js";
+import { personInput } from "../support/records.js";
 import { type ChangeSpec, EDITED } from "./change-arbitraries.js";
-import { employeeInput, personInput } from "./records.js";
 
 /** Where new records may go (the dataset's companies and its ghost), and fresh ids. */
 export interface World {
@@ -94,16 +95,10 @@ function resolveOne(spec: ChangeSpec, state: Working, world: World): ResolvedCha
     case "newRecord": {
       const { employment } = spec;
       const id = freshId(world, employment.tag);
-      const raw = employeeInput({
+      const raw = employmentInput(employment, {
         id: employment.upperId ? id.toUpperCase() : id,
         companyId: nth(world.companies, employment.company) ?? "none",
         personId: personOf(spec.person),
-        createdAt: employment.createdAt,
-        firstName: employment.firstName,
-        lastName: employment.lastName,
-        phone: employment.phone,
-        externalIds: employment.systems.map((system, i) => ({ system, system_id: `${system}-${i}` })),
-        terminated: employment.terminated,
       });
       return [upsert(employee(raw), raw)];
     }

@@ -11,7 +11,7 @@ import { API_KEY_BODY_LENGTH, generateApiKey } from "../../lib/keys/api-key.js";
 import { type Engine, startDynalite } from "../../lib/local/engines.js";
 import { parseKeysFile } from "../../lib/local/keys-file.js";
 import type { LocalService } from "../../lib/local/service.js";
-import { type RawRequest, type RawResponse, send } from "./raw-http.js";
+import { type RawRequest, type RawResponse, send } from "../support/raw-http.js";
 
 const timingSafeEqual = jest.fn(realCrypto.timingSafeEqual);
 jest.unstable_mockModule("node:crypto", () => ({ ...realCrypto, default: realCrypto, timingSafeEqual }));

@@ -5,7 +5,7 @@
 import { generateApiKey } from "../../lib/keys/api-key.js";
 import { parseKeysFile } from "../../lib/local/keys-file.js";
 import { type LocalService, startLocalService } from "../../lib/local/service.js";
-import { type Answer, expectServiceHeaders, send } from "./client.js";
+import { type Answer, expectServiceHeaders, send } from "../support/http-client.js";
 
 const ALL = ["persons.search", "employees.search", "companies.hello"];
 const FAST = { rateLimit: 1_000, burstLimit: 1_000 };

@@ -6,7 +6,7 @@ import { generateApiKey } from "../../lib/keys/api-key.js";
 import { type Engine, startDynalite } from "../../lib/local/engines.js";
 import { parseKeysFile } from "../../lib/local/keys-file.js";
 import { type LocalService, startLocalService } from "../../lib/local/service.js";
-import { expectServiceHeaders, send } from "./client.js";
+import { expectServiceHeaders, send } from "../support/http-client.js";
 
 const KEY = generateApiKey("test");
 const { records } = parseKeysFile(

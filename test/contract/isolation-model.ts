@@ -6,7 +6,7 @@
  */
 import fc from "fast-check";
 import type { DataFile } from "../../lib/directory/source.js";
-import { dataFileOf, employeeInput, personInput, testUuid } from "../searches/records.js";
+import { dataFileOf, employeeInput, personInput, testUuid } from "../support/records.js";
 
 /** Suffixes that are prefixes of one another, so a sort-key range that is one character too wide leaks. */
 const SUFFIXES = ["a", "a-b", "ab", "a.b", "b"];

@@ -10,7 +10,7 @@ import { errorBodySchema } from "../../lib/openapi/error-schemas.js";
 import { ROUTE_CONTRACTS } from "../../lib/openapi/route-contracts.js";
 import { ROUTES } from "../../lib/routes.js";
 import { expectStandardHeaders } from "../support/contract.js";
-import type { RawResponse } from "./raw-http.js";
+import type { RawResponse } from "../support/raw-http.js";
 
 const match = routeMatcher(ROUTES);
 

@@ -25,8 +25,8 @@ import {
 import { verifyDirectory } from "../../../lib/store/dynamo/verify.js";
 import { documentClientFor } from "../../../lib/store/dynamo-client.js";
 import { DIRECTORY_ATTR as A } from "../../../lib/store/tables.js";
-import { testUuid } from "../../searches/records.js";
 import { describeEachEngine } from "../../support/engines.js";
+import { testUuid } from "../../support/records.js";
 import { E1, E2, E4, loadTwice, P1, recordOf, SECOND, tableItems } from "./verify-fixture.js";
 
 const entry = (company: string, family: Family, id: string, gen: number): ItemKey => ({
