@@ -11,7 +11,7 @@ import { tableKeyTarget } from "../keys/table-target.js";
 import { localClient } from "../local/engines.js";
 import { keysFileTarget } from "../local/keys-file-target.js";
 import { LOCAL_TABLE_NAMES } from "../local/service.js";
-import { OPERATIONS, type Operation } from "../routes.js";
+import { OPERATIONS, type Operation } from "../auth/operations.js";
 import {
   stageParameterNames,
   THROTTLE_TIER_NAMES,

@@ -9,7 +9,7 @@ import { buildDataset, type DatasetOptions } from "../bench/dataset.js";
 import { generateApiKey } from "../keys/api-key.js";
 import { type EngineName, startDynalite, startDynamoDbLocal } from "../local/engines.js";
 import { parseKeysFile } from "../local/keys-file.js";
-import { OPERATIONS } from "../routes.js";
+import { OPERATIONS } from "../auth/operations.js";
 import { type LoadKeyId, type LoadKeySpec, loadKeys, mainWorkload, throttledWorkload } from "./workload.js";
 
 export type ParentMessage =

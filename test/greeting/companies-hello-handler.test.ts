@@ -3,7 +3,7 @@ import type { APIGatewayProxyEvent, Context } from "aws-lambda";
 import { handler } from "../../functions/companies-hello.js";
 import { toAuthorizerContext } from "../../lib/auth/principal.js";
 import { GREETING_MESSAGE } from "../../lib/greeting/greet-company.js";
-import type { Operation } from "../../lib/routes.js";
+import type { Operation } from "../../lib/auth/operations.js";
 
 const context = {
   functionName: "companies-hello",

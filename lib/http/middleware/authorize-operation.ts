@@ -2,7 +2,7 @@
 import type { MiddlewareObj } from "@middy/core";
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from "aws-lambda";
 import { principalFromEvent, requireOperation } from "../../auth/principal.js";
-import type { Operation } from "../../routes.js";
+import type { Operation } from "../../auth/operations.js";
 import type { HttpContext } from "../context.js";
 
 export function authorizeOperation(
