@@ -127,6 +127,14 @@ export type RouteId = (typeof ROUTES)[number]["id"];
 /** The table entry of one route, with its schemas' own types. */
 export type RouteOf<Id extends RouteId> = Extract<(typeof ROUTES)[number], { readonly id: Id }>;
 
+/** What a caller may send as a route's body (defaults optional): the typed client's request types. */
+export type RouteBodyInput<Id extends RouteId> =
+  RouteOf<Id> extends { body: { schema: infer S } } ? core.input<S> : never;
+/** A route's 200 answer: the typed client's response types. */
+export type RouteAnswerOutput<Id extends RouteId> = core.output<RouteOf<Id>["response"]>;
+/** A route's path template, as the table has it. */
+export type RoutePath<Id extends RouteId> = RouteOf<Id>["path"];
+
 export function routeById<Id extends RouteId>(id: Id): RouteOf<Id> {
   const route = ROUTES.find((candidate): candidate is RouteOf<Id> => candidate.id === id);
   if (!route) throw new Error(`unknown route ${id}`);

@@ -15,7 +15,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from "aws-l
 import type * as core from "zod/v4/core";
 import type { Principal } from "../auth/principal.js";
 import type { Logger } from "../observability/logger.js";
-import { type RouteDefinition, type RouteId, type RouteOf, routeById } from "../routes.js";
+import { ROUTES, type RouteDefinition, type RouteId, type RouteOf, type RouteTable } from "../routes.js";
 import { accessLog } from "./middleware/access-log.js";
 import { type AuthorizedContext, authorizeOperation } from "./middleware/authorize-operation.js";
 import { bodyLimit } from "./middleware/body-limit.js";
@@ -61,7 +61,20 @@ type RouteRun<Route extends RouteDefinition> = (request: RouteRequest<Route>) =>
 
 /** The handler of a route of the table: `export const handler = httpRoute("persons-search", …)`. */
 export function httpRoute<Id extends RouteId>(routeId: Id, run: RouteRun<RouteOf<Id>>): HttpHandler {
-  return routeHandler(routeById(routeId), run);
+  return httpRouteOf(ROUTES, routeId, run);
+}
+
+/** The handler of a route of any table (tests add routes to a copy of ROUTES). */
+export function httpRouteOf<Table extends RouteTable, Id extends Table[number]["id"]>(
+  table: Table,
+  routeId: Id,
+  run: RouteRun<Extract<Table[number], { readonly id: Id }>>,
+): HttpHandler {
+  const route = table.find(
+    (candidate): candidate is Extract<Table[number], { readonly id: Id }> => candidate.id === routeId,
+  );
+  if (!route) throw new Error(`unknown route ${routeId}`);
+  return routeHandler(route, run);
 }
 
 /** The body middlewares, in the order each needs: the limit on the raw text, then parse, then validate. */
