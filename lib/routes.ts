@@ -19,7 +19,7 @@ import type { TableId } from "./store/tables.js";
 export type ApiId = "search" | "greeting";
 
 /** A route's JSON body: a strict schema; the route takes no body without one. */
-export interface BodyContract {
+interface BodyContract {
   readonly schema: core.$ZodType;
   /** False when the body may be omitted (it is then validated as `{}`). Documentation only. */
   readonly required: boolean;
@@ -34,7 +34,7 @@ export interface PathParametersContract {
 }
 
 /** Error statuses a route answers, with the `error` values of each. */
-export type RouteErrors = Readonly<Partial<Record<number, readonly [ErrorCode, ...ErrorCode[]]>>>;
+type RouteErrors = Readonly<Partial<Record<number, readonly [ErrorCode, ...ErrorCode[]]>>>;
 
 export interface RouteDefinition {
   /** Stable name; also the Lambda function's logical name and the log field `route`. */

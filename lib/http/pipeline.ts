@@ -35,17 +35,17 @@ import { jsonResponse } from "./response.js";
 export const DEADLINE_MARGIN_MS = 500;
 
 /** The validated body of a route: its schema's output; `undefined` for a route without a body. */
-export type RouteBody<Route extends RouteDefinition> = Route extends { body: { schema: infer S } }
+type RouteBody<Route extends RouteDefinition> = Route extends { body: { schema: infer S } }
   ? core.output<S>
   : undefined;
 /** The validated path parameters of a route; none for a route without any. */
-export type RoutePathParameters<Route extends RouteDefinition> = Route extends {
+type RoutePathParameters<Route extends RouteDefinition> = Route extends {
   pathParameters: { schema: infer S };
 }
   ? core.output<S>
   : Record<string, never>;
 /** What a route's use case answers: its response schema's input (the document's 200 body). */
-export type RouteAnswer<Route extends RouteDefinition> = core.input<Route["response"]>;
+type RouteAnswer<Route extends RouteDefinition> = core.input<Route["response"]>;
 
 export interface RouteRequest<Route extends RouteDefinition> {
   readonly body: RouteBody<Route>;

@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import type { APIGatewayProxyEvent } from "aws-lambda";
 import { type Logger, requestLogger } from "../observability/logger.js";
 
-export interface RequestContext {
+interface RequestContext {
   /** API Gateway's request ID (or a fresh UUID when invoked without one); sent as `x-request-id`. */
   readonly requestId: string;
   /** `performance.now()` when the request was first seen, for the access log's duration. */

@@ -17,14 +17,14 @@ import { requestContext, requestLog } from "../request-context.js";
 type HttpRequest = Pick<Request<APIGatewayProxyEvent, APIGatewayProxyResult>, "event" | "response" | "error">;
 const httpRequest = (request: Request): HttpRequest => request as HttpRequest;
 
-export interface AccessLogOptions {
+interface AccessLogOptions {
   /** The route's template, logged instead of the path as sent. */
   readonly resourcePath: string;
   /** The route's id, on its log lines. */
   readonly route?: string;
 }
 
-export interface AccessLogHooks {
+interface AccessLogHooks {
   readonly requestStart: (request: Request) => void;
   readonly requestEnd: (request: Request) => void;
 }

@@ -13,7 +13,7 @@ export interface AuthorizedContext extends Context {
   principal: Principal;
 }
 
-export interface AuthorizeOperationOptions {
+interface AuthorizeOperationOptions {
   /** The operation the key must be granted. */
   readonly operation: Operation;
 }

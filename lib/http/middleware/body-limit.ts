@@ -9,7 +9,7 @@ export function bodyByteLength(body: string, isBase64Encoded: boolean): number {
   return isBase64Encoded ? Buffer.byteLength(body, "base64") : Buffer.byteLength(body, "utf8");
 }
 
-export interface BodyLimitOptions {
+interface BodyLimitOptions {
   readonly maxBytes?: number;
 }
 

@@ -8,7 +8,7 @@ import { errorResponseParts, ForbiddenError } from "../errors.js";
 import { requestContext, requestLog } from "../request-context.js";
 import { jsonResponse } from "../response.js";
 
-export interface ErrorResponseOptions {
+interface ErrorResponseOptions {
   /** The route's id, on its log lines. */
   readonly route?: string;
 }

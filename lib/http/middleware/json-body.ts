@@ -18,7 +18,7 @@ function parserFailureMessage(error: ParserError): string {
   return "request body is not valid JSON";
 }
 
-export interface JsonBodyOptions {
+interface JsonBodyOptions {
   /** What an absent or empty body counts as (default: a fresh `{}`). */
   readonly emptyBody?: () => unknown;
 }

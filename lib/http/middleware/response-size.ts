@@ -15,7 +15,7 @@ export function serializedResponseBytes(response: APIGatewayProxyResult): number
   return Buffer.byteLength(JSON.stringify(response), "utf8");
 }
 
-export interface ResponseSizeOptions {
+interface ResponseSizeOptions {
   readonly limitBytes?: number;
   /** The route's id, on its log lines. */
   readonly route?: string;

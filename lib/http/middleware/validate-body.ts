@@ -6,7 +6,7 @@ import type * as core from "zod/v4/core";
 import { InvalidInputError } from "../errors.js";
 import { describeZodError } from "../validation-message.js";
 
-export interface ValidateBodyOptions {
+interface ValidateBodyOptions {
   /** The route's body schema (lib/routes.ts); a refused body is `invalid_input` naming the field. */
   readonly schema: core.$ZodType;
 }
