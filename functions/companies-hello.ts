@@ -2,6 +2,6 @@
 import { greetCompany } from "../lib/greeting/greet-company.js";
 import { httpRoute } from "../lib/http/pipeline.js";
 
-export const handler = httpRoute("companies-hello", {}, async ({ principal, pathParameters }) =>
+export const handler = httpRoute("companies-hello", async ({ principal, pathParameters }) =>
   greetCompany(principal, pathParameters.companyId),
 );

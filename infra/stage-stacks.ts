@@ -5,6 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { App, type Environment } from "aws-cdk-lib";
+import type { RouteTable } from "../lib/routes.js";
 import { type StageConfig, stageConfig } from "./config.js";
 import { repoPath } from "./paths.js";
 import { stageEnvironment } from "./stage-environment.js";
@@ -29,6 +30,8 @@ export interface StageOptions {
    * (infra/stage-environment.ts), and CDK_DEFAULT_REGION. Tests pass `{}`: environment-agnostic.
    */
   readonly env?: Environment;
+  /** The route table to deploy (default ROUTES; tests add routes to a copy). */
+  readonly routes?: RouteTable;
 }
 
 /** Loose on purpose (SNS checks the address); catches a missing value or a pasted ARN. */
@@ -68,6 +71,7 @@ export function addStage(app: App, stage: string, options: StageOptions = {}): S
     config,
     tables: stateful.tables,
     alarmTopicArn: options.alarmTopicArn,
+    ...(options.routes ? { routes: options.routes } : {}),
   });
   return { config, stateful, stateless };
 }

@@ -6,11 +6,17 @@
 import { ArnFormat, Aws, CfnOutput, Stack, type StackProps, Validations } from "aws-cdk-lib";
 import type { ITable } from "aws-cdk-lib/aws-dynamodb";
 import { Effect, PolicyStatement, ServicePrincipal } from "aws-cdk-lib/aws-iam";
-import type { IFunction } from "aws-cdk-lib/aws-lambda";
 import { type ITopic, Topic } from "aws-cdk-lib/aws-sns";
 import { EmailSubscription } from "aws-cdk-lib/aws-sns-subscriptions";
 import type { Construct } from "constructs";
-import { type ApiId, AUTHORIZER, type RouteId, routesForStage } from "../lib/routes.js";
+import {
+  type ApiId,
+  AUTHORIZER,
+  ROUTES,
+  type RouteDefinition,
+  type RouteTable,
+  routesForStage,
+} from "../lib/routes.js";
 import { AUTHORIZER_RETRY_LIMITS } from "../lib/store/retry-limits.js";
 import type { TableId } from "../lib/store/tables.js";
 import type { StageConfig } from "./config.js";
@@ -27,13 +33,16 @@ export interface StatelessStackProps extends StackProps {
   readonly tables: Readonly<Record<TableId, ITable>>;
   /** An existing topic for the alarms; otherwise `config.createAlarmTopic` (or an email) decides. */
   readonly alarmTopicArn?: string;
+  /** The route table to deploy (default ROUTES; tests add routes to a copy). */
+  readonly routes?: RouteTable;
 }
 
 const API_IDS: readonly ApiId[] = ["search", "greeting"];
 
 export class StatelessStack extends Stack {
   readonly apis: ReadonlyMap<ApiId, PartnerApi>;
-  readonly routeFunctions: ReadonlyMap<RouteId, DirectoryFunction>;
+  /** Each deployed route's function, by route id. */
+  readonly routeFunctions: ReadonlyMap<string, DirectoryFunction>;
   readonly authorizerFunction: DirectoryFunction;
   readonly usagePlans: UsagePlans;
   readonly firewall: RequestFirewall;
@@ -42,7 +51,7 @@ export class StatelessStack extends Stack {
   constructor(scope: Construct, id: string, props: StatelessStackProps) {
     super(scope, id, props);
     const { config, tables } = props;
-    const routes = routesForStage(config.stage);
+    const routes = routesForStage(config.stage, props.routes ?? ROUTES);
 
     this.authorizerFunction = new DirectoryFunction(this, "AuthorizerFunction", {
       entry: AUTHORIZER.entry,
@@ -55,7 +64,28 @@ export class StatelessStack extends Stack {
       dynamoRetryLimits: AUTHORIZER_RETRY_LIMITS,
       tables,
     });
-    const functions = new Map<RouteId, DirectoryFunction>();
+    this.routeFunctions = this.addRouteFunctions(routes, config, tables);
+    this.apis = this.addApis(routes, config);
+    const partnerApis = [...this.apis.values()];
+    this.usagePlans = new UsagePlans(this, "UsagePlans", {
+      config,
+      apis: partnerApis.map((api) => api.restApi),
+    });
+    this.firewall = new RequestFirewall(this, "RequestFirewall", {
+      config,
+      apiStages: partnerApis.map((api) => api.restApi.deploymentStage),
+    });
+    this.onCall = this.addOnCall(routes, props);
+    this.addOutputs();
+  }
+
+  /** One function per route, reading exactly the tables its route names. */
+  private addRouteFunctions(
+    routes: readonly RouteDefinition[],
+    config: StageConfig,
+    tables: Readonly<Record<TableId, ITable>>,
+  ): Map<string, DirectoryFunction> {
+    const functions = new Map<string, DirectoryFunction>();
     for (const route of routes) {
       functions.set(
         route.id,
@@ -69,9 +99,11 @@ export class StatelessStack extends Stack {
         }),
       );
     }
-    this.routeFunctions = functions;
-    const routeFunctions: ReadonlyMap<RouteId, IFunction> = functions;
+    return functions;
+  }
 
+  /** Both REST APIs, each with the routes that belong to it (maybe none). */
+  private addApis(routes: readonly RouteDefinition[], config: StageConfig): Map<ApiId, PartnerApi> {
     const accountLogging = new ApiGatewayAccountLogging(this, "ApiGatewayAccount");
     const apis = new Map<ApiId, PartnerApi>();
     for (const apiId of API_IDS) {
@@ -81,25 +113,18 @@ export class StatelessStack extends Stack {
           api: apiId,
           config,
           routes: routes.filter((route) => route.api === apiId),
-          functions: routeFunctions,
+          functions: this.routeFunctions,
           authorizerFunction: this.authorizerFunction,
           accountLogging: accountLogging.account,
         }),
       );
     }
-    this.apis = apis;
-    const partnerApis = [...apis.values()];
+    return apis;
+  }
 
-    this.usagePlans = new UsagePlans(this, "UsagePlans", {
-      config,
-      apis: partnerApis.map((api) => api.restApi),
-    });
-    this.firewall = new RequestFirewall(this, "RequestFirewall", {
-      config,
-      apiStages: partnerApis.map((api) => api.restApi.deploymentStage),
-    });
-
-    this.onCall = new OnCall(this, "OnCall", {
+  private addOnCall(routes: readonly RouteDefinition[], props: StatelessStackProps): OnCall {
+    const { config, tables } = props;
+    return new OnCall(this, "OnCall", {
       config,
       apis: API_IDS.map((apiId) => ({
         id: apiId,
@@ -113,7 +138,9 @@ export class StatelessStack extends Stack {
       tables: (Object.keys(tables) as TableId[]).map((tableId) => ({ id: tableId, table: tables[tableId] })),
       alarmTopic: this.alarmTopic(config, props.alarmTopicArn),
     });
+  }
 
+  private addOutputs(): void {
     new CfnOutput(this, "SearchApiUrl", {
       description: "{base_url}: the search API",
       value: this.api("search").baseUrl,
@@ -124,10 +151,10 @@ export class StatelessStack extends Stack {
     });
     new CfnOutput(this, "DashboardName", { value: this.onCall.dashboard.dashboardName });
     // Log group names for the runbook's Logs Insights queries.
-    for (const [apiId, api] of apis) {
+    for (const [apiId, api] of this.apis) {
       new CfnOutput(this, `${pascal(apiId)}ApiAccessLogGroup`, { value: api.accessLogs.logGroupName });
     }
-    for (const [routeId, fn] of functions) {
+    for (const [routeId, fn] of this.routeFunctions) {
       new CfnOutput(this, `${pascal(routeId)}LogGroup`, { value: fn.logGroup.logGroupName });
     }
     new CfnOutput(this, "AuthorizerLogGroup", { value: this.authorizerFunction.logGroup.logGroupName });
@@ -139,7 +166,7 @@ export class StatelessStack extends Stack {
     return api;
   }
 
-  routeFunction(routeId: RouteId): DirectoryFunction {
+  routeFunction(routeId: string): DirectoryFunction {
     const fn = this.routeFunctions.get(routeId);
     if (!fn) throw new Error(`route ${routeId} is not deployed in this stage`);
     return fn;

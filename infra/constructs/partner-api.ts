@@ -21,7 +21,7 @@ import type { IFunction } from "aws-cdk-lib/aws-lambda";
 import { LogGroup } from "aws-cdk-lib/aws-logs";
 import { Construct, type IDependable } from "constructs";
 import { AUTHORIZATION_HEADER_PATTERN } from "../../lib/keys/api-key.js";
-import type { ApiId, RouteDefinition, RouteId } from "../../lib/routes.js";
+import type { ApiId, RouteDefinition } from "../../lib/routes.js";
 import type { StageConfig } from "../config.js";
 import { accessLogFormat } from "./access-log.js";
 import { addFixedErrorMethod } from "./fixed-responses.js";
@@ -32,7 +32,8 @@ export interface PartnerApiProps {
   readonly config: StageConfig;
   /** The stage's routes of this API (may be none: the search API in sandbox and prod). */
   readonly routes: readonly RouteDefinition[];
-  readonly functions: ReadonlyMap<RouteId, IFunction>;
+  /** Each route's function, by route id. */
+  readonly functions: ReadonlyMap<string, IFunction>;
   readonly authorizerFunction: IFunction;
   /** API Gateway's account-level CloudWatch role; stages cannot log before it is set. */
   readonly accountLogging: IDependable;

@@ -6,7 +6,7 @@
 import type { APIGatewayProxyEvent } from "aws-lambda";
 import * as z from "zod/mini";
 import { ForbiddenError } from "../http/errors.js";
-import { OPERATIONS, type Operation } from "../routes.js";
+import { OPERATIONS, type Operation } from "./operations.js";
 
 export interface Principal {
   readonly keyId: string;

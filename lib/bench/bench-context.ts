@@ -5,9 +5,9 @@
  */
 import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { OPERATIONS } from "../auth/operations.js";
 import type { Principal } from "../auth/principal.js";
 import { loadData } from "../load/load-file.js";
-import { OPERATIONS } from "../routes.js";
 import { createTables } from "../store/create-tables.js";
 import { dynamoDirectory } from "../store/dynamo/directory.js";
 import { dynamoDirectoryReader } from "../store/dynamo/reader.js";

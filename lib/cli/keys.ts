@@ -4,6 +4,7 @@
  * `create` prints the new key once, alone on stdout; everything else goes to stderr.
  */
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { OPERATIONS, type Operation } from "../auth/operations.js";
 import { isCompanyId } from "../directory/company-id.js";
 import { KEY_ENVIRONMENTS, type KeyEnvironment } from "../keys/api-key.js";
 import { describeKey, issueKey, type KeyTarget, type NewKeyRequest } from "../keys/key-admin.js";
@@ -11,7 +12,6 @@ import { tableKeyTarget } from "../keys/table-target.js";
 import { localClient } from "../local/engines.js";
 import { keysFileTarget } from "../local/keys-file-target.js";
 import { LOCAL_TABLE_NAMES } from "../local/service.js";
-import { OPERATIONS, type Operation } from "../routes.js";
 import {
   stageParameterNames,
   THROTTLE_TIER_NAMES,

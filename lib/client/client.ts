@@ -4,14 +4,8 @@
  * `fetch` (Node 18+, browsers, Deno, Bun) and type-only imports from the contract's schemas, so it
  * bundles to a few kilobytes with no AWS SDK and no Zod.
  */
-import type {
-  ApiEmployee,
-  ApiEmployeesSearchResponse,
-  ApiPerson,
-  ApiPersonsSearchResponse,
-} from "../directory/api-schema.js";
-import type { Greeting } from "../greeting/greet-company.js";
-import type { EmployeesSearchRequestInput, PersonsSearchRequestInput } from "../search/request-schemas.js";
+import type { ApiEmployee, ApiPerson } from "../directory/api-schema.js";
+import type { RouteAnswerOutput, RouteBodyInput, RoutePath } from "../routes.js";
 import { errorFromResponse, PartnerDirectoryError } from "./errors.js";
 import {
   type AttemptFailure,
@@ -21,8 +15,16 @@ import {
   retryPolicy,
 } from "./retry-policy.js";
 
-export type PersonsSearchRequest = PersonsSearchRequestInput;
-export type EmployeesSearchRequest = EmployeesSearchRequestInput;
+// The route table's types (type-only: the client bundles none of it); a path or schema that changes
+// there fails to compile here.
+export type PersonsSearchRequest = RouteBodyInput<"persons-search">;
+export type EmployeesSearchRequest = RouteBodyInput<"employees-search">;
+export type PersonsSearchResponse = RouteAnswerOutput<"persons-search">;
+export type EmployeesSearchResponse = RouteAnswerOutput<"employees-search">;
+export type Greeting = RouteAnswerOutput<"companies-hello">;
+const PERSONS_SEARCH: RoutePath<"persons-search"> = "/v1/persons/search";
+const EMPLOYEES_SEARCH: RoutePath<"employees-search"> = "/v1/employees/search";
+const COMPANIES_HELLO: RoutePath<"companies-hello"> = "/v1/companies/{companyId}/hello";
 
 /** What the client reports after each answer it gets (for your logs and traces; it never logs itself). */
 export interface ResponseInfo {
@@ -125,7 +127,7 @@ export class PartnerDirectoryClient {
 
   /** `GET /v1/companies/{companyId}/hello`: checks connectivity, the key and access to a company. */
   hello(companyId: string, options: CallOptions = {}): Promise<Greeting> {
-    const path = `/v1/companies/${encodeURIComponent(companyId)}/hello`;
+    const path = COMPANIES_HELLO.replace("{companyId}", encodeURIComponent(companyId));
     return this.#call<Greeting>("GET", this.#helloBaseUrl, path, undefined, options);
   }
 
@@ -133,16 +135,16 @@ export class PartnerDirectoryClient {
   searchPersons(
     request: PersonsSearchRequest = {},
     options: CallOptions = {},
-  ): Promise<ApiPersonsSearchResponse> {
-    return this.#call("POST", this.#baseUrl, "/v1/persons/search", request, options);
+  ): Promise<PersonsSearchResponse> {
+    return this.#call("POST", this.#baseUrl, PERSONS_SEARCH, request, options);
   }
 
   /** `POST /v1/employees/search` (draft): one page of one company's employee records. */
   searchEmployees(
     request: EmployeesSearchRequest,
     options: CallOptions = {},
-  ): Promise<ApiEmployeesSearchResponse> {
-    return this.#call("POST", this.#baseUrl, "/v1/employees/search", request, options);
+  ): Promise<EmployeesSearchResponse> {
+    return this.#call("POST", this.#baseUrl, EMPLOYEES_SEARCH, request, options);
   }
 
   /** Every person matching `request`, page after page (`limit` sets the page size), from `offset` on. */

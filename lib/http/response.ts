@@ -23,16 +23,3 @@ export function jsonResponse(
     body: JSON.stringify(body),
   };
 }
-
-/** Case-insensitive header lookup: API Gateway passes header names as the client sent them. */
-export function headerValue(
-  headers: Record<string, string | undefined> | null,
-  name: string,
-): string | undefined {
-  if (!headers) return undefined;
-  const wanted = name.toLowerCase();
-  for (const [key, value] of Object.entries(headers)) {
-    if (key.toLowerCase() === wanted) return value;
-  }
-  return undefined;
-}

@@ -3,7 +3,7 @@
  * engine, or a deployed stage (keys table plus an API Gateway usage key in the tier's usage plan).
  */
 
-import type { Operation } from "../routes.js";
+import type { Operation } from "../auth/operations.js";
 import type { Throttle } from "../stages.js";
 import { generateApiKey, generateKeyId, hashApiKey, type KeyEnvironment } from "./api-key.js";
 import type { KeyRecord } from "./key-record.js";

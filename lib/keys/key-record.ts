@@ -1,6 +1,6 @@
 /** The stored form of a partner key: its hash and what it may do, never the key itself. */
 import * as z from "zod/mini";
-import { OPERATIONS } from "../routes.js";
+import { OPERATIONS } from "../auth/operations.js";
 
 const throttleSchema = z.strictObject({
   rateLimit: z.number().check(z.positive()),

@@ -5,11 +5,12 @@
  * It answers the parent over IPC: `start` → `ready` (URL, keys, workload), `memory` → a post-GC
  * sample, `stop` → exits.
  */
+
+import { OPERATIONS } from "../auth/operations.js";
 import { buildDataset, type DatasetOptions } from "../bench/dataset.js";
 import { generateApiKey } from "../keys/api-key.js";
 import { type EngineName, startDynalite, startDynamoDbLocal } from "../local/engines.js";
 import { parseKeysFile } from "../local/keys-file.js";
-import { OPERATIONS } from "../routes.js";
 import { type LoadKeyId, type LoadKeySpec, loadKeys, mainWorkload, throttledWorkload } from "./workload.js";
 
 export type ParentMessage =

@@ -22,7 +22,7 @@ import {
 } from "../http/errors.js";
 import type { HttpHandler } from "../http/pipeline.js";
 import { jsonResponse, SECURITY_HEADERS } from "../http/response.js";
-import type { RouteDefinition, RouteId } from "../routes.js";
+import type { RouteDefinition } from "../routes.js";
 import type { Throttle } from "../stages.js";
 import { localLambdaContext } from "./lambda-context.js";
 import { routeMatcher } from "./route-match.js";
@@ -55,7 +55,8 @@ export interface GatewayOptions {
   stage: string;
   /** The routes this stage serves (draft routes already left out where not allowed). */
   routes: readonly RouteDefinition[];
-  handlers: ReadonlyMap<RouteId, HttpHandler>;
+  /** The route handlers, by route id. */
+  handlers: ReadonlyMap<string, HttpHandler>;
   authorizer: Authorizer;
   /** The usage plan throttle of a usage key, or undefined when no plan holds it. */
   throttleFor: (usageKey: string) => Throttle | undefined | Promise<Throttle | undefined>;
@@ -189,6 +190,158 @@ type LoggedRequest = Pick<GatewayAccessLogEntry, "resourcePath" | "keyId">;
 
 const DOCUMENT_METHODS = ["GET", "HEAD"];
 
+/** One request's way through the gateway: what it serves, and what the access log may say of it. */
+interface Passage {
+  readonly request: GatewayRequest;
+  readonly requestId: string;
+  /** What the access log may say of the request: its template and its key id. */
+  readonly seen: LoggedRequest;
+}
+
+function methodArn(options: GatewayOptions, route: RouteDefinition, path: string): string {
+  return `arn:aws:execute-api:local:000000000000:local-${route.api}/${options.stage}/${route.method}${path}`;
+}
+
+/** Runs the TOKEN authorizer as API Gateway does: its answer, or the refusal to send instead. */
+async function authorize(
+  options: GatewayOptions,
+  route: RouteDefinition,
+  { request, requestId, seen }: Passage,
+): Promise<{ refused: GatewayResponse } | { authorized: APIGatewayAuthorizerResult }> {
+  const authorization = single(request.headers, "authorization");
+  if (!authorization) return { refused: gatewayError(new InvalidApiKeyError(), requestId) };
+  const arn = methodArn(options, route, request.path);
+  let authorized: APIGatewayAuthorizerResult;
+  try {
+    authorized = await options.authorizer({
+      type: "TOKEN",
+      authorizationToken: authorization,
+      methodArn: arn,
+    });
+  } catch (error) {
+    const unauthorized = error instanceof Error && error.message === "Unauthorized";
+    return { refused: gatewayError(unauthorized ? new InvalidApiKeyError() : error, requestId) };
+  }
+  const keyId = authorized.context?.keyId;
+  if (typeof keyId === "string") seen.keyId = keyId;
+  if (!policyAllows(authorized, arn))
+    return { refused: gatewayError(new ForbiddenError("policy denies"), requestId) };
+  return { authorized };
+}
+
+/** The usage plan's verdict: undefined when the request may go on, else the refusal. */
+async function throttle(
+  options: GatewayOptions,
+  throttler: UsagePlanThrottler,
+  authorized: APIGatewayAuthorizerResult,
+  requestId: string,
+): Promise<GatewayResponse | undefined> {
+  // As with usage plans: a usage key in no plan (or disabled) is refused like an invalid key.
+  const usageKey = authorized.usageIdentifierKey;
+  let plan: Throttle | undefined;
+  try {
+    plan = usageKey ? await options.throttleFor(usageKey) : undefined;
+  } catch (error) {
+    return gatewayError(error, requestId);
+  }
+  if (!plan || !usageKey) return gatewayError(new InvalidApiKeyError(), requestId);
+  const decision = throttler.take(usageKey, plan);
+  return decision.allowed
+    ? undefined
+    : gatewayError(new RateLimitedError(decision.retryAfterSeconds), requestId);
+}
+
+/** The v1 proxy event API Gateway REST would send the route's function. */
+function proxyEvent(
+  options: GatewayOptions,
+  matched: { route: RouteDefinition; pathParameters: Record<string, string> },
+  { request, requestId }: Passage,
+  authorized: APIGatewayAuthorizerResult,
+): APIGatewayProxyEvent {
+  const { route, pathParameters } = matched;
+  const query = parseQuery(request.query);
+  const headers = Object.fromEntries(
+    Object.entries(request.headers).map(([name, values]) => [name, values.at(-1) ?? ""]),
+  );
+  return {
+    resource: route.path,
+    path: request.path,
+    httpMethod: route.method,
+    headers,
+    multiValueHeaders: request.headers,
+    queryStringParameters: query.single,
+    multiValueQueryStringParameters: query.multi,
+    pathParameters: Object.keys(pathParameters).length > 0 ? pathParameters : null,
+    stageVariables: null,
+    body: request.body.length > 0 ? request.body.toString("utf8") : null,
+    isBase64Encoded: false,
+    requestContext: {
+      accountId: "000000000000",
+      apiId: `local-${route.api}`,
+      resourceId: route.id,
+      resourcePath: route.path,
+      httpMethod: route.method,
+      path: `/${options.stage}${request.path}`,
+      stage: options.stage,
+      protocol: "HTTP/1.1",
+      requestId,
+      requestTimeEpoch: Date.now(),
+      authorizer: { ...authorized.context, principalId: authorized.principalId },
+      identity: callerIdentity(request),
+    },
+  };
+}
+
+function callerIdentity(request: GatewayRequest): APIGatewayProxyEvent["requestContext"]["identity"] {
+  return {
+    sourceIp: request.sourceIp,
+    userAgent: single(request.headers, "user-agent") ?? null,
+    accessKey: null,
+    accountId: null,
+    apiKey: null,
+    apiKeyId: null,
+    caller: null,
+    clientCert: null,
+    cognitoAuthenticationProvider: null,
+    cognitoAuthenticationType: null,
+    cognitoIdentityId: null,
+    cognitoIdentityPoolId: null,
+    principalOrgId: null,
+    user: null,
+    userArn: null,
+  };
+}
+
+/** Runs the route's handler within the function timeout; its answer, as the gateway sends it. */
+async function invokeRoute(
+  handler: HttpHandler,
+  event: APIGatewayProxyEvent,
+  route: RouteDefinition,
+  timeoutMs: number,
+  requestId: string,
+): Promise<GatewayResponse> {
+  let result: APIGatewayProxyResult;
+  try {
+    result = await withTimeout(handler(event, localLambdaContext(route.id, timeoutMs)), timeoutMs);
+  } catch (error) {
+    return gatewayError(error, requestId);
+  }
+  if (typeof result?.statusCode !== "number" || typeof result.body !== "string") {
+    return gatewayError(new Error("malformed Lambda proxy response"), requestId);
+  }
+  const responseHeaders: Record<string, string> = { "x-request-id": requestId };
+  for (const [name, value] of Object.entries(result.headers ?? {}))
+    responseHeaders[name.toLowerCase()] = String(value);
+  return { status: result.statusCode, headers: responseHeaders, body: result.body };
+}
+
+function serveDocument(document: GatewayDocument, { request, requestId, seen }: Passage): GatewayResponse {
+  seen.resourcePath = request.path;
+  if (!DOCUMENT_METHODS.includes(request.method))
+    return gatewayError(new MethodNotAllowedError(DOCUMENT_METHODS), requestId);
+  return documentResponse(document, requestId);
+}
+
 export function createGateway(
   options: GatewayOptions,
 ): (request: GatewayRequest) => Promise<GatewayResponse> {
@@ -196,22 +349,17 @@ export function createGateway(
   const throttler = new UsagePlanThrottler(options.now);
   const timeoutMs = options.functionTimeoutMs ?? 10_000;
 
-  /** `seen` collects what the access log may say of the request: its template and its key id. */
-  const serve = async (request: GatewayRequest, requestId: string, seen: LoggedRequest) => {
+  const serve = async (passage: Passage): Promise<GatewayResponse> => {
+    const { request, requestId, seen } = passage;
     const document = options.documents?.get(request.path);
-    if (document) {
-      seen.resourcePath = request.path;
-      if (!DOCUMENT_METHODS.includes(request.method))
-        return gatewayError(new MethodNotAllowedError(DOCUMENT_METHODS), requestId);
-      return documentResponse(document, requestId);
-    }
+    if (document) return serveDocument(document, passage);
     const matched = match(request.method, request.path);
     if (matched.kind === "not_found") return gatewayError(new NotFoundError(), requestId);
     if (matched.kind === "method_not_allowed") {
       seen.resourcePath = matched.resourcePath;
       return gatewayError(new MethodNotAllowedError(matched.allowed), requestId);
     }
-    const { route, pathParameters } = matched;
+    const { route } = matched;
     seen.resourcePath = route.path;
     if (request.bodyTooLarge) {
       return gatewayError(
@@ -219,104 +367,20 @@ export function createGateway(
         requestId,
       );
     }
-
-    const authorization = single(request.headers, "authorization");
-    if (!authorization) return gatewayError(new InvalidApiKeyError(), requestId);
-    const apiId = `local-${route.api}`;
-    const methodArn = `arn:aws:execute-api:local:000000000000:${apiId}/${options.stage}/${route.method}${request.path}`;
-    let authorized: APIGatewayAuthorizerResult;
-    try {
-      authorized = await options.authorizer({ type: "TOKEN", authorizationToken: authorization, methodArn });
-    } catch (error) {
-      const unauthorized = error instanceof Error && error.message === "Unauthorized";
-      return gatewayError(unauthorized ? new InvalidApiKeyError() : error, requestId);
-    }
-    const keyId = authorized.context?.keyId;
-    if (typeof keyId === "string") seen.keyId = keyId;
-    if (!policyAllows(authorized, methodArn))
-      return gatewayError(new ForbiddenError("policy denies"), requestId);
-
-    // As with usage plans: a usage key in no plan (or disabled) is refused like an invalid key.
-    const usageKey = authorized.usageIdentifierKey;
-    let throttle: Throttle | undefined;
-    try {
-      throttle = usageKey ? await options.throttleFor(usageKey) : undefined;
-    } catch (error) {
-      return gatewayError(error, requestId);
-    }
-    if (!throttle || !usageKey) return gatewayError(new InvalidApiKeyError(), requestId);
-    const decision = throttler.take(usageKey, throttle);
-    if (!decision.allowed) return gatewayError(new RateLimitedError(decision.retryAfterSeconds), requestId);
-
+    const authorization = await authorize(options, route, passage);
+    if ("refused" in authorization) return authorization.refused;
+    const refused = await throttle(options, throttler, authorization.authorized, requestId);
+    if (refused) return refused;
     const handler = options.handlers.get(route.id);
     if (!handler) return gatewayError(new Error(`no handler loaded for ${route.id}`), requestId);
-    const query = parseQuery(request.query);
-    const headers = Object.fromEntries(
-      Object.entries(request.headers).map(([name, values]) => [name, values.at(-1) ?? ""]),
-    );
-    const event: APIGatewayProxyEvent = {
-      resource: route.path,
-      path: request.path,
-      httpMethod: route.method,
-      headers,
-      multiValueHeaders: request.headers,
-      queryStringParameters: query.single,
-      multiValueQueryStringParameters: query.multi,
-      pathParameters: Object.keys(pathParameters).length > 0 ? pathParameters : null,
-      stageVariables: null,
-      body: request.body.length > 0 ? request.body.toString("utf8") : null,
-      isBase64Encoded: false,
-      requestContext: {
-        accountId: "000000000000",
-        apiId,
-        resourceId: route.id,
-        resourcePath: route.path,
-        httpMethod: route.method,
-        path: `/${options.stage}${request.path}`,
-        stage: options.stage,
-        protocol: "HTTP/1.1",
-        requestId,
-        requestTimeEpoch: Date.now(),
-        authorizer: { ...authorized.context, principalId: authorized.principalId },
-        identity: {
-          sourceIp: request.sourceIp,
-          userAgent: single(request.headers, "user-agent") ?? null,
-          accessKey: null,
-          accountId: null,
-          apiKey: null,
-          apiKeyId: null,
-          caller: null,
-          clientCert: null,
-          cognitoAuthenticationProvider: null,
-          cognitoAuthenticationType: null,
-          cognitoIdentityId: null,
-          cognitoIdentityPoolId: null,
-          principalOrgId: null,
-          user: null,
-          userArn: null,
-        },
-      },
-    };
-
-    let result: APIGatewayProxyResult;
-    try {
-      result = await withTimeout(handler(event, localLambdaContext(route.id, timeoutMs)), timeoutMs);
-    } catch (error) {
-      return gatewayError(error, requestId);
-    }
-    if (typeof result?.statusCode !== "number" || typeof result.body !== "string") {
-      return gatewayError(new Error("malformed Lambda proxy response"), requestId);
-    }
-    const responseHeaders: Record<string, string> = { "x-request-id": requestId };
-    for (const [name, value] of Object.entries(result.headers ?? {}))
-      responseHeaders[name.toLowerCase()] = String(value);
-    return { status: result.statusCode, headers: responseHeaders, body: result.body };
+    const event = proxyEvent(options, matched, passage, authorization.authorized);
+    return invokeRoute(handler, event, route, timeoutMs, requestId);
   };
   return async (request) => {
     const requestId = randomUUID();
     const started = performance.now();
     const seen: LoggedRequest = {};
-    const response = await serve(request, requestId, seen);
+    const response = await serve({ request, requestId, seen });
     options.accessLog?.({
       requestId,
       httpMethod: request.method,

@@ -4,10 +4,10 @@
  */
 import { createHash } from "node:crypto";
 import { z } from "zod";
+import { OPERATIONS } from "../auth/operations.js";
 import { describeZodError } from "../http/validation-message.js";
 import { BASE62_ALPHABET, hashApiKey, isWellFormedApiKey } from "../keys/api-key.js";
 import type { KeyRecord } from "../keys/key-record.js";
-import { OPERATIONS } from "../routes.js";
 import { DEFAULT_THROTTLE_TIER, THROTTLE_TIER_NAMES, THROTTLE_TIERS } from "../stages.js";
 
 const keyEntrySchema = z.strictObject({

@@ -12,7 +12,7 @@ import type { KeyRecord } from "../keys/key-record.js";
 import { loadData } from "../load/load-file.js";
 import { logger } from "../observability/logger.js";
 import { openApiDocument } from "../openapi/document.js";
-import { AUTHORIZER, type RouteId, routesForStage } from "../routes.js";
+import { AUTHORIZER, ROUTES, type RouteDefinition, type RouteTable, routesForStage } from "../routes.js";
 import type { Stage } from "../stages.js";
 import { createTables } from "../store/create-tables.js";
 import { dynamoDirectory } from "../store/dynamo/directory.js";
@@ -41,6 +41,8 @@ export interface LocalServiceOptions {
   tableNames?: Readonly<Record<TableId, string>>;
   functionTimeoutMs?: number;
   now?: () => number;
+  /** The route table to serve (default ROUTES; tests add routes to a copy). */
+  routes?: RouteTable;
 }
 
 export interface LocalService {
@@ -71,8 +73,20 @@ async function importHandler<T>(entry: string): Promise<T> {
   return module.handler;
 }
 
+/** Each route's handler, imported from its entry as Lambda would load it. */
+export async function loadRouteHandlers(
+  routes: readonly RouteDefinition[],
+): Promise<Map<string, HttpHandler>> {
+  const handlers = new Map<string, HttpHandler>();
+  for (const route of routes) handlers.set(route.id, await importHandler<HttpHandler>(route.entry));
+  return handlers;
+}
+
 /** GET /openapi.json about this server: made at the first request, once its bound URL is known. */
-function servedOpenApiDocument(stage: Stage): { document: GatewayDocument; listeningAt(url: string): void } {
+function servedOpenApiDocument(
+  stage: Stage,
+  table: RouteTable,
+): { document: GatewayDocument; listeningAt(url: string): void } {
   let serverUrl: string | undefined;
   let text: string | undefined;
   return {
@@ -80,7 +94,7 @@ function servedOpenApiDocument(stage: Stage): { document: GatewayDocument; liste
       contentType: JSON_CONTENT_TYPE,
       body: () => {
         if (!serverUrl) throw new Error("no document before the server listens");
-        text ??= JSON.stringify(openApiDocument({ stage, serverUrl }), null, 2);
+        text ??= JSON.stringify(openApiDocument({ stage, serverUrl }, table), null, 2);
         return text;
       },
     },
@@ -104,14 +118,14 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     if (options.data) await loadData(options.data, directory);
 
     configureHandlerEnvironment(options.stage, engine, names);
-    const routes = routesForStage(options.stage);
-    const handlers = new Map<RouteId, HttpHandler>();
-    for (const route of routes) handlers.set(route.id, await importHandler<HttpHandler>(route.entry));
+    const table = options.routes ?? ROUTES;
+    const routes = routesForStage(options.stage, table);
+    const handlers = await loadRouteHandlers(routes);
     const authorizer = await importHandler<
       (event: APIGatewayTokenAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>
     >(AUTHORIZER.entry);
 
-    const openApi = servedOpenApiDocument(options.stage);
+    const openApi = servedOpenApiDocument(options.stage, table);
     const gateway = createGateway({
       stage: options.stage,
       routes,

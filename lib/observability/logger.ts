@@ -11,6 +11,7 @@ export const logger = new Logger({ serviceName: process.env.POWERTOOLS_SERVICE_N
 
 export type { Logger };
 
-export function requestLogger(fields: { requestId: string; route: string }): Logger {
+/** Made per request, so it logs at the service logger's level of the moment. */
+export function requestLogger(fields: { requestId: string; route?: string }): Logger {
   return logger.createChild({ persistentKeys: fields });
 }

@@ -3,12 +3,10 @@
  * truth). `npm run openapi` writes it to openapi.json (every route, the servers of every stage); a
  * test fails when that file is stale. The local server serves its own: its URL, its stage's routes.
  */
-import { z } from "zod";
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
-import { ROUTES, type RouteDefinition, routesForStage } from "../routes.js";
+import { ROUTES, type RouteDefinition, type RouteTable, routesForStage } from "../routes.js";
 import type { Stage } from "../stages.js";
 import { errorBodySchema } from "./error-schemas.js";
-import { ROUTE_CONTRACTS } from "./route-contracts.js";
 
 export const CONTRACT_VERSION = "0.0.1";
 
@@ -81,17 +79,20 @@ export interface ServedDocumentOptions {
   readonly serverUrl: string;
 }
 
-function operation(route: RouteDefinition, served: boolean): ZodOpenApiOperationObject {
-  const contract = ROUTE_CONTRACTS[route.id];
-  const responses: ZodOpenApiOperationObject["responses"] = {
+const DRAFT =
+  "**Draft** (coming soon): served only in `dev` (and locally); not deployed in `sandbox` or `prod`, where it answers 404. Its contract may change before release.";
+
+function responses(route: RouteDefinition): ZodOpenApiOperationObject["responses"] {
+  const answers: ZodOpenApiOperationObject["responses"] = {
     200: {
       description: "OK",
       headers: EVERY_RESPONSE_HEADERS,
-      content: { "application/json": { schema: contract.response } },
+      content: { "application/json": { schema: route.response } },
     },
   };
-  for (const [status, codes] of Object.entries(contract.errors)) {
-    responses[status as `${4 | 5}${string}`] = {
+  for (const [status, codes] of Object.entries(route.errors)) {
+    if (!codes) continue;
+    answers[status as `${4 | 5}${string}`] = {
       description: STATUS_TEXT[Number(status)] ?? "Error",
       headers: {
         ...EVERY_RESPONSE_HEADERS,
@@ -101,35 +102,28 @@ function operation(route: RouteDefinition, served: boolean): ZodOpenApiOperation
       content: { "application/json": { schema: errorBodySchema(codes) } },
     };
   }
+  return answers;
+}
+
+function operation(route: RouteDefinition, served: boolean): ZodOpenApiOperationObject {
   return {
     operationId: route.id.replace(/-(\w)/g, (_, letter: string) => letter.toUpperCase()),
-    summary: route.draft ? `${contract.summary} (draft)` : contract.summary,
-    description: contract.description,
+    summary: route.draft ? `${route.summary} (draft)` : route.summary,
+    description: route.draft ? `${DRAFT}\n\n${route.description}` : route.description,
     tags: [route.api === "search" ? "Search (draft)" : "Greeting"],
     // The document's one server serves every route; per-operation servers would override it.
     ...(served ? {} : { servers: apiServers(route) }),
     ...(route.draft ? { "x-draft": true, "x-badges": [{ name: "Draft", color: "orange" }] } : {}),
-    ...(route.path.includes("{companyId}")
-      ? {
-          requestParams: {
-            path: z.object({
-              companyId: z.string().meta({
-                description: "Company id: 1-128 of letters, digits, `-`, `_`, `.`",
-                example: "acme-home-care",
-              }),
-            }),
-          },
-        }
-      : {}),
-    ...(contract.request
+    ...(route.pathParameters ? { requestParams: { path: route.pathParameters.schema } } : {}),
+    ...(route.body
       ? {
           requestBody: {
-            required: contract.requestRequired ?? true,
-            content: { "application/json": { schema: contract.request } },
+            required: route.body.required,
+            content: { "application/json": { schema: route.body.schema } },
           },
         }
       : {}),
-    responses,
+    responses: responses(route),
   };
 }
 
@@ -138,9 +132,12 @@ const TAGS = [
   { name: "Greeting", description: "Connectivity and access check." },
 ];
 
-/** openapi.json's document, or with `served`, the one a local server serves about itself. */
-export function openApiDocument(served?: ServedDocumentOptions) {
-  const routes = served ? routesForStage(served.stage) : ROUTES;
+/**
+ * openapi.json's document, or with `served`, the one a local server serves about itself; of the
+ * routes of `table` (tests pass a copy of ROUTES with more).
+ */
+export function openApiDocument(served?: ServedDocumentOptions, table: RouteTable = ROUTES) {
+  const routes = served ? routesForStage(served.stage, table) : table;
   const paths: ZodOpenApiPathsObject = {};
   const tags = new Set<string>();
   for (const route of routes) {

@@ -77,7 +77,3 @@ export function createdRange(request: {
   const before = request.createdBefore === undefined ? undefined : ceilingKey(request.createdBefore);
   return { ...(from === undefined ? {} : { from }), ...(before === undefined ? {} : { before }) };
 }
-
-/** What a caller may send (defaults optional): the typed client's request types. */
-export type PersonsSearchRequestInput = z.input<typeof personsSearchRequestSchema>;
-export type EmployeesSearchRequestInput = z.input<typeof employeesSearchRequestSchema>;

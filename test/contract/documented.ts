@@ -1,13 +1,12 @@
 /**
  * What every answer of the local server must be, whatever was sent: a documented status for the
- * path and method (the route's `ROUTE_CONTRACTS` errors plus 200; 404 / 405 off the route table),
+ * path and method (the route table's errors of the route plus 200; 404 / 405 off the route table),
  * never a 500, a body valid against the strict schema of that status, an `x-request-id`, and
  * nothing of the internals (stack frames, file paths, error class names, table or engine names).
  */
 import { parse } from "zod/mini";
 import { routeMatcher } from "../../lib/local/route-match.js";
 import { errorBodySchema } from "../../lib/openapi/error-schemas.js";
-import { ROUTE_CONTRACTS } from "../../lib/openapi/route-contracts.js";
 import { ROUTES } from "../../lib/routes.js";
 import { expectStandardHeaders } from "../support/contract.js";
 import type { RawResponse } from "../support/raw-http.js";
@@ -41,7 +40,7 @@ export function documentedStatuses(method: string, path: string): number[] {
   const found = match(method, path);
   if (found.kind === "not_found") return [404];
   if (found.kind === "method_not_allowed") return [405];
-  return [200, ...Object.keys(ROUTE_CONTRACTS[found.route.id].errors).map(Number)];
+  return [200, ...Object.keys(found.route.errors).map(Number)];
 }
 
 /** The path as the local server resolves it: `.`/`..` segments collapse, the query is dropped. */
@@ -67,7 +66,7 @@ export function expectDocumented(method: string, requestPath: string, response: 
   else if (found.kind === "not_found") errorBodySchema(["not_found"]).parse(json);
   else if (found.kind === "method_not_allowed") errorBodySchema(["method_not_allowed"]).parse(json);
   else {
-    const contract = ROUTE_CONTRACTS[found.route.id];
+    const contract = found.route;
     if (response.status === 200) {
       parse(contract.response, json);
       return; // A 200 body is directory data, which may hold any text; it is checked by schema only.

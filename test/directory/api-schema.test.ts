@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 import {
   ApiContactSchema,
   ApiCoverageSchema,
@@ -19,7 +19,7 @@ const employee = toApiEmployee(parsedValidEmployee(), { asOf: new Date("2025-06-
 const pagination = { limit: 50, offset: 0, total: 1 };
 
 describe("API schemas follow the spec's field tables", () => {
-  it.each<[string, z.ZodObject, string[]]>([
+  it.each<[string, z.ZodMiniObject, string[]]>([
     [
       "Employee",
       ApiEmployeeSchema,

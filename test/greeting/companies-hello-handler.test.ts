@@ -1,9 +1,9 @@
 /** The greeting Lambda handler invoked directly with API Gateway REST events. */
 import type { APIGatewayProxyEvent, Context } from "aws-lambda";
 import { handler } from "../../functions/companies-hello.js";
+import type { Operation } from "../../lib/auth/operations.js";
 import { toAuthorizerContext } from "../../lib/auth/principal.js";
 import { GREETING_MESSAGE } from "../../lib/greeting/greet-company.js";
-import type { Operation } from "../../lib/routes.js";
 
 const context = {
   functionName: "companies-hello",

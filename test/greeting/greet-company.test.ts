@@ -2,6 +2,8 @@ import type { APIGatewayProxyEvent } from "aws-lambda";
 import { principalFromEvent, toAuthorizerContext } from "../../lib/auth/principal.js";
 import { GREETING_MESSAGE, greetCompany, greetingSchema } from "../../lib/greeting/greet-company.js";
 import { ForbiddenError, InvalidCompanyIdError } from "../../lib/http/errors.js";
+import { parsePathParameters } from "../../lib/http/middleware/validate-path-parameters.js";
+import { routeById } from "../../lib/routes.js";
 
 const LONGEST = "a".repeat(128);
 const GRANTED = ["acme", "Acme-2_b.c", LONGEST, "0", "...", "a".repeat(129), "ac me", "a/b", "é"];
@@ -16,9 +18,13 @@ const principal = principalFromEvent({
   } as unknown as APIGatewayProxyEvent["requestContext"],
 });
 
+const GREETING_PATH = routeById("companies-hello").pathParameters;
+
+/** The route's way: its path schema (as the pipeline applies it), then the use case. */
 function outcome(companyId: string | undefined): string {
   try {
-    return JSON.stringify(greetCompany(principal, companyId));
+    const path = parsePathParameters(GREETING_PATH, companyId === undefined ? null : { companyId });
+    return JSON.stringify(greetCompany(principal, path.companyId));
   } catch (error) {
     if (error instanceof InvalidCompanyIdError) return "invalid_company_id";
     if (error instanceof ForbiddenError) return "forbidden";
@@ -26,7 +32,7 @@ function outcome(companyId: string | undefined): string {
   }
 }
 
-describe("greetCompany", () => {
+describe("the greeting: its path schema, then greetCompany", () => {
   it("answers the fixed greeting for a granted company, matching the response schema", () => {
     const greeting = greetCompany(principal, "acme");
     expect(greeting).toEqual({ message: GREETING_MESSAGE });

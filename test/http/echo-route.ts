@@ -1,6 +1,7 @@
 /** A small route through the real pipeline: a strict body schema, and a handler that records its calls. */
 import * as z from "zod/mini";
-import { httpRoute, type RouteRequest } from "../../lib/http/pipeline.js";
+import { type RouteRequest, routeHandler } from "../../lib/http/pipeline.js";
+import { type RouteDefinition, routeById } from "../../lib/routes.js";
 
 export const echoSchema = z.strictObject({
   note: z.optional(z.string()),
@@ -12,10 +13,21 @@ export const echoSchema = z.strictObject({
 
 export type EchoBody = z.infer<typeof echoSchema>;
 
+/** persons-search's table entry with the echo body, answering anything. */
+const ECHO_ROUTE = {
+  ...routeById("persons-search"),
+  body: { schema: echoSchema, required: false },
+  response: z.unknown(),
+} as const satisfies RouteDefinition;
+
+/** companies-hello's table entry without a body or path parameters, answering anything. */
+const { pathParameters: _, ...hello } = routeById("companies-hello");
+const PLAIN_ROUTE = { ...hello, response: z.unknown() } as const satisfies RouteDefinition;
+
 /** A POST route with a body (persons-search's route id) whose handler answers `{ echo: body }`. */
 export function echoRoute() {
-  const calls: RouteRequest<EchoBody>[] = [];
-  const handler = httpRoute("persons-search", { body: echoSchema }, async (request) => {
+  const calls: RouteRequest<typeof ECHO_ROUTE>[] = [];
+  const handler = routeHandler(ECHO_ROUTE, async (request) => {
     calls.push(request);
     return { echo: request.body };
   });
@@ -23,8 +35,8 @@ export function echoRoute() {
 }
 
 /** A route without a body whose handler does whatever `run` does. */
-export function plainRoute(run: (request: RouteRequest<undefined>) => Promise<unknown>) {
-  return httpRoute("companies-hello", {}, run);
+export function plainRoute(run: (request: RouteRequest<typeof PLAIN_ROUTE>) => Promise<unknown>) {
+  return routeHandler(PLAIN_ROUTE, run);
 }
 
 /** A JSON body of exactly `bytes` UTF-8 bytes that the echo schema accepts. */

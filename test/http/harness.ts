@@ -4,9 +4,9 @@
  * directly.
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from "aws-lambda";
+import type { Operation } from "../../lib/auth/operations.js";
 import { toAuthorizerContext } from "../../lib/auth/principal.js";
 import type { HttpHandler } from "../../lib/http/pipeline.js";
-import type { Operation } from "../../lib/routes.js";
 
 export const KEY_ID = "key_HarnessHarness01";
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

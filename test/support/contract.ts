@@ -7,7 +7,6 @@
 import { parse } from "zod/mini";
 import { routeMatcher } from "../../lib/local/route-match.js";
 import { errorBodySchema } from "../../lib/openapi/error-schemas.js";
-import { ROUTE_CONTRACTS } from "../../lib/openapi/route-contracts.js";
 import { ROUTES } from "../../lib/routes.js";
 
 const match = routeMatcher(ROUTES);
@@ -49,7 +48,7 @@ export function expectContractResponse({ method, path, status, headers, body }: 
     errorBodySchema([...codes] as [(typeof codes)[number], ...(typeof codes)[number][]]).parse(json);
     return;
   }
-  const contract = ROUTE_CONTRACTS[found.route.id];
+  const contract = found.route;
   if (status === 200) {
     parse(contract.response, json);
     return;

@@ -1,13 +1,31 @@
-/** Reads the caller from the authorizer context and refuses a key without the route's operation. */
+/**
+ * Reads the caller from the authorizer context and refuses a key without the route's operation.
+ * The principal it puts on the context is typed: a handler after it (middy's `.use().handler()`)
+ * gets `context.principal` as a Principal, with no check of its own.
+ */
 import type { MiddlewareObj } from "@middy/core";
-import type { APIGatewayProxyEvent, APIGatewayProxyResult } from "aws-lambda";
-import { principalFromEvent, requireOperation } from "../../auth/principal.js";
-import type { Operation } from "../../routes.js";
-import type { HttpContext } from "../context.js";
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from "aws-lambda";
+import type { Operation } from "../../auth/operations.js";
+import { type Principal, principalFromEvent, requireOperation } from "../../auth/principal.js";
 
-export function authorizeOperation(
-  operation: Operation,
-): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, HttpContext> {
+export interface AuthorizedContext extends Context {
+  /** The caller, allowed the route's operation. */
+  principal: Principal;
+}
+
+interface AuthorizeOperationOptions {
+  /** The operation the key must be granted. */
+  readonly operation: Operation;
+}
+
+export function authorizeOperation({
+  operation,
+}: AuthorizeOperationOptions): MiddlewareObj<
+  APIGatewayProxyEvent,
+  APIGatewayProxyResult,
+  Error,
+  AuthorizedContext
+> {
   return {
     before: (request) => {
       const principal = principalFromEvent(request.event);

@@ -9,10 +9,16 @@ export function bodyByteLength(body: string, isBase64Encoded: boolean): number {
   return isBase64Encoded ? Buffer.byteLength(body, "base64") : Buffer.byteLength(body, "utf8");
 }
 
-export function bodyLimit(maxBytes = MAX_BODY_BYTES): MiddlewareObj<APIGatewayProxyEvent> {
+interface BodyLimitOptions {
+  readonly maxBytes?: number;
+}
+
+export function bodyLimit({
+  maxBytes = MAX_BODY_BYTES,
+}: BodyLimitOptions = {}): MiddlewareObj<APIGatewayProxyEvent> {
   return {
     before: ({ event }) => {
-      if (event.body != null && bodyByteLength(event.body, event.isBase64Encoded) > maxBytes) {
+      if (typeof event.body === "string" && bodyByteLength(event.body, event.isBase64Encoded) > maxBytes) {
         throw new InvalidInputError(`request body is larger than ${maxBytes} bytes`);
       }
     },

@@ -18,13 +18,20 @@ function parserFailureMessage(error: ParserError): string {
   return "request body is not valid JSON";
 }
 
-export function jsonBody(): MiddlewareObj<APIGatewayProxyEvent> {
+interface JsonBodyOptions {
+  /** What an absent or empty body counts as (default: a fresh `{}`). */
+  readonly emptyBody?: () => unknown;
+}
+
+export function jsonBody({
+  emptyBody = () => ({}),
+}: JsonBodyOptions = {}): MiddlewareObj<APIGatewayProxyEvent> {
   const parser = httpJsonBodyParser();
   return {
     before: async (request) => {
       const { event } = request;
       if (event.body == null || event.body === "") {
-        (event as { body: unknown }).body = {};
+        (event as { body: unknown }).body = emptyBody();
         return;
       }
       try {

@@ -6,7 +6,12 @@ import type * as core from "zod/v4/core";
 import { InvalidInputError } from "../errors.js";
 import { describeZodError } from "../validation-message.js";
 
-export function validateBody(schema: core.$ZodType): MiddlewareObj<APIGatewayProxyEvent> {
+interface ValidateBodyOptions {
+  /** The route's body schema (lib/routes.ts); a refused body is `invalid_input` naming the field. */
+  readonly schema: core.$ZodType;
+}
+
+export function validateBody({ schema }: ValidateBodyOptions): MiddlewareObj<APIGatewayProxyEvent> {
   return {
     before: ({ event }) => {
       const result = safeParse(schema, event.body, { reportInput: true });
