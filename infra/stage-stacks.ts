@@ -77,7 +77,7 @@ export function addStage(app: App, stage: string, options: StageOptions = {}): S
 }
 
 /** The feature flags and settings of cdk.json, for apps not started by the CDK CLI. */
-function cdkJsonContext(): Record<string, unknown> {
+export function cdkJsonContext(): Record<string, unknown> {
   const cdkJson: unknown = JSON.parse(readFileSync(repoPath("cdk.json"), "utf8"));
   if (typeof cdkJson !== "object" || cdkJson === null || !("context" in cdkJson)) return {};
   const { context } = cdkJson;

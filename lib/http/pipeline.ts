@@ -32,7 +32,7 @@ import { jsonResponse } from "./response.js";
  * error mapping answers 500 `internal_error` (logged): a slow dependency never becomes a hang or
  * a gateway 502.
  */
-export const DEADLINE_MARGIN_MS = 500;
+const DEADLINE_MARGIN_MS = 500;
 
 /** The validated body of a route: its schema's output; `undefined` for a route without a body. */
 type RouteBody<Route extends RouteDefinition> = Route extends { body: { schema: infer S } }

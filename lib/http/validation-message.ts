@@ -7,7 +7,7 @@ import { redactApiKeys } from "../keys/api-key.js";
 
 const MAX_SHOWN_VALUE = 80;
 
-export function fieldPath(path: readonly PropertyKey[]): string {
+function fieldPath(path: readonly PropertyKey[]): string {
   let out = "";
   for (const part of path) {
     if (typeof part === "number") out += `[${part}]`;
@@ -16,7 +16,7 @@ export function fieldPath(path: readonly PropertyKey[]): string {
   return out;
 }
 
-export function describeValue(value: unknown): string {
+function describeValue(value: unknown): string {
   const text = JSON.stringify(value) ?? String(value);
   return text.length > MAX_SHOWN_VALUE ? `${text.slice(0, MAX_SHOWN_VALUE)}…` : text;
 }
@@ -32,7 +32,7 @@ function bound(issue: { origin?: string }, limit: number | bigint): string {
   return issue.origin === "string" ? `${limit} character${limit === 1 ? "" : "s"}` : String(limit);
 }
 
-export function describeIssue(issue: core.$ZodIssue): string {
+function describeIssue(issue: core.$ZodIssue): string {
   const where = fieldPath(issue.path);
   const prefix = where === "" ? "request body" : where;
   switch (issue.code) {

@@ -8,7 +8,7 @@ import { ROUTES, type RouteDefinition, type RouteTable, routesForStage } from ".
 import type { Stage } from "../stages.js";
 import { errorBodySchema } from "./error-schemas.js";
 
-export const CONTRACT_VERSION = "0.0.1";
+const CONTRACT_VERSION = "0.0.1";
 
 /** Response headers, declared once under components.headers and referenced by every response. */
 const HEADERS = {

@@ -3,15 +3,13 @@ import * as z from "zod/mini";
 import { type RouteRequest, routeHandler } from "../../lib/http/pipeline.js";
 import { type RouteDefinition, routeById } from "../../lib/routes.js";
 
-export const echoSchema = z.strictObject({
+const echoSchema = z.strictObject({
   note: z.optional(z.string()),
   kind: z.optional(z.enum(["alpha", "beta"])),
   limit: z._default(z.int().check(z.minimum(1), z.maximum(100)), 50),
   filters: z.optional(z.strictObject({ city: z.optional(z.string()) })),
   tags: z.optional(z.array(z.string())),
 });
-
-export type EchoBody = z.infer<typeof echoSchema>;
 
 /** persons-search's table entry with the echo body, answering anything. */
 const ECHO_ROUTE = {

@@ -10,7 +10,7 @@ import type { HttpHandler } from "../../lib/http/pipeline.js";
 
 export const KEY_ID = "key_HarnessHarness01";
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-export const ALL_OPERATIONS: Operation[] = ["persons.search", "employees.search", "companies.hello"];
+const ALL_OPERATIONS: Operation[] = ["persons.search", "employees.search", "companies.hello"];
 
 export interface EventOptions {
   method?: string;

@@ -35,7 +35,7 @@ export const TEAM_ROUTE = {
 export const TABLE_WITH_TEAM = [...ROUTES, TEAM_ROUTE] as const;
 
 /** 2. The use case. */
-export function teamOf(principal: Principal, companyId: string, teamId: string): z.infer<typeof teamSchema> {
+function teamOf(principal: Principal, companyId: string, teamId: string): z.infer<typeof teamSchema> {
   requireCompany(principal, companyId);
   return { companyId, teamId, name: `team ${teamId}` };
 }

@@ -5,7 +5,7 @@ import { InvalidInputError } from "../errors.js";
 
 export const MAX_BODY_BYTES = 1_048_576;
 
-export function bodyByteLength(body: string, isBase64Encoded: boolean): number {
+function bodyByteLength(body: string, isBase64Encoded: boolean): number {
   return isBase64Encoded ? Buffer.byteLength(body, "base64") : Buffer.byteLength(body, "utf8");
 }
 

@@ -8,7 +8,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from "aws-lambda";
 import { InternalError } from "../errors.js";
 import { requestContext, requestLog } from "../request-context.js";
 
-export const LAMBDA_RESPONSE_LIMIT_BYTES = 6_291_456;
+const LAMBDA_RESPONSE_LIMIT_BYTES = 6_291_456;
 
 /** Bytes of the whole Lambda response as it is serialized (the body is escaped inside it). */
 export function serializedResponseBytes(response: APIGatewayProxyResult): number {
