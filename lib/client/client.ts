@@ -192,58 +192,68 @@ export class PartnerDirectoryClient {
     options: CallOptions,
   ): Promise<T> {
     for (let attempt = 1; ; attempt++) {
-      let failure: AttemptFailure;
-      let error: unknown;
-      const started = performance.now();
-      try {
-        const response = await this.#fetch(`${baseUrl}${path}`, {
-          method,
-          headers: {
-            authorization: `Bearer ${this.#apiKey}`,
-            accept: "application/json",
-            ...(body === undefined ? {} : { "content-type": "application/json" }),
-          },
-          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-          signal: options.signal
-            ? AbortSignal.any([options.signal, AbortSignal.timeout(this.#timeoutMs)])
-            : AbortSignal.timeout(this.#timeoutMs),
-        });
-        const text = await response.text();
-        const requestId = response.headers.get("x-request-id") ?? undefined;
-        this.#onResponse?.({
-          method,
-          path,
-          status: response.status,
-          requestId,
-          attempt,
-          durationMs: performance.now() - started,
-        });
-        if (response.ok) {
-          try {
-            return JSON.parse(text) as T;
-          } catch {
-            throw new PartnerDirectoryError(
-              response.status,
-              "unexpected_response",
-              `HTTP ${response.status} with a body that is not JSON`,
-              requestId,
-              undefined,
-            );
-          }
-        }
-        const refused = errorFromResponse(response.status, response.headers, text);
-        error = refused;
-        failure = { kind: "status", status: refused.status, retryAfterSeconds: refused.retryAfterSeconds };
-      } catch (thrown) {
-        // The caller's own cancellation, and our own errors, end the call at once.
-        if (options.signal?.aborted || thrown instanceof PartnerDirectoryError) throw thrown;
-        error = thrown;
-        failure = { kind: "network" };
-      }
-      const delayMs = retryDelayMs(this.#retry, attempt, failure, this.#random);
-      if (delayMs === undefined) throw error;
-      this.#onRetry?.({ method, path, attempt, delayMs, error });
+      const outcome = await this.#attempt<T>(method, baseUrl, path, body, options, attempt);
+      if ("answer" in outcome) return outcome.answer;
+      const delayMs = retryDelayMs(this.#retry, attempt, outcome.failure, this.#random);
+      if (delayMs === undefined) throw outcome.error;
+      this.#onRetry?.({ method, path, attempt, delayMs, error: outcome.error });
       await this.#sleep(delayMs, options.signal);
     }
+  }
+
+  /** One request: its answer, or why it failed (for the retry policy) and the error to throw. */
+  async #attempt<T>(
+    method: "GET" | "POST",
+    baseUrl: string,
+    path: string,
+    body: unknown,
+    options: CallOptions,
+    attempt: number,
+  ): Promise<{ answer: T } | { failure: AttemptFailure; error: unknown }> {
+    const started = performance.now();
+    try {
+      const response = await this.#fetch(`${baseUrl}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${this.#apiKey}`,
+          accept: "application/json",
+          ...(body === undefined ? {} : { "content-type": "application/json" }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        signal: options.signal
+          ? AbortSignal.any([options.signal, AbortSignal.timeout(this.#timeoutMs)])
+          : AbortSignal.timeout(this.#timeoutMs),
+      });
+      const text = await response.text();
+      const requestId = response.headers.get("x-request-id") ?? undefined;
+      const durationMs = performance.now() - started;
+      this.#onResponse?.({ method, path, status: response.status, requestId, attempt, durationMs });
+      if (response.ok) return { answer: parseAnswer<T>(response.status, text, requestId) };
+      const refused = errorFromResponse(response.status, response.headers, text);
+      const failure = {
+        kind: "status",
+        status: refused.status,
+        retryAfterSeconds: refused.retryAfterSeconds,
+      } as const;
+      return { failure, error: refused };
+    } catch (thrown) {
+      // The caller's own cancellation, and our own errors, end the call at once.
+      if (options.signal?.aborted || thrown instanceof PartnerDirectoryError) throw thrown;
+      return { failure: { kind: "network" }, error: thrown };
+    }
+  }
+}
+
+function parseAnswer<T>(status: number, text: string, requestId: string | undefined): T {
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    throw new PartnerDirectoryError(
+      status,
+      "unexpected_response",
+      `HTTP ${status} with a body that is not JSON`,
+      requestId,
+      undefined,
+    );
   }
 }
