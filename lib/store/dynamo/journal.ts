@@ -14,6 +14,9 @@ import {
   type Item,
   type ItemKey,
   inParallel,
+  type KeyText,
+  keyOf,
+  keyOfText,
   keyText,
   queryPages,
 } from "./batch.js";
@@ -22,18 +25,13 @@ import { journalPartition, journalSort, LOCATION_SORT, locationPartition } from 
 import { storedLocation } from "./load-plan.js";
 
 export interface JournalEntry {
-  /** Items written at the load's generation (hex key text, `p/s`). */
-  readonly puts: string[];
+  /** Items written at the load's generation. */
+  readonly puts: KeyText[];
   /** Items of earlier generations stamped superseded by the load. */
-  readonly stamps: string[];
+  readonly stamps: KeyText[];
   /** Record ids whose location item the load rewrote. */
   readonly locations: string[];
 }
-
-const keyFromText = (text: string): ItemKey => {
-  const [p = "", s = ""] = text.split("/");
-  return { p: Buffer.from(p, "hex"), s: Buffer.from(s, "hex") };
-};
 
 const STAMPS_IN_FLIGHT = 16;
 const ENTRIES_PER_PAGE = 8;
@@ -64,7 +62,7 @@ export function journal(client: DynamoDBDocumentClient, table: string) {
     for await (const page of pages)
       for (const item of page)
         yield {
-          key: { p: bytesOf(item[A.partition]), s: bytesOf(item[A.sort]) },
+          key: keyOf(item),
           entry: decompress<JournalEntry>(bytesOf(item[A.data])),
         };
   }
@@ -103,9 +101,9 @@ export function journal(client: DynamoDBDocumentClient, table: string) {
       await batchWrite(
         client,
         table,
-        entry.puts.map((text) => ({ delete: keyFromText(text) })),
+        entry.puts.map((text) => ({ delete: keyOfText(text) })),
       );
-      await stamp(entry.stamps.map(keyFromText), gen, true);
+      await stamp(entry.stamps.map(keyOfText), gen, true);
       const locations = await batchGet(client, table, locationKeys(entry.locations), true);
       const restores: ({ put: Item } | { delete: ItemKey })[] = [];
       for (const [text, item] of locations) {
@@ -117,7 +115,7 @@ export function journal(client: DynamoDBDocumentClient, table: string) {
           [A.gen]: stored.previous.gen,
           [A.data]: stored.previous.data,
         };
-        restores.push(restored ? { put: restored } : { delete: keyFromText(text) });
+        restores.push(restored ? { put: restored } : { delete: keyOfText(text) });
       }
       await batchWrite(client, table, restores);
       await batchWrite(client, table, [{ delete: key }]);
@@ -130,8 +128,8 @@ export function journal(client: DynamoDBDocumentClient, table: string) {
       const locations = await batchGet(client, table, locationKeys(entry.locations), true);
       const deleted = [...locations].filter(([, item]) => item[A.gen] === gen && item[A.data] === undefined);
       await batchWrite(client, table, [
-        ...entry.stamps.map((text) => ({ delete: keyFromText(text) })),
-        ...deleted.map(([text]) => ({ delete: keyFromText(text) })),
+        ...entry.stamps.map((text) => ({ delete: keyOfText(text) })),
+        ...deleted.map(([text]) => ({ delete: keyOfText(text) })),
       ]);
       await batchWrite(client, table, [{ delete: key }]);
     }

@@ -6,7 +6,7 @@
 import type { SourceEmployee, SourcePerson } from "../../directory/source.js";
 import type { OrderKey } from "../binary-keys.js";
 import { DIRECTORY_ATTR as A } from "../tables.js";
-import { type Item, type ItemKey, keyText } from "./batch.js";
+import { type Item, type ItemKey, type KeyText, keyText } from "./batch.js";
 import { decodeLocation, encodeLocation, type Location } from "./codec.js";
 import {
   bundleItems,
@@ -124,9 +124,9 @@ export function reorderedPersons(
 }
 
 class Writes {
-  readonly puts = new Map<string, Item>();
-  readonly deletes = new Map<string, ItemKey>();
-  readonly stamps = new Map<string, ItemKey>();
+  readonly puts = new Map<KeyText, Item>();
+  readonly deletes = new Map<KeyText, ItemKey>();
+  readonly stamps = new Map<KeyText, ItemKey>();
   constructor(readonly gen: number) {}
 
   put(item: Item): void {

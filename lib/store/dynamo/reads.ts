@@ -5,10 +5,10 @@
 import type { DynamoDBDocumentClient, QueryCommandInput } from "@aws-sdk/lib-dynamodb";
 import type { SourceEmployee, SourcePerson } from "../../directory/source.js";
 import type { CreatedRange } from "../../search/matching.js";
-import { concatBytes, instantOrderPrefix, type OrderKey, phoneBytes } from "../binary-keys.js";
+import { instantOrderPrefix, type OrderKey, phoneBytes } from "../binary-keys.js";
 import { DIRECTORY_ATTR as A } from "../tables.js";
 import { batchGet, bytesOf, type Item, keyText, queryAll } from "./batch.js";
-import { decompress } from "./codec.js";
+import { decompress, decompressChunks } from "./codec.js";
 import {
   bundleChunkOf,
   bundleGenOf,
@@ -114,11 +114,8 @@ export function directoryReads(client: DynamoDBDocumentClient, table: string) {
       .sort((a, b) => bundleChunkOf(bytesOf(a[A.sort])) - bundleChunkOf(bytesOf(b[A.sort])));
     if (chunks.length !== chunks[0]?.[A.chunks])
       throw new Error(`bundle of person ${personId} is missing chunks`);
-    const data = concatBytes(
-      bytesOf(chunks[0]?.[A.data]),
-      ...chunks.slice(1).map((c) => bytesOf(c[A.data]).subarray(1)),
-    );
-    return { gen, chunks: chunks.length, bundle: decompress<Bundle>(data) };
+    const bundle = decompressChunks<Bundle>(chunks.map((chunk) => bytesOf(chunk[A.data])));
+    return { gen, chunks: chunks.length, bundle };
   };
 
   /** Records by (order, generation), in the order asked. */

@@ -12,11 +12,13 @@ import {
   instantOrderPrefix,
   orderKey,
   orderKeyBytes,
+  orderKeyOfBytes,
   orderKeyParts,
   phoneBytes,
   uuidBytes,
   uuidOf,
 } from "../../../lib/store/binary-keys.js";
+import { compareBytes, FormatError } from "../../../lib/store/bytes.js";
 import { keyText } from "../../../lib/store/dynamo/batch.js";
 import {
   compress,
@@ -25,7 +27,6 @@ import {
   decompress,
   encodeLocation,
   encodeNamePairs,
-  FormatError,
 } from "../../../lib/store/dynamo/codec.js";
 import {
   bundleItems,
@@ -43,7 +44,6 @@ import {
   entrySort,
   FAMILY,
   familyRange,
-  genBytes,
   genOf,
   idOfPartition,
   journalPartition,
@@ -131,7 +131,7 @@ describe("stored keys are byte for byte those of the documented layout", () => {
     ["manifest partition", () => MANIFEST_KEY.p, "ff6d"],
     ["manifest sort", () => MANIFEST_KEY.s, "00"],
     ["location sort", () => LOCATION_SORT, "00"],
-    ["generation", () => genBytes(0xfffffffe), "fffffffe"],
+    ["bundle sort of the last generation", () => bundleSort(0xfffffffe, 0xffff), "fffffffeffff"],
     [
       "record sort",
       () => entrySort(FAMILY.record, ORDER, 5),
@@ -376,5 +376,31 @@ describe("stored items are byte for byte those of the documented layout", () => 
       s: "00",
       g: 4,
     });
+  });
+});
+
+describe("the bytes of keys in memory", () => {
+  const everyByte = Uint8Array.from({ length: 256 }, (_, byte) => byte);
+
+  it("keeps every byte value through an order key's text", () => {
+    expect(orderKeyBytes(orderKeyOfBytes(everyByte))).toEqual(everyByte);
+  });
+
+  it("orders order keys with < as DynamoDB orders their bytes", () => {
+    const keys = [...everyByte].map((byte) => Uint8Array.of(byte, 255 - byte));
+    const shuffled = [...keys].reverse();
+    const byText = [...shuffled].sort((a, b) => (orderKeyOfBytes(a) < orderKeyOfBytes(b) ? -1 : 1));
+    expect(byText).toEqual(keys);
+    expect([...shuffled].sort(compareBytes)).toEqual(keys);
+    expect(compareBytes(Uint8Array.of(1), Uint8Array.of(1, 0))).toBe(-1);
+    expect(compareBytes(Uint8Array.of(1, 0), Uint8Array.of(1, 0))).toBe(0);
+  });
+
+  it("refuses a value cut short", () => {
+    const whole = encodeLocation(LOCATION);
+    expect(() => decodeLocation(whole.subarray(0, 20))).toThrow(FormatError);
+    expect(() =>
+      decodeNamePairs(encodeNamePairs([{ firstName: "ann", lastName: null }]).subarray(0, 4)),
+    ).toThrow(FormatError);
   });
 });
