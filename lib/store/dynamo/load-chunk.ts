@@ -6,7 +6,7 @@ import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { SourceEmployee, SourcePerson } from "../../directory/source.js";
 import type { Change } from "../port.js";
 import { batchGet, batchWrite, inParallel, keyOf, keyText } from "./batch.js";
-import type { JournalEntry, journal } from "./journal.js";
+import type { Journal, JournalEntry } from "./journal.js";
 import { idOfPartition, isLocationPartition, LOCATION_SORT, locationPartition } from "./layout.js";
 import {
   type ChunkInput,
@@ -28,7 +28,7 @@ export interface ChunkContext {
   readonly client: DynamoDBDocumentClient;
   readonly table: string;
   readonly reads: DirectoryReads;
-  readonly log: ReturnType<typeof journal>;
+  readonly log: Journal;
   readonly gen: number;
 }
 

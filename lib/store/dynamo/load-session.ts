@@ -9,7 +9,7 @@ import { type DynamoDBDocumentClient, ScanCommand, type ScanCommandInput } from 
 import type { Change, CommitReport, DirectoryWriter, LoadSession } from "../port.js";
 import { DIRECTORY_ATTR as A } from "../tables.js";
 import { bytesOf, sleep } from "./batch.js";
-import { journal } from "./journal.js";
+import { type Journal, journal } from "./journal.js";
 import { idOfPartition } from "./layout.js";
 import { type LeaseHolder, thisProcess } from "./lease-holder.js";
 import { ChunkWriter } from "./load-chunk.js";
@@ -49,7 +49,7 @@ interface Store {
   readonly now: () => number;
   readonly ttl: number;
   readonly reads: DirectoryReads;
-  readonly log: ReturnType<typeof journal>;
+  readonly log: Journal;
 }
 
 export function dynamoDirectoryWriter(
@@ -89,7 +89,7 @@ type Renewal = ReturnType<typeof renewWhileRunning>;
 
 /** Finishes what a dead load left: undo its uncommitted writes, or clean up after its commit. */
 async function recover(
-  log: Store["log"],
+  log: Journal,
   abandoned: Lease | undefined,
   committed: number,
   cleanup: number | undefined,
