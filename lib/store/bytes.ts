@@ -79,9 +79,12 @@ export class ByteWriter {
     return this.bytes(hexBytes(value));
   }
 
-  /** The bytes written (a copy: the writer may be written on). */
+  /**
+   * The bytes written. A full buffer is returned as it is (a later write grows into a new one), so
+   * a writer made with the exact size copies nothing.
+   */
   done(): Uint8Array {
-    return this.buffer.slice(0, this.length);
+    return this.length === this.buffer.length ? this.buffer : this.buffer.slice(0, this.length);
   }
 }
 

@@ -18,7 +18,7 @@ import {
   uuidBytes,
   uuidOf,
 } from "../../../lib/store/binary-keys.js";
-import { compareBytes, FormatError } from "../../../lib/store/bytes.js";
+import { ByteWriter, compareBytes, FormatError } from "../../../lib/store/bytes.js";
 import { keyText } from "../../../lib/store/dynamo/batch.js";
 import {
   compress,
@@ -402,5 +402,15 @@ describe("the bytes of keys in memory", () => {
     expect(() =>
       decodeNamePairs(encodeNamePairs([{ firstName: "ann", lastName: null }]).subarray(0, 4)),
     ).toThrow(FormatError);
+  });
+});
+
+describe("the byte writer", () => {
+  it("leaves what it returned alone when written on after", () => {
+    const writer = new ByteWriter(2).u16(0x0102);
+    const first = writer.done();
+    const second = writer.u8(3).done();
+    expect([...first]).toEqual([1, 2]);
+    expect([...second]).toEqual([1, 2, 3]);
   });
 });
