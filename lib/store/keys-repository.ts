@@ -26,70 +26,81 @@ function fromItem(item: KeyItem): KeyRecord {
   return keyRecordSchema.parse({ keyHash, keyId, ...rest });
 }
 
+interface KeysTable {
+  readonly client: DynamoDBDocumentClient;
+  readonly name: string;
+}
+
+async function findByHash({ client, name }: KeysTable, keyHash: string): Promise<KeyRecord | undefined> {
+  const { Item } = await client.send(
+    // Strongly consistent, so a revoke takes effect as soon as the authorizer cache expires.
+    new GetCommand({ TableName: name, Key: { [KEYS_ATTR.hash]: keyHash }, ConsistentRead: true }),
+  );
+  return Item ? fromItem(Item) : undefined;
+}
+
+async function hashOfKeyId({ client, name }: KeysTable, keyId: string): Promise<string | undefined> {
+  const index = KEYS_TABLE.indexes[0];
+  const { Items } = await client.send(
+    new QueryCommand({
+      TableName: name,
+      IndexName: index?.name,
+      KeyConditionExpression: "#id = :id",
+      ExpressionAttributeNames: { "#id": KEYS_ATTR.keyId },
+      ExpressionAttributeValues: { ":id": keyId },
+    }),
+  );
+  const hash = Items?.[0]?.[KEYS_ATTR.hash];
+  return typeof hash === "string" ? hash : undefined;
+}
+
+async function list({ client, name }: KeysTable): Promise<KeyRecord[]> {
+  const records: KeyRecord[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await client.send(new ScanCommand({ TableName: name, ExclusiveStartKey: start }));
+    for (const item of page.Items ?? []) records.push(fromItem(item));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return records.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.keyId.localeCompare(b.keyId));
+}
+
+async function revoke(table: KeysTable, keyId: string, at: Date): Promise<KeyRecord | undefined> {
+  const hash = await hashOfKeyId(table, keyId);
+  if (!hash) return undefined;
+  const { Attributes } = await table.client.send(
+    new UpdateCommand({
+      TableName: table.name,
+      Key: { [KEYS_ATTR.hash]: hash },
+      UpdateExpression: "SET #status = :revoked, #revokedAt = if_not_exists(#revokedAt, :at)",
+      ConditionExpression: "attribute_exists(#hash)",
+      ExpressionAttributeNames: {
+        "#status": "status",
+        "#revokedAt": "revokedAt",
+        "#hash": KEYS_ATTR.hash,
+      },
+      ExpressionAttributeValues: { ":revoked": "revoked", ":at": at.toISOString() },
+      ReturnValues: "ALL_NEW",
+    }),
+  );
+  return Attributes ? fromItem(Attributes) : undefined;
+}
+
+/** The repository's methods are plain functions (callers may take them apart, as `authorize` does). */
 export function keysRepository(client: DynamoDBDocumentClient, tableName: string): KeysRepository {
-  const findByHash = async (keyHash: string) => {
-    const { Item } = await client.send(
-      // Strongly consistent, so a revoke takes effect as soon as the authorizer cache expires.
-      new GetCommand({ TableName: tableName, Key: { [KEYS_ATTR.hash]: keyHash }, ConsistentRead: true }),
-    );
-    return Item ? fromItem(Item) : undefined;
-  };
-
-  const hashOfKeyId = async (keyId: string) => {
-    const index = KEYS_TABLE.indexes[0];
-    const { Items } = await client.send(
-      new QueryCommand({
-        TableName: tableName,
-        IndexName: index?.name,
-        KeyConditionExpression: "#id = :id",
-        ExpressionAttributeNames: { "#id": KEYS_ATTR.keyId },
-        ExpressionAttributeValues: { ":id": keyId },
-      }),
-    );
-    const hash = Items?.[0]?.[KEYS_ATTR.hash];
-    return typeof hash === "string" ? hash : undefined;
-  };
-
+  const table: KeysTable = { client, name: tableName };
   return {
-    findByHash,
+    findByHash: (keyHash) => findByHash(table, keyHash),
     async findById(keyId) {
-      const hash = await hashOfKeyId(keyId);
-      return hash ? findByHash(hash) : undefined;
+      const hash = await hashOfKeyId(table, keyId);
+      return hash ? findByHash(table, hash) : undefined;
     },
-    async list() {
-      const records: KeyRecord[] = [];
-      let start: Record<string, unknown> | undefined;
-      do {
-        const page = await client.send(new ScanCommand({ TableName: tableName, ExclusiveStartKey: start }));
-        for (const item of page.Items ?? []) records.push(fromItem(item));
-        start = page.LastEvaluatedKey;
-      } while (start);
-      return records.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.keyId.localeCompare(b.keyId));
-    },
+    list: () => list(table),
     async put(record) {
       await client.send(
         new PutCommand({ TableName: tableName, Item: toItem(keyRecordSchema.parse(record)) }),
       );
     },
-    async revoke(keyId, at) {
-      const hash = await hashOfKeyId(keyId);
-      if (!hash) return undefined;
-      const { Attributes } = await client.send(
-        new UpdateCommand({
-          TableName: tableName,
-          Key: { [KEYS_ATTR.hash]: hash },
-          UpdateExpression: "SET #status = :revoked, #revokedAt = if_not_exists(#revokedAt, :at)",
-          ConditionExpression: "attribute_exists(#hash)",
-          ExpressionAttributeNames: {
-            "#status": "status",
-            "#revokedAt": "revokedAt",
-            "#hash": KEYS_ATTR.hash,
-          },
-          ExpressionAttributeValues: { ":revoked": "revoked", ":at": at.toISOString() },
-          ReturnValues: "ALL_NEW",
-        }),
-      );
-      return Attributes ? fromItem(Attributes) : undefined;
-    },
+    revoke: (keyId, at) => revoke(table, keyId, at),
   };
 }

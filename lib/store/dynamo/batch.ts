@@ -9,13 +9,18 @@ import {
   QueryCommand,
   type QueryCommandInput,
 } from "@aws-sdk/lib-dynamodb";
+import type { Brand } from "../binary-keys.js";
+import { hexBytes, hexOf } from "../bytes.js";
 import { DIRECTORY_ATTR as A } from "../tables.js";
+import type { PartitionKey, SortKey } from "./layout.js";
 
 export type Item = Record<string, unknown>;
 export interface ItemKey {
-  readonly p: Uint8Array;
-  readonly s: Uint8Array;
+  readonly p: PartitionKey;
+  readonly s: SortKey;
 }
+/** An item's key as text, hex partition `/` hex sort: a Map key, and what journal entries hold. */
+export type KeyText = Brand<string, "KeyText">;
 
 const BATCH_GET_CHUNK = 100;
 const BATCH_WRITE_CHUNK = 25;
@@ -30,9 +35,15 @@ export const bytesOf = (value: unknown): Uint8Array => {
   if (value instanceof Uint8Array) return value;
   throw new Error("expected a Binary attribute");
 };
-export const keyOf = (item: Item): ItemKey => ({ p: bytesOf(item[A.partition]), s: bytesOf(item[A.sort]) });
-export const keyText = (key: ItemKey): string =>
-  `${Buffer.from(key.p).toString("hex")}/${Buffer.from(key.s).toString("hex")}`;
+export const keyOf = (item: Item): ItemKey => ({
+  p: bytesOf(item[A.partition]) as PartitionKey,
+  s: bytesOf(item[A.sort]) as SortKey,
+});
+export const keyText = (key: ItemKey): KeyText => `${hexOf(key.p)}/${hexOf(key.s)}` as KeyText;
+export function keyOfText(text: KeyText): ItemKey {
+  const [p = "", s = ""] = text.split("/");
+  return { p: hexBytes(p) as PartitionKey, s: hexBytes(s) as SortKey };
+}
 const keyAttributes = (key: ItemKey) => ({ [A.partition]: key.p, [A.sort]: key.s });
 
 function chunks<T>(items: readonly T[], size: number): T[][] {
@@ -56,8 +67,8 @@ export async function batchGet(
   table: string,
   keys: readonly ItemKey[],
   consistent = false,
-): Promise<Map<string, Item>> {
-  const found = new Map<string, Item>();
+): Promise<Map<KeyText, Item>> {
+  const found = new Map<KeyText, Item>();
   await eachChunk(chunks(keys, BATCH_GET_CHUNK), async (chunk) => {
     let pending: Record<string, unknown>[] = chunk.map(keyAttributes);
     for (let attempt = 0; pending.length > 0; attempt += 1) {

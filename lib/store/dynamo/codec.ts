@@ -5,102 +5,107 @@
 import { brotliCompressSync, brotliDecompressSync, constants } from "node:zlib";
 import { MAX_NAME_BYTES } from "../../directory/name.js";
 import type { NamePair } from "../../search/matching.js";
-import { type OrderKey, orderKeyBytes, orderKeyOfBytes, uuidBytes, uuidOf } from "../binary-keys.js";
+import {
+  ORDER_KEY_BYTES,
+  type OrderKey,
+  orderKeyBytes,
+  orderKeyOfBytes,
+  readUuid,
+  writeUuid,
+} from "../binary-keys.js";
+import { ByteReader, ByteWriter, FormatError, utf8Bytes, utf8Of } from "../bytes.js";
 
 /** Version 1 was the packed-block layout; version 2 the generations of docs/data-model.md. */
 export const FORMAT = 2;
 
-const encoder = new TextEncoder();
-const decoder = new TextDecoder();
+/** A writer of a value: the format byte first. */
+const value = (capacity?: number) => new ByteWriter(capacity).u8(FORMAT);
 
-export class FormatError extends Error {
-  override readonly name = "FormatError";
+/** A reader of a value, past its format byte. */
+function valueReader(stored: Uint8Array): ByteReader {
+  if (stored[0] !== FORMAT) throw new FormatError(`item in format ${stored[0]}, expected ${FORMAT}`);
+  return new ByteReader(stored, 1);
 }
 
-function body(value: Uint8Array): Uint8Array {
-  if (value[0] !== FORMAT) throw new FormatError(`item in format ${value[0]}, expected ${FORMAT}`);
-  return value.subarray(1);
-}
+/** The value with no content: the `d` of key entries. */
+export const emptyValue = (): Uint8Array => value(1).done();
 
-export function compress(value: unknown): Uint8Array {
-  const packed = brotliCompressSync(JSON.stringify(value), {
+/** A value as JSON, brotli-compressed: records, bundles, journal entries. */
+export function compress(json: unknown): Uint8Array {
+  const packed = brotliCompressSync(JSON.stringify(json), {
     params: {
       [constants.BROTLI_PARAM_QUALITY]: 6,
       [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
     },
   });
-  return Buffer.concat([Uint8Array.of(FORMAT), packed]);
+  return value(1 + packed.length)
+    .bytes(packed)
+    .done();
 }
 
-export const decompress = <T>(value: Uint8Array): T =>
-  JSON.parse(brotliDecompressSync(body(value)).toString("utf8")) as T;
+export const decompress = <T>(stored: Uint8Array): T =>
+  JSON.parse(utf8Of(brotliDecompressSync(valueReader(stored).rest()))) as T;
 
 /**
- * Lengths and counts as varints (7 bits a byte, high bit: more follows): names under 127 bytes
- * cost one length byte. A name's length is stored plus one; 0 means no name.
+ * A compressed value split into chunks of at most `chunkBytes` after the format byte, which every
+ * chunk starts with (so each is a value of its own, and verify checks them alike).
  */
-function writeVarint(parts: number[], value: number): void {
-  let rest = value;
-  while (rest >= 0x80) {
-    parts.push((rest & 0x7f) | 0x80);
-    rest = Math.floor(rest / 0x80);
-  }
-  parts.push(rest);
+export function compressInChunks(json: unknown, chunkBytes: number): Uint8Array[] {
+  const body = valueReader(compress(json)).rest();
+  const count = Math.max(1, Math.ceil(body.length / chunkBytes));
+  return Array.from({ length: count }, (_, index) =>
+    value()
+      .bytes(body.subarray(index * chunkBytes, (index + 1) * chunkBytes))
+      .done(),
+  );
 }
 
-function readVarint(bytes: Uint8Array, at: number): [number, number] {
-  let value = 0;
-  let scale = 1;
-  for (let i = at; i < bytes.length; i += 1) {
-    const byte = bytes[i] ?? 0;
-    value += (byte & 0x7f) * scale;
-    if (byte < 0x80) return [value, i + 1];
-    scale *= 0x80;
-  }
-  throw new FormatError("truncated varint");
+/** The value of chunks in order: each one's bytes after its format byte, joined. */
+export function decompressChunks<T>(chunks: readonly Uint8Array[]): T {
+  const joined = value();
+  for (const chunk of chunks) joined.bytes(valueReader(chunk).rest());
+  return decompress<T>(joined.done());
 }
 
-function writeName(parts: number[], name: string | null): void {
+/**
+ * Names: a varint of the UTF-8 length plus one (0: no name; under 127 bytes, one byte), then the
+ * UTF-8 bytes.
+ */
+function writeName(writer: ByteWriter, name: string | null): void {
   if (name === null) {
-    parts.push(0);
+    writer.varint(0);
     return;
   }
-  const bytes = encoder.encode(name);
+  const bytes = utf8Bytes(name);
   if (bytes.length > MAX_NAME_BYTES) throw new Error(`a name longer than ${MAX_NAME_BYTES} bytes`);
-  writeVarint(parts, bytes.length + 1);
-  for (const byte of bytes) parts.push(byte);
+  writer.varint(bytes.length + 1).bytes(bytes);
 }
 
-function readName(bytes: Uint8Array, at: number): [string | null, number] {
-  const [stored, start] = readVarint(bytes, at);
-  if (stored === 0) return [null, start];
-  const end = start + stored - 1;
-  return [decoder.decode(bytes.subarray(start, end)), end];
+function readName(reader: ByteReader): string | null {
+  const stored = reader.varint();
+  return stored === 0 ? null : reader.text(stored - 1);
 }
 
-/** The name pairs of an employment (one) or of a person in a company (their distinct pairs). */
+/**
+ * The name pairs of an employment (one) or of a person in a company (their distinct pairs):
+ * format, count (varint), then each pair's first name and last name.
+ */
 export function encodeNamePairs(pairs: readonly NamePair[]): Uint8Array {
-  const parts = [FORMAT];
-  writeVarint(parts, pairs.length);
+  const writer = value().varint(pairs.length);
   for (const pair of pairs) {
-    writeName(parts, pair.firstName);
-    writeName(parts, pair.lastName);
+    writeName(writer, pair.firstName);
+    writeName(writer, pair.lastName);
   }
-  return Uint8Array.from(parts);
+  return writer.done();
 }
 
-export function decodeNamePairs(value: Uint8Array): NamePair[] {
-  const bytes = body(value);
-  const [count, first] = readVarint(bytes, 0);
-  const pairs: NamePair[] = [];
-  let at = first;
-  for (let i = 0; i < count; i += 1) {
-    const [firstName, next] = readName(bytes, at);
-    const [lastName, end] = readName(bytes, next);
-    pairs.push({ firstName, lastName });
-    at = end;
-  }
-  return pairs;
+export function decodeNamePairs(stored: Uint8Array): NamePair[] {
+  const reader = valueReader(stored);
+  const count = reader.varint();
+  return Array.from({ length: count }, () => {
+    const firstName = readName(reader);
+    return { firstName, lastName: readName(reader) };
+  });
 }
 
 /** Where an employee record's items are: its company, order key, person and content hash. */
@@ -110,36 +115,30 @@ export interface Location {
   readonly personId: string | null;
   /** Whether the record has a first or last name, so a names entry exists. */
   readonly named: boolean;
-  /** Of the record's JSON: an upsert of an unchanged record writes nothing. */
+  /** Of the record's JSON (16 hex digits): an upsert of an unchanged record writes nothing. */
   readonly hash: string;
 }
 
 const HAS_PERSON = 1;
 const NAMED = 2;
 
+/**
+ * format, flags (has a person, named), company id length (1 byte) and UTF-8, order key (25),
+ * person id (16, when it has one), then the hash to the end.
+ */
 export function encodeLocation(location: Location): Uint8Array {
-  const company = encoder.encode(location.companyId);
+  const company = utf8Bytes(location.companyId);
   const flags = (location.personId === null ? 0 : HAS_PERSON) | (location.named ? NAMED : 0);
-  return Buffer.concat([
-    Uint8Array.of(FORMAT, flags, company.length),
-    company,
-    orderKeyBytes(location.order),
-    location.personId === null ? new Uint8Array() : uuidBytes(location.personId),
-    Buffer.from(location.hash, "hex"),
-  ]);
+  const writer = value().u8(flags).u8(company.length).bytes(company).bytes(orderKeyBytes(location.order));
+  if (location.personId !== null) writeUuid(writer, location.personId);
+  return writer.hex(location.hash).done();
 }
 
-export function decodeLocation(value: Uint8Array): Location {
-  const bytes = body(value);
-  const flags = bytes[0] ?? 0;
-  const companyEnd = 2 + (bytes[1] ?? 0);
-  const orderEnd = companyEnd + 25;
-  const personEnd = flags & HAS_PERSON ? orderEnd + 16 : orderEnd;
-  return {
-    companyId: decoder.decode(bytes.subarray(2, companyEnd)),
-    order: orderKeyOfBytes(bytes.subarray(companyEnd, orderEnd)),
-    personId: flags & HAS_PERSON ? uuidOf(bytes, orderEnd) : null,
-    named: (flags & NAMED) !== 0,
-    hash: Buffer.from(bytes.subarray(personEnd)).toString("hex"),
-  };
+export function decodeLocation(stored: Uint8Array): Location {
+  const reader = valueReader(stored);
+  const flags = reader.u8();
+  const companyId = reader.text(reader.u8());
+  const order = orderKeyOfBytes(reader.bytes(ORDER_KEY_BYTES));
+  const personId = flags & HAS_PERSON ? readUuid(reader) : null;
+  return { companyId, order, personId, named: (flags & NAMED) !== 0, hash: reader.hex(reader.remaining) };
 }

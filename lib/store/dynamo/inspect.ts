@@ -11,7 +11,7 @@ import { decodeLocation, type Location } from "./codec.js";
 import { companyPartition, FAMILY, LOCATION_SORT, locationPartition, orderOfSort } from "./layout.js";
 import { type StoredLocation, storedLocation } from "./load-plan.js";
 import { readManifest } from "./manifest.js";
-import { companyItemVisible, directoryReads } from "./reads.js";
+import { companyItemVisible, type DirectoryReads, directoryReads } from "./reads.js";
 
 /** A location's value at generation `at`: current when written at or before it, else the one before. */
 export function locationAt(stored: StoredLocation, at: number): { gen: number; value: Location } | undefined {
@@ -46,72 +46,87 @@ export interface CompanySummary {
   readonly recordIds?: readonly string[];
 }
 
-export function directoryInspection(client: DynamoDBDocumentClient, table: string) {
-  const reads = directoryReads(client, table);
-  const committed = async () => (await readManifest(client, table)).committed;
+interface Table {
+  readonly client: DynamoDBDocumentClient;
+  readonly table: string;
+  readonly reads: DirectoryReads;
+}
 
-  /** The record with this id as searches see it; undefined when there is none. */
-  const employee = async (id: string): Promise<StoredEmployee | undefined> => {
-    const at = await committed();
-    const { Item } = await client.send(
-      new GetCommand({
-        TableName: table,
-        Key: { [A.partition]: locationPartition(id), [A.sort]: LOCATION_SORT },
-        ConsistentRead: true,
-      }),
-    );
-    const location = Item && locationAt(storedLocation(Item), at);
-    if (!location) return undefined;
-    const { companyId, order } = location.value;
-    const [record] = await reads.recordsByKey(companyId, [{ order, gen: location.gen }], {
-      gen: at,
-      consistent: true,
-    });
-    if (!record) throw new Error(`record item of ${id} is missing`);
-    return { committed: at, stored: { companyId, generation: location.gen }, record };
-  };
+const committed = async ({ client, table }: Table) => (await readManifest(client, table)).committed;
 
-  /** The person with all their records (their bundle); undefined when there is no such person. */
-  const person = async (id: string): Promise<StoredPerson | undefined> => {
-    const at = await committed();
-    const found = await reads.bundle(id, { gen: at, consistent: true });
-    if (!found?.bundle.person) return undefined;
-    return {
-      committed: at,
-      stored: { generation: found.gen, chunks: found.chunks },
-      person: found.bundle.person,
-      employees: found.bundle.employees,
-    };
-  };
-
-  /** Counts of a company's visible entries (keys only are read, not the records); undefined when empty. */
-  const company = async (companyId: string, withRecordIds: boolean): Promise<CompanySummary | undefined> => {
-    const at = await committed();
-    const items = await queryAll(client, {
+/** The record with this id as searches see it; undefined when there is none. */
+async function employee(source: Table, id: string): Promise<StoredEmployee | undefined> {
+  const { client, table, reads } = source;
+  const at = await committed(source);
+  const { Item } = await client.send(
+    new GetCommand({
       TableName: table,
+      Key: { [A.partition]: locationPartition(id), [A.sort]: LOCATION_SORT },
       ConsistentRead: true,
-      KeyConditionExpression: "#p = :p",
-      ProjectionExpression: "#p, #s, #x, #t",
-      ExpressionAttributeNames: { "#p": A.partition, "#s": A.sort, "#x": A.supersededAt, "#t": A.phone },
-      ExpressionAttributeValues: { ":p": companyPartition(companyId) },
-    });
-    const visible = items.filter((item) => companyItemVisible(item, at));
-    const ofFamily = (family: number) => visible.filter((item) => bytesOf(item[A.sort])[0] === family);
-    const records = ofFamily(FAMILY.record);
-    const persons = ofFamily(FAMILY.personKey).length;
-    if (records.length === 0 && persons === 0) return undefined;
-    return {
-      companyId,
-      committed: at,
-      employeeRecords: records.length,
-      persons,
-      recordsWithNames: ofFamily(FAMILY.employmentNames).length,
-      recordsWithPhones: records.filter((item) => item[A.phone] !== undefined).length,
-      ...(withRecordIds
-        ? { recordIds: records.map((item) => orderKeyParts(orderOfSort(bytesOf(item[A.sort]))).id) }
-        : {}),
-    };
-  };
+    }),
+  );
+  const location = Item && locationAt(storedLocation(Item), at);
+  if (!location) return undefined;
+  const { companyId, order } = location.value;
+  const [record] = await reads.recordsByKey(companyId, [{ order, gen: location.gen }], {
+    gen: at,
+    consistent: true,
+  });
+  if (!record) throw new Error(`record item of ${id} is missing`);
+  return { committed: at, stored: { companyId, generation: location.gen }, record };
+}
 
-  return { employee, person, company };
+/** The person with all their records (their bundle); undefined when there is no such person. */
+async function person(source: Table, id: string): Promise<StoredPerson | undefined> {
+  const at = await committed(source);
+  const found = await source.reads.bundle(id, { gen: at, consistent: true });
+  if (!found?.bundle.person) return undefined;
+  return {
+    committed: at,
+    stored: { generation: found.gen, chunks: found.chunks },
+    person: found.bundle.person,
+    employees: found.bundle.employees,
+  };
+}
+
+/** Counts of a company's visible entries (keys only are read, not the records); undefined when empty. */
+async function company(
+  source: Table,
+  companyId: string,
+  withRecordIds: boolean,
+): Promise<CompanySummary | undefined> {
+  const at = await committed(source);
+  const items = await queryAll(source.client, {
+    TableName: source.table,
+    ConsistentRead: true,
+    KeyConditionExpression: "#p = :p",
+    ProjectionExpression: "#p, #s, #x, #t",
+    ExpressionAttributeNames: { "#p": A.partition, "#s": A.sort, "#x": A.supersededAt, "#t": A.phone },
+    ExpressionAttributeValues: { ":p": companyPartition(companyId) },
+  });
+  const visible = items.filter((item) => companyItemVisible(item, at));
+  const ofFamily = (family: number) => visible.filter((item) => bytesOf(item[A.sort])[0] === family);
+  const records = ofFamily(FAMILY.record);
+  const persons = ofFamily(FAMILY.personKey).length;
+  if (records.length === 0 && persons === 0) return undefined;
+  return {
+    companyId,
+    committed: at,
+    employeeRecords: records.length,
+    persons,
+    recordsWithNames: ofFamily(FAMILY.employmentNames).length,
+    recordsWithPhones: records.filter((item) => item[A.phone] !== undefined).length,
+    ...(withRecordIds
+      ? { recordIds: records.map((item) => orderKeyParts(orderOfSort(bytesOf(item[A.sort]))).id) }
+      : {}),
+  };
+}
+
+export function directoryInspection(client: DynamoDBDocumentClient, table: string) {
+  const source: Table = { client, table, reads: directoryReads(client, table) };
+  return {
+    employee: (id: string) => employee(source, id),
+    person: (id: string) => person(source, id),
+    company: (companyId: string, withRecordIds: boolean) => company(source, companyId, withRecordIds),
+  };
 }

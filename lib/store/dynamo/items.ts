@@ -6,7 +6,14 @@ import { type NamePair, namesOf, phoneOf } from "../../search/matching.js";
 import { type OrderKey, orderKey, orderKeyBytes, phoneBytes } from "../binary-keys.js";
 import { DIRECTORY_ATTR as A } from "../tables.js";
 import type { Item, ItemKey } from "./batch.js";
-import { compress, encodeLocation, encodeNamePairs, FORMAT, type Location } from "./codec.js";
+import {
+  compress,
+  compressInChunks,
+  emptyValue,
+  encodeLocation,
+  encodeNamePairs,
+  type Location,
+} from "./codec.js";
 import {
   bundleSort,
   companyPartition,
@@ -14,8 +21,10 @@ import {
   FAMILY,
   LOCATION_SORT,
   locationPartition,
+  type PartitionKey,
   type PersonNameFamily,
   personPartition,
+  type SortKey,
 } from "./layout.js";
 import type { Bundle } from "./reads.js";
 
@@ -64,7 +73,7 @@ export function recordItems(record: SourceEmployee, gen: number, person: OrderKe
     {
       [A.partition]: p,
       [A.sort]: entrySort(FAMILY.employmentKey, order, gen),
-      [A.data]: Uint8Array.of(FORMAT),
+      [A.data]: emptyValue(),
     },
   ];
   if (isNamed(names)) {
@@ -130,7 +139,7 @@ export function personEntryItems(
     const key = {
       [A.partition]: p,
       [A.sort]: entrySort(FAMILY.personKey, order, gen),
-      [A.data]: Uint8Array.of(FORMAT),
+      [A.data]: emptyValue(),
     };
     const names = [...lists]
       .filter(([, list]) => list.length > 0)
@@ -144,8 +153,8 @@ export function personEntryItems(
 }
 
 export const itemKey = (item: Item): ItemKey => ({
-  p: item[A.partition] as Uint8Array,
-  s: item[A.sort] as Uint8Array,
+  p: item[A.partition] as PartitionKey,
+  s: item[A.sort] as SortKey,
 });
 
 /** A bundle version's chunks: the person and every record, compressed, split when large. */
@@ -155,18 +164,11 @@ export function bundleItems(
   gen: number,
   chunkBytes = BUNDLE_CHUNK_BYTES,
 ): Item[] {
-  const packed = compress(bundle);
-  const body = packed.subarray(1);
-  const chunks = Math.max(1, Math.ceil(body.length / chunkBytes));
-  return Array.from({ length: chunks }, (_, index) => ({
+  return compressInChunks(bundle, chunkBytes).map((data, index, chunks) => ({
     [A.partition]: personPartition(personId),
     [A.sort]: bundleSort(gen, index),
-    // Every chunk starts with the format byte; the reader drops it from all but the first.
-    [A.data]: Buffer.concat([
-      Uint8Array.of(FORMAT),
-      body.subarray(index * chunkBytes, (index + 1) * chunkBytes),
-    ]),
-    [A.chunks]: chunks,
+    [A.data]: data,
+    [A.chunks]: chunks.length,
     [A.hasPerson]: bundle.person === null ? 0 : 1,
   }));
 }

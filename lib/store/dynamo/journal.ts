@@ -14,47 +14,93 @@ import {
   type Item,
   type ItemKey,
   inParallel,
+  type KeyText,
+  keyOf,
+  keyOfText,
   keyText,
   queryPages,
+  type WriteRequest,
 } from "./batch.js";
 import { compress, decompress } from "./codec.js";
 import { journalPartition, journalSort, LOCATION_SORT, locationPartition } from "./layout.js";
 import { storedLocation } from "./load-plan.js";
 
 export interface JournalEntry {
-  /** Items written at the load's generation (hex key text, `p/s`). */
-  readonly puts: string[];
+  /** Items written at the load's generation. */
+  readonly puts: KeyText[];
   /** Items of earlier generations stamped superseded by the load. */
-  readonly stamps: string[];
+  readonly stamps: KeyText[];
   /** Record ids whose location item the load rewrote. */
   readonly locations: string[];
 }
 
-const keyFromText = (text: string): ItemKey => {
-  const [p = "", s = ""] = text.split("/");
-  return { p: Buffer.from(p, "hex"), s: Buffer.from(s, "hex") };
-};
-
 const STAMPS_IN_FLIGHT = 16;
 const ENTRIES_PER_PAGE = 8;
 
-export function journal(client: DynamoDBDocumentClient, table: string) {
-  const write = (gen: number, seq: number, entry: JournalEntry) =>
-    client.send(
+const locationKeys = (ids: readonly string[]): ItemKey[] =>
+  ids.map((id) => ({ p: locationPartition(id), s: LOCATION_SORT }));
+
+/** Sets the superseded stamp `x` of an item to `gen`, or removes a stamp of `gen`. */
+function stampUpdate(table: string, key: ItemKey, gen: number, remove: boolean) {
+  const common = { TableName: table, Key: { [A.partition]: key.p, [A.sort]: key.s } };
+  const values = { ":gen": gen };
+  if (remove)
+    return new UpdateCommand({
+      ...common,
+      UpdateExpression: "REMOVE #x",
+      ConditionExpression: "#x = :gen",
+      ExpressionAttributeNames: { "#x": A.supersededAt },
+      ExpressionAttributeValues: values,
+    });
+  return new UpdateCommand({
+    ...common,
+    UpdateExpression: "SET #x = :gen",
+    ConditionExpression: "attribute_exists(#p) AND (attribute_not_exists(#x) OR #x = :gen)",
+    ExpressionAttributeNames: { "#x": A.supersededAt, "#p": A.partition },
+    ExpressionAttributeValues: values,
+  });
+}
+
+/** The writes that put back the locations a generation rewrote: the value before it, or none. */
+function locationRestores(locations: ReadonlyMap<KeyText, Item>, gen: number): WriteRequest[] {
+  const restores: WriteRequest[] = [];
+  for (const [text, item] of locations) {
+    const stored = storedLocation(item);
+    if (stored.gen !== gen) continue;
+    const restored = stored.previous && {
+      [A.partition]: item[A.partition],
+      [A.sort]: item[A.sort],
+      [A.gen]: stored.previous.gen,
+      [A.data]: stored.previous.data,
+    };
+    restores.push(restored ? { put: restored } : { delete: keyOfText(text) });
+  }
+  return restores;
+}
+
+export class Journal {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  async write(gen: number, seq: number, entry: JournalEntry): Promise<void> {
+    await this.client.send(
       new PutCommand({
-        TableName: table,
+        TableName: this.table,
         Item: { [A.partition]: journalPartition(gen), [A.sort]: journalSort(seq), [A.data]: compress(entry) },
       }),
     );
+  }
 
   /**
    * A generation's journal entries with their keys, a page of `ENTRIES_PER_PAGE` at a time: a
    * million-record load journals thousands of entries, and holding them all at once doubled the
    * loader's memory.
    */
-  async function* entries(gen: number) {
-    const pages = queryPages(client, {
-      TableName: table,
+  private async *entries(gen: number) {
+    const pages = queryPages(this.client, {
+      TableName: this.table,
       ConsistentRead: true,
       Limit: ENTRIES_PER_PAGE,
       KeyConditionExpression: "#p = :p",
@@ -63,79 +109,52 @@ export function journal(client: DynamoDBDocumentClient, table: string) {
     });
     for await (const page of pages)
       for (const item of page)
-        yield {
-          key: { p: bytesOf(item[A.partition]), s: bytesOf(item[A.sort]) },
-          entry: decompress<JournalEntry>(bytesOf(item[A.data])),
-        };
+        yield { key: keyOf(item), entry: decompress<JournalEntry>(bytesOf(item[A.data])) };
   }
 
   /** Sets or removes the superseded stamp; an item that is gone (or already changed) is left as it is. */
-  const stamp = (keys: readonly ItemKey[], gen: number, remove: boolean) =>
-    inParallel(keys, STAMPS_IN_FLIGHT, async (key) => {
+  async stamp(keys: readonly ItemKey[], gen: number, remove: boolean): Promise<void> {
+    await inParallel(keys, STAMPS_IN_FLIGHT, async (key) => {
       try {
-        await client.send(
-          new UpdateCommand({
-            TableName: table,
-            Key: { [A.partition]: key.p, [A.sort]: key.s },
-            UpdateExpression: remove ? "REMOVE #x" : "SET #x = :gen",
-            ConditionExpression: remove
-              ? "#x = :gen"
-              : "attribute_exists(#p) AND (attribute_not_exists(#x) OR #x = :gen)",
-            ExpressionAttributeNames: remove
-              ? { "#x": A.supersededAt }
-              : { "#x": A.supersededAt, "#p": A.partition },
-            ExpressionAttributeValues: { ":gen": gen },
-          }),
-        );
+        await this.client.send(stampUpdate(this.table, key, gen, remove));
       } catch (error) {
         if (!(error instanceof ConditionalCheckFailedException)) throw error;
         if (!remove)
           throw new Error(`item ${keyText(key)} to supersede is missing or superseded by another load`);
       }
     });
+  }
 
-  const locationKeys = (ids: readonly string[]) =>
-    ids.map((id) => ({ p: locationPartition(id), s: LOCATION_SORT }));
+  private locations(entry: JournalEntry) {
+    return batchGet(this.client, this.table, locationKeys(entry.locations), true);
+  }
 
   /** Undoes a generation that never committed: its items go, stamps and locations are restored. */
-  const undo = async (gen: number) => {
-    for await (const { key, entry } of entries(gen)) {
+  async undo(gen: number): Promise<void> {
+    for await (const { key, entry } of this.entries(gen)) {
       await batchWrite(
-        client,
-        table,
-        entry.puts.map((text) => ({ delete: keyFromText(text) })),
+        this.client,
+        this.table,
+        entry.puts.map((text) => ({ delete: keyOfText(text) })),
       );
-      await stamp(entry.stamps.map(keyFromText), gen, true);
-      const locations = await batchGet(client, table, locationKeys(entry.locations), true);
-      const restores: ({ put: Item } | { delete: ItemKey })[] = [];
-      for (const [text, item] of locations) {
-        const stored = storedLocation(item);
-        if (stored.gen !== gen) continue;
-        const restored = stored.previous && {
-          [A.partition]: item[A.partition],
-          [A.sort]: item[A.sort],
-          [A.gen]: stored.previous.gen,
-          [A.data]: stored.previous.data,
-        };
-        restores.push(restored ? { put: restored } : { delete: keyFromText(text) });
-      }
-      await batchWrite(client, table, restores);
-      await batchWrite(client, table, [{ delete: key }]);
+      await this.stamp(entry.stamps.map(keyOfText), gen, true);
+      await batchWrite(this.client, this.table, locationRestores(await this.locations(entry), gen));
+      await batchWrite(this.client, this.table, [{ delete: key }]);
     }
-  };
+  }
 
   /** After a commit: the versions the generation superseded go, and so do locations it deleted. */
-  const cleanUp = async (gen: number) => {
-    for await (const { key, entry } of entries(gen)) {
-      const locations = await batchGet(client, table, locationKeys(entry.locations), true);
+  async cleanUp(gen: number): Promise<void> {
+    for await (const { key, entry } of this.entries(gen)) {
+      const locations = await this.locations(entry);
       const deleted = [...locations].filter(([, item]) => item[A.gen] === gen && item[A.data] === undefined);
-      await batchWrite(client, table, [
-        ...entry.stamps.map((text) => ({ delete: keyFromText(text) })),
-        ...deleted.map(([text]) => ({ delete: keyFromText(text) })),
+      await batchWrite(this.client, this.table, [
+        ...entry.stamps.map((text) => ({ delete: keyOfText(text) })),
+        ...deleted.map(([text]) => ({ delete: keyOfText(text) })),
       ]);
-      await batchWrite(client, table, [{ delete: key }]);
+      await batchWrite(this.client, this.table, [{ delete: key }]);
     }
-  };
-
-  return { write, stamp, undo, cleanUp };
+  }
 }
+
+export const journal = (client: DynamoDBDocumentClient, table: string): Journal => new Journal(client, table);

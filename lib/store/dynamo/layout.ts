@@ -5,16 +5,26 @@
  * exactly the versions with gen <= C < x: one state of the directory, whatever a load is doing.
  */
 import {
-  concatBytes,
+  type Brand,
+  ORDER_KEY_BYTES,
   type OrderKey,
   orderKeyBytes,
   orderKeyOfBytes,
-  utf8Bytes,
-  uuidBytes,
-  uuidOf,
+  readUuid,
+  UUID_BYTES,
+  writeUuid,
 } from "../binary-keys.js";
+import { ByteReader, ByteWriter, utf8Bytes, utf8Of } from "../bytes.js";
 
-export const GEN_BYTES = 4;
+/** The partition key `p` of an item, made only by the functions below (or read from the table). */
+export type PartitionKey = Brand<Uint8Array, "PartitionKey">;
+/** The sort key `s` of an item, made only by the functions below (or read from the table). */
+export type SortKey = Brand<Uint8Array, "SortKey">;
+
+const partitionKey = (writer: ByteWriter) => writer.done() as PartitionKey;
+const sortKey = (writer: ByteWriter) => writer.done() as SortKey;
+
+const GEN_BYTES = 4;
 
 /** First byte of a company partition's sort key: which family an item belongs to. */
 export const FAMILY = {
@@ -45,61 +55,64 @@ export type Family = (typeof FAMILY)[keyof typeof FAMILY];
 /** Partition prefixes that no company id (`[A-Za-z0-9._-]`, so from 0x2d up) can start with. */
 const PARTITION = { person: 0x00, location: 0x01, journal: 0xfe, manifest: 0xff } as const;
 
-export const companyPartition = (companyId: string): Uint8Array => utf8Bytes(companyId);
-export const companyOfPartition = (partition: Uint8Array): string => new TextDecoder().decode(partition);
+export const companyPartition = (companyId: string): PartitionKey => utf8Bytes(companyId) as PartitionKey;
+export const companyOfPartition = (partition: Uint8Array): string => utf8Of(partition);
 /** A person's bundle versions: the person and every employment, compressed. */
-export const personPartition = (personId: string): Uint8Array =>
-  concatBytes(PARTITION.person, uuidBytes(personId));
+export const personPartition = (personId: string): PartitionKey =>
+  partitionKey(writeUuid(new ByteWriter(1 + UUID_BYTES).u8(PARTITION.person), personId));
 /** Where an employee record is now (and was before the load in progress): by record id. */
-export const locationPartition = (recordId: string): Uint8Array =>
-  concatBytes(PARTITION.location, uuidBytes(recordId));
-export const journalPartition = (gen: number): Uint8Array => concatBytes(PARTITION.journal, genBytes(gen));
-export const MANIFEST_KEY = { p: Uint8Array.of(PARTITION.manifest, 0x6d), s: Uint8Array.of(0) } as const;
+export const locationPartition = (recordId: string): PartitionKey =>
+  partitionKey(writeUuid(new ByteWriter(1 + UUID_BYTES).u8(PARTITION.location), recordId));
+export const journalPartition = (gen: number): PartitionKey =>
+  partitionKey(new ByteWriter(1 + GEN_BYTES).u8(PARTITION.journal).u32(gen));
+export const MANIFEST_KEY = {
+  p: Uint8Array.of(PARTITION.manifest, 0x6d) as PartitionKey,
+  s: Uint8Array.of(0) as SortKey,
+} as const;
 /** The one sort key of a location item. */
-export const LOCATION_SORT = Uint8Array.of(0);
+export const LOCATION_SORT = Uint8Array.of(0) as SortKey;
 
-export const isPersonPartition = (p: Uint8Array) => p.length === 17 && p[0] === PARTITION.person;
-export const isLocationPartition = (p: Uint8Array) => p.length === 17 && p[0] === PARTITION.location;
-export const idOfPartition = (p: Uint8Array): string => uuidOf(p, 1);
-
-export function genBytes(gen: number): Uint8Array {
-  const bytes = new Uint8Array(GEN_BYTES);
-  new DataView(bytes.buffer).setUint32(0, gen);
-  return bytes;
-}
+export const isPersonPartition = (p: Uint8Array) => p.length === 1 + UUID_BYTES && p[0] === PARTITION.person;
+export const isLocationPartition = (p: Uint8Array) =>
+  p.length === 1 + UUID_BYTES && p[0] === PARTITION.location;
+export const isJournalPartition = (p: Uint8Array) => p.length === 1 + GEN_BYTES && p[0] === PARTITION.journal;
+/** The id of a person or location partition. */
+export const idOfPartition = (p: Uint8Array): string => readUuid(new ByteReader(p, 1));
+/** The generation of a journal partition. */
+export const genOfJournal = (p: Uint8Array): number => new ByteReader(p, 1).u32();
 
 /** The generation at the end of a versioned sort key. */
-export function genOf(sort: Uint8Array): number {
-  return new DataView(sort.buffer, sort.byteOffset + sort.length - GEN_BYTES, GEN_BYTES).getUint32(0);
-}
+export const genOf = (sort: Uint8Array): number => new ByteReader(sort, sort.length - GEN_BYTES).u32();
 
 /** family + order key (createdAt, id) + generation. */
-export const entrySort = (family: Family, order: OrderKey, gen: number): Uint8Array =>
-  concatBytes(family, orderKeyBytes(order), genBytes(gen));
+export const entrySort = (family: Family, order: OrderKey, gen: number): SortKey =>
+  sortKey(new ByteWriter(1 + ORDER_KEY_BYTES + GEN_BYTES).u8(family).bytes(orderKeyBytes(order)).u32(gen));
 
 /** The order key of a company item's sort key. */
-export const orderOfSort = (sort: Uint8Array): OrderKey => orderKeyOfBytes(sort.subarray(1, 26));
+export const orderOfSort = (sort: Uint8Array): OrderKey =>
+  orderKeyOfBytes(new ByteReader(sort, 1).bytes(ORDER_KEY_BYTES));
+
+/** After the family byte, above every order key and generation: a range's open upper end. */
+const ABOVE_EVERY_KEY = new Uint8Array(30).fill(0xff);
 
 /** Sort-key bounds of a family between two order-key prefixes (an instant, or a whole key). */
 export function familyRange(family: Family, from: OrderKey | undefined, before: OrderKey | undefined) {
+  const bound = (rest: Uint8Array) => sortKey(new ByteWriter(1 + rest.length).u8(family).bytes(rest));
   return {
-    low: concatBytes(family, orderKeyBytes(from ?? "")),
+    low: bound(from === undefined ? new Uint8Array() : orderKeyBytes(from)),
     // `before` as a prefix: every key that starts with it sorts above it, so BETWEEN excludes them.
-    high:
-      before === undefined
-        ? concatBytes(family, new Uint8Array(30).fill(0xff))
-        : concatBytes(family, orderKeyBytes(before)),
+    high: bound(before === undefined ? ABOVE_EVERY_KEY : orderKeyBytes(before)),
   };
 }
 
-/** A bundle chunk: generation + chunk number, so a person's versions sort by generation. */
-export const bundleSort = (gen: number, chunk: number): Uint8Array =>
-  concatBytes(genBytes(gen), Uint8Array.of(chunk >> 8, chunk & 0xff));
-export const bundleGenOf = (sort: Uint8Array): number =>
-  new DataView(sort.buffer, sort.byteOffset, GEN_BYTES).getUint32(0);
-export const bundleChunkOf = (sort: Uint8Array): number => ((sort[4] ?? 0) << 8) | (sort[5] ?? 0);
+/** A bundle chunk: generation + chunk number (2 bytes), so a person's versions sort by generation. */
+export const bundleSort = (gen: number, chunk: number): SortKey =>
+  sortKey(new ByteWriter(GEN_BYTES + 2).u32(gen).u16(chunk));
+export const bundleGenOf = (sort: Uint8Array): number => new ByteReader(sort).u32();
+export const bundleChunkOf = (sort: Uint8Array): number => new ByteReader(sort, GEN_BYTES).u16();
 
-export const journalSort = (seq: number): Uint8Array => genBytes(seq);
+/** A journal item: the sequence number of the chunk it journals. */
+export const journalSort = (seq: number): SortKey => sortKey(new ByteWriter(4).u32(seq));
 
 /** A versioned item is visible at generation `at` when written at or before it and not superseded by then. */
 export function visibleAt(gen: number, supersededAt: number | undefined, at: number): boolean {

@@ -6,7 +6,7 @@
 import type { SourceEmployee, SourcePerson } from "../../directory/source.js";
 import type { OrderKey } from "../binary-keys.js";
 import { DIRECTORY_ATTR as A } from "../tables.js";
-import { type Item, type ItemKey, keyText } from "./batch.js";
+import { type Item, type ItemKey, type KeyText, keyText } from "./batch.js";
 import { decodeLocation, encodeLocation, type Location } from "./codec.js";
 import {
   bundleItems,
@@ -124,9 +124,9 @@ export function reorderedPersons(
 }
 
 class Writes {
-  readonly puts = new Map<string, Item>();
-  readonly deletes = new Map<string, ItemKey>();
-  readonly stamps = new Map<string, ItemKey>();
+  readonly puts = new Map<KeyText, Item>();
+  readonly deletes = new Map<KeyText, ItemKey>();
+  readonly stamps = new Map<KeyText, ItemKey>();
   constructor(readonly gen: number) {}
 
   put(item: Item): void {
@@ -190,22 +190,12 @@ function writeBundle(
     for (const item of personEntryItems(bundle.person, bundle.employees, gen)) writes.put(item);
 }
 
-/**
- * The writes of one chunk. `input.locations` must hold every record of a reordered person
- * (see `reorderedPersons`): their record items carry the person's order key and are rewritten.
- */
-export function planChunk(input: ChunkInput): ChunkPlan {
-  const touched = touchedPersons(input.records, input.persons, input.locations);
-  const next = nextBundles(input, touched);
-  const reordered = new Set(reorderedPersons(input, next));
-  const writes = new Writes(input.gen);
-  const locations: string[] = [];
-  const personOrderOf = (personId: string | null): OrderKey | null => {
-    const person = personId === null ? null : next.get(personId)?.person;
-    return person ? personOrder(person) : null;
-  };
-
-  // Records that changed, and the unchanged records of reordered persons (their items carry the order).
+/** Records that changed, and the unchanged records of reordered persons (their items carry the order). */
+function recordsToWrite(
+  input: ChunkInput,
+  next: ReadonlyMap<string, Bundle>,
+  reordered: ReadonlySet<string>,
+): Map<string, SourceEmployee | null> {
   const toWrite = new Map<string, SourceEmployee | null>();
   for (const [id, record] of input.records) {
     const unchanged = record && input.locations.get(id)?.current?.hash === locationOf(record).hash;
@@ -215,11 +205,35 @@ export function planChunk(input: ChunkInput): ChunkPlan {
     for (const record of next.get(personId)?.employees ?? [])
       if (!toWrite.has(record.id)) toWrite.set(record.id, record);
   }
-  for (const [id, record] of toWrite) {
+  return toWrite;
+}
+
+/** Writes the chunk's records; the ids whose location item is written. */
+function writeRecords(
+  writes: Writes,
+  input: ChunkInput,
+  next: ReadonlyMap<string, Bundle>,
+  reordered: ReadonlySet<string>,
+) {
+  const personOrderOf = (personId: string | null): OrderKey | null => {
+    const person = personId === null ? null : next.get(personId)?.person;
+    return person ? personOrder(person) : null;
+  };
+  const locations: string[] = [];
+  for (const [id, record] of recordsToWrite(input, next, reordered)) {
     if (writeRecord(writes, id, record, input.locations.get(id), personOrderOf(record?.personId ?? null)))
       locations.push(id);
   }
+  return locations;
+}
 
+/** Writes the bundles that changed; per person, a record linking to them while they are missing. */
+function writeBundles(
+  writes: Writes,
+  input: ChunkInput,
+  next: ReadonlyMap<string, Bundle>,
+  reordered: ReadonlySet<string>,
+) {
   const dangling = new Map<string, string | null>();
   for (const [personId, bundle] of next) {
     const stored = input.bundles.get(personId);
@@ -227,6 +241,20 @@ export function planChunk(input: ChunkInput): ChunkPlan {
       writeBundle(writes, personId, stored, bundle, input.gen);
     dangling.set(personId, bundle.person === null ? (bundle.employees[0]?.id ?? null) : null);
   }
+  return dangling;
+}
+
+/**
+ * The writes of one chunk. `input.locations` must hold every record of a reordered person
+ * (see `reorderedPersons`): their record items carry the person's order key and are rewritten.
+ */
+export function planChunk(input: ChunkInput): ChunkPlan {
+  const touched = touchedPersons(input.records, input.persons, input.locations);
+  const next = nextBundles(input, touched);
+  const reordered = new Set(reorderedPersons(input, next));
+  const writes = new Writes(input.gen);
+  const locations = writeRecords(writes, input, next, reordered);
+  const dangling = writeBundles(writes, input, next, reordered);
   return {
     puts: [...writes.puts.values()],
     deletes: [...writes.deletes.values()],

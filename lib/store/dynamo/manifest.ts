@@ -65,34 +65,46 @@ export async function acquireLease(
     if (held && held.expiresAt > wanted.startedAt && !isDead(held))
       throw new LoadInProgressError(held.label, held.startedAt, held.expiresAt);
     const lease: Lease = { ...wanted, expiresAt: wanted.startedAt + ttlMs, gen: manifest.committed + 1 };
-    try {
-      await client.send(
-        new UpdateCommand({
-          TableName: table,
-          Key: KEY,
-          UpdateExpression: "SET lease = :lease",
-          ConditionExpression: held
-            ? "lease.#owner = :held AND (attribute_not_exists(committed) OR committed = :committed)"
-            : "attribute_not_exists(lease) AND (attribute_not_exists(committed) OR committed = :committed)",
-          ExpressionAttributeNames: held ? { "#owner": "owner" } : undefined,
-          ExpressionAttributeValues: {
-            ":lease": lease,
-            ":committed": manifest.committed,
-            ...(held ? { ":held": held.owner } : {}),
-          },
-        }),
-      );
+    if (await takeLease(client, table, manifest, lease, held))
       return { manifest, lease, ...(held ? { abandoned: held } : {}) };
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-      // Another load took it between our read and our write.
-      const now = await readManifest(client, table);
-      const winner = now.lease;
-      if (winner && winner.owner !== held?.owner)
-        throw new LoadInProgressError(winner.label, winner.startedAt, winner.expiresAt);
-      if (attempt >= 3)
-        throw new Error("the manifest kept changing while taking the lease; run the load again");
-    }
+    // Another load took it between our read and our write.
+    const winner = (await readManifest(client, table)).lease;
+    if (winner && winner.owner !== held?.owner)
+      throw new LoadInProgressError(winner.label, winner.startedAt, winner.expiresAt);
+    if (attempt >= 3)
+      throw new Error("the manifest kept changing while taking the lease; run the load again");
+  }
+}
+
+/** Writes the lease on the condition that the manifest is as read (`held` the lease taken over); false when it is not. */
+async function takeLease(
+  client: DynamoDBDocumentClient,
+  table: string,
+  manifest: Manifest,
+  lease: Lease,
+  held: Lease | undefined,
+): Promise<boolean> {
+  try {
+    await client.send(
+      new UpdateCommand({
+        TableName: table,
+        Key: KEY,
+        UpdateExpression: "SET lease = :lease",
+        ConditionExpression: held
+          ? "lease.#owner = :held AND (attribute_not_exists(committed) OR committed = :committed)"
+          : "attribute_not_exists(lease) AND (attribute_not_exists(committed) OR committed = :committed)",
+        ExpressionAttributeNames: held ? { "#owner": "owner" } : undefined,
+        ExpressionAttributeValues: {
+          ":lease": lease,
+          ":committed": manifest.committed,
+          ...(held ? { ":held": held.owner } : {}),
+        },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    return false;
   }
 }
 

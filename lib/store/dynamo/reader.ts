@@ -21,7 +21,7 @@ import type { DirectoryReader, EmployeesQuery, Page, PersonsQuery, PersonWithEmp
 import { DIRECTORY_ATTR as A } from "../tables.js";
 import { bytesOf, inParallel } from "./batch.js";
 import { decodeNamePairs } from "./codec.js";
-import { companyOfPartition, FAMILY } from "./layout.js";
+import { companyOfPartition, FAMILY, type Family } from "./layout.js";
 import { readManifest } from "./manifest.js";
 import { type DirectoryReads, directoryReads, type ReadAt, type VersionedItem } from "./reads.js";
 
@@ -63,6 +63,58 @@ function phoneView(hit: VersionedItem, phone: string) {
   };
 }
 
+/** An employees query by person: the person's bundle holds their records whole. */
+async function employeesOfPerson(
+  reads: DirectoryReads,
+  query: EmployeesQuery,
+  personId: string,
+  at: ReadAt,
+): Promise<Page<SourceEmployee>> {
+  const found = await reads.bundle(personId, at);
+  const records = (found?.bundle.employees ?? []).filter(
+    (record) =>
+      inCreatedRange(instantKey(record.createdAt), query.created) &&
+      employmentMatches(employmentView(record), query.filter),
+  );
+  const sorted = sortByCreated(records);
+  return { items: window(sorted, query), total: sorted.length };
+}
+
+/** Unfiltered: the page is a run of consecutive records, read by one Query. */
+async function unfilteredEmployees(
+  reads: DirectoryReads,
+  query: EmployeesQuery,
+  companyId: string,
+  at: ReadAt,
+): Promise<Page<SourceEmployee>> {
+  const entries = await reads.family(companyId, FAMILY.employmentKey, query.created, at);
+  const page = window(entries, query);
+  const [first, last] = [page[0], page.at(-1)];
+  const items = first && last ? await reads.recordRun(companyId, first.order, last.order, at) : [];
+  if (items.length !== page.length) throw new Error(`run of ${page.length} records read ${items.length}`);
+  return { items, total: entries.length };
+}
+
+/** The entries of a company's records that match a phone or name filter, in order. */
+async function filteredEmployees(
+  reads: DirectoryReads,
+  query: EmployeesQuery,
+  companyId: string,
+  at: ReadAt,
+): Promise<VersionedItem[]> {
+  const { filter } = query;
+  if (filter.phone !== undefined) {
+    const phone = filter.phone;
+    const orders = orderRange(query.created);
+    return (await reads.phoneRecords(phone, companyId, at))
+      .filter((hit) => inOrderRange(hit.order, orders) && employmentMatches(phoneView(hit, phone), filter))
+      .sort((a, b) => (a.order < b.order ? -1 : 1));
+  }
+  return (await reads.family(companyId, FAMILY.employmentNames, query.created, at)).filter((entry) =>
+    decodeNamePairs(bytesOf(entry.item[A.data])).some((pair) => namesMatch(pair, filter)),
+  );
+}
+
 async function employeesAt(
   reads: DirectoryReads,
   query: EmployeesQuery,
@@ -72,77 +124,57 @@ async function employeesAt(
   const [companyId] = filter.companies;
   if (companyId === undefined || filter.companies.size !== 1)
     throw new Error("an employees query names one company");
-  if (personId !== undefined) {
-    // The person's bundle holds their records whole.
-    const found = await reads.bundle(personId, at);
-    const records = (found?.bundle.employees ?? []).filter(
-      (record) =>
-        inCreatedRange(instantKey(record.createdAt), query.created) &&
-        employmentMatches(employmentView(record), filter),
-    );
-    const sorted = sortByCreated(records);
-    return { items: window(sorted, query), total: sorted.length };
-  }
-  const orders = orderRange(query.created);
-  let matches: VersionedItem[];
-  if (filter.phone !== undefined) {
-    const phone = filter.phone;
-    matches = (await reads.phoneRecords(phone, companyId, at))
-      .filter((hit) => inOrderRange(hit.order, orders) && employmentMatches(phoneView(hit, phone), filter))
-      .sort((a, b) => (a.order < b.order ? -1 : 1));
-  } else if (hasNameFilter(filter)) {
-    matches = (await reads.family(companyId, FAMILY.employmentNames, query.created, at)).filter((entry) =>
-      decodeNamePairs(bytesOf(entry.item[A.data])).some((pair) => namesMatch(pair, filter)),
-    );
-  } else {
-    // Unfiltered: the page is a run of consecutive records, read by one Query.
-    const entries = await reads.family(companyId, FAMILY.employmentKey, query.created, at);
-    const page = window(entries, query);
-    const [first, last] = [page[0], page.at(-1)];
-    const items = first && last ? await reads.recordRun(companyId, first.order, last.order, at) : [];
-    if (items.length !== page.length) throw new Error(`run of ${page.length} records read ${items.length}`);
-    return { items, total: entries.length };
-  }
+  if (personId !== undefined) return employeesOfPerson(reads, query, personId, at);
+  if (filter.phone === undefined && !hasNameFilter(filter))
+    return unfilteredEmployees(reads, query, companyId, at);
+  const matches = await filteredEmployees(reads, query, companyId, at);
   const page = window(matches, query);
   return { items: await reads.recordsByKey(companyId, page, at), total: matches.length };
 }
 
-async function candidatesAt(reads: DirectoryReads, query: PersonsQuery, at: ReadAt): Promise<OrderKey[]> {
-  const { filter } = query;
+/** Persons with an employment that has this phone and matches the rest of the filter. */
+async function phoneCandidates(reads: DirectoryReads, query: PersonsQuery, phone: string, at: ReadAt) {
   const orders = orderRange(query.created);
   const candidates = new Set<OrderKey>();
-  if (filter.phone !== undefined) {
-    const phone = filter.phone;
-    for (const hit of await reads.phoneRecords(phone, undefined, at)) {
-      const view = phoneView(hit, phone);
-      if (
-        view.personOrder !== null &&
-        inOrderRange(view.personOrder, orders) &&
-        employmentMatches(view, filter)
-      )
-        candidates.add(view.personOrder);
-    }
-  } else {
-    // One query per company, all at once: latency follows the largest company, not their sum.
-    const names = hasNameFilter(filter);
-    // The family that holds just what the filter needs: the pairs only when both names are set.
-    const family = !names
-      ? FAMILY.personKey
-      : filter.firstName === undefined
-        ? FAMILY.personLastNames
-        : filter.lastName === undefined
-          ? FAMILY.personFirstNames
-          : FAMILY.personNames;
-    const perCompany = await Promise.all(
-      [...filter.companies].map((companyId) => reads.family(companyId, family, query.created, at)),
-    );
-    for (const entries of perCompany) {
-      for (const entry of entries) {
-        if (!names || decodeNamePairs(bytesOf(entry.item[A.data])).some((pair) => namesMatch(pair, filter)))
-          candidates.add(entry.order);
-      }
-    }
+  for (const hit of await reads.phoneRecords(phone, undefined, at)) {
+    const view = phoneView(hit, phone);
+    if (
+      view.personOrder !== null &&
+      inOrderRange(view.personOrder, orders) &&
+      employmentMatches(view, query.filter)
+    )
+      candidates.add(view.personOrder);
   }
+  return candidates;
+}
+
+/** The person entries family that holds just what the filter needs: the pairs only when both names are set. */
+function personFamily(filter: PersonsQuery["filter"]): Family {
+  if (!hasNameFilter(filter)) return FAMILY.personKey;
+  if (filter.firstName === undefined) return FAMILY.personLastNames;
+  return filter.lastName === undefined ? FAMILY.personFirstNames : FAMILY.personNames;
+}
+
+/** Persons from their entries in each company in scope: one query per company, all at once. */
+async function entryCandidates(reads: DirectoryReads, query: PersonsQuery, at: ReadAt) {
+  const { filter } = query;
+  const names = hasNameFilter(filter);
+  const family = personFamily(filter);
+  // All at once: latency follows the largest company, not their sum.
+  const perCompany = await Promise.all(
+    [...filter.companies].map((companyId) => reads.family(companyId, family, query.created, at)),
+  );
+  const matches = (entry: VersionedItem) =>
+    !names || decodeNamePairs(bytesOf(entry.item[A.data])).some((pair) => namesMatch(pair, filter));
+  return new Set(perCompany.flatMap((entries) => entries.filter(matches).map((entry) => entry.order)));
+}
+
+async function candidatesAt(reads: DirectoryReads, query: PersonsQuery, at: ReadAt): Promise<OrderKey[]> {
+  const { phone } = query.filter;
+  const candidates =
+    phone === undefined
+      ? await entryCandidates(reads, query, at)
+      : await phoneCandidates(reads, query, phone, at);
   return [...candidates].sort();
 }
 

@@ -5,10 +5,10 @@
 import type { DynamoDBDocumentClient, QueryCommandInput } from "@aws-sdk/lib-dynamodb";
 import type { SourceEmployee, SourcePerson } from "../../directory/source.js";
 import type { CreatedRange } from "../../search/matching.js";
-import { concatBytes, instantOrderPrefix, type OrderKey, phoneBytes } from "../binary-keys.js";
+import { instantOrderPrefix, type OrderKey, phoneBytes } from "../binary-keys.js";
 import { DIRECTORY_ATTR as A } from "../tables.js";
 import { batchGet, bytesOf, type Item, keyText, queryAll } from "./batch.js";
-import { decompress } from "./codec.js";
+import { decompress, decompressChunks } from "./codec.js";
 import {
   bundleChunkOf,
   bundleGenOf,
@@ -23,6 +23,7 @@ import {
   personPartition,
   visibleAt,
 } from "./layout.js";
+import type { StoredBundle } from "./load-plan.js";
 
 /** Which state to read: a generation, and whether the read must see every write before it. */
 export interface ReadAt {
@@ -56,17 +57,44 @@ const versioned = (item: Item): VersionedItem => {
   return { order: orderOfSort(sort), gen: genOf(sort), item };
 };
 
-export function directoryReads(client: DynamoDBDocumentClient, table: string) {
-  const query = (input: Omit<QueryCommandInput, "TableName">, at: ReadAt) =>
-    queryAll(client, { TableName: table, ConsistentRead: at.consistent, ...input });
+const sortOf = (item: Item) => bytesOf(item[A.sort]);
+
+/** Of a person's bundle items, newest first: the chunks of the version visible at `at`, in order. */
+function visibleBundleChunks(personId: string, items: readonly Item[], at: ReadAt) {
+  // Newest first: the first visible generation is the one.
+  const visible = items.filter((item) => visibleAt(bundleGenOf(sortOf(item)), supersededAt(item), at.gen));
+  const gen = visible[0] && bundleGenOf(sortOf(visible[0]));
+  if (gen === undefined) return undefined;
+  const chunks = visible
+    .filter((item) => bundleGenOf(sortOf(item)) === gen)
+    .sort((a, b) => bundleChunkOf(sortOf(a)) - bundleChunkOf(sortOf(b)));
+  if (chunks.length !== chunks[0]?.[A.chunks])
+    throw new Error(`bundle of person ${personId} is missing chunks`);
+  return { gen, chunks };
+}
+
+export class DirectoryReads {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  private query(input: Omit<QueryCommandInput, "TableName">, at: ReadAt) {
+    return queryAll(this.client, { TableName: this.table, ConsistentRead: at.consistent, ...input });
+  }
 
   /** A family's items of one company with order keys in a created range, visible at `at`, in order. */
-  const family = async (companyId: string, which: Family, created: CreatedRange, at: ReadAt) => {
+  async family(
+    companyId: string,
+    which: Family,
+    created: CreatedRange,
+    at: ReadAt,
+  ): Promise<VersionedItem[]> {
     const from = created.from === undefined ? undefined : instantOrderPrefix(created.from);
     const before = created.before === undefined ? undefined : instantOrderPrefix(created.before);
     if (from !== undefined && before !== undefined && from >= before) return [];
     const { low, high } = familyRange(which, from, before);
-    const items = await query(
+    const items = await this.query(
       {
         KeyConditionExpression: "#p = :p AND #s BETWEEN :low AND :high",
         ExpressionAttributeNames: { "#p": A.partition, "#s": A.sort },
@@ -75,12 +103,12 @@ export function directoryReads(client: DynamoDBDocumentClient, table: string) {
       at,
     );
     return items.filter((item) => companyItemVisible(item, at.gen)).map(versioned);
-  };
+  }
 
   /** Record items whose phone normalizes to `phone`, of one company or of all, from byPhone. */
-  const phoneRecords = async (phone: string, companyId: string | undefined, at: ReadAt) => {
-    const items = await queryAll(client, {
-      TableName: table,
+  async phoneRecords(phone: string, companyId: string | undefined, at: ReadAt): Promise<VersionedItem[]> {
+    const items = await queryAll(this.client, {
+      TableName: this.table,
       IndexName: "byPhone",
       KeyConditionExpression: companyId === undefined ? "#t = :t" : "#t = :t AND #p = :p",
       ExpressionAttributeNames: { "#t": A.phone, ...(companyId === undefined ? {} : { "#p": A.partition }) },
@@ -90,11 +118,11 @@ export function directoryReads(client: DynamoDBDocumentClient, table: string) {
       },
     });
     return items.filter((item) => companyItemVisible(item, at.gen)).map(versioned);
-  };
+  }
 
   /** The person's bundle version visible at `at`, with its generation and chunk count. */
-  const bundle = async (personId: string, at: ReadAt) => {
-    const items = await query(
+  async bundle(personId: string, at: ReadAt): Promise<StoredBundle | undefined> {
+    const items = await this.query(
       {
         KeyConditionExpression: "#p = :p AND #s <= :high",
         ExpressionAttributeNames: { "#p": A.partition, "#s": A.sort },
@@ -103,43 +131,31 @@ export function directoryReads(client: DynamoDBDocumentClient, table: string) {
       },
       at,
     );
-    // Newest first: the first visible generation is the one.
-    const visible = items.filter((item) =>
-      visibleAt(bundleGenOf(bytesOf(item[A.sort])), supersededAt(item), at.gen),
-    );
-    const gen = visible[0] && bundleGenOf(bytesOf(visible[0][A.sort]));
-    if (gen === undefined) return undefined;
-    const chunks = visible
-      .filter((item) => bundleGenOf(bytesOf(item[A.sort])) === gen)
-      .sort((a, b) => bundleChunkOf(bytesOf(a[A.sort])) - bundleChunkOf(bytesOf(b[A.sort])));
-    if (chunks.length !== chunks[0]?.[A.chunks])
-      throw new Error(`bundle of person ${personId} is missing chunks`);
-    const data = concatBytes(
-      bytesOf(chunks[0]?.[A.data]),
-      ...chunks.slice(1).map((c) => bytesOf(c[A.data]).subarray(1)),
-    );
-    return { gen, chunks: chunks.length, bundle: decompress<Bundle>(data) };
-  };
+    const version = visibleBundleChunks(personId, items, at);
+    if (!version) return undefined;
+    const bundle = decompressChunks<Bundle>(version.chunks.map((chunk) => bytesOf(chunk[A.data])));
+    return { gen: version.gen, chunks: version.chunks.length, bundle };
+  }
 
   /** Records by (order, generation), in the order asked. */
-  const recordsByKey = async (
+  async recordsByKey(
     companyId: string,
     keys: readonly { order: OrderKey; gen: number }[],
     at: ReadAt,
-  ) => {
+  ): Promise<SourceEmployee[]> {
     const p = companyPartition(companyId);
     const wanted = keys.map(({ order, gen }) => ({ p, s: entrySort(FAMILY.record, order, gen) }));
-    const found = await batchGet(client, table, wanted, at.consistent);
+    const found = await batchGet(this.client, this.table, wanted, at.consistent);
     return wanted.map((key) => {
       const item = found.get(keyText(key));
       if (!item) throw new Error(`record item ${keyText(key)} is missing`);
       return decompress<SourceEmployee>(bytesOf(item[A.data]));
     });
-  };
+  }
 
   /** The visible records of a run of consecutive order keys, first to last inclusive. */
-  const recordRun = async (companyId: string, first: OrderKey, last: OrderKey, at: ReadAt) => {
-    const items = await query(
+  async recordRun(companyId: string, first: OrderKey, last: OrderKey, at: ReadAt): Promise<SourceEmployee[]> {
+    const items = await this.query(
       {
         KeyConditionExpression: "#p = :p AND #s BETWEEN :low AND :high",
         ExpressionAttributeNames: { "#p": A.partition, "#s": A.sort },
@@ -154,9 +170,8 @@ export function directoryReads(client: DynamoDBDocumentClient, table: string) {
     return items
       .filter((item) => companyItemVisible(item, at.gen))
       .map((item) => decompress<SourceEmployee>(bytesOf(item[A.data])));
-  };
-
-  return { family, phoneRecords, bundle, recordsByKey, recordRun };
+  }
 }
 
-export type DirectoryReads = ReturnType<typeof directoryReads>;
+export const directoryReads = (client: DynamoDBDocumentClient, table: string): DirectoryReads =>
+  new DirectoryReads(client, table);

@@ -6,19 +6,23 @@
  */
 import type { SourceEmployee } from "../../directory/source.js";
 import { namesOf, phoneOf } from "../../search/matching.js";
-import { compareBytes, concatBytes, type OrderKey, orderKeyOfBytes, phoneBytes } from "../binary-keys.js";
+import { type Brand, ORDER_KEY_BYTES, type OrderKey, orderKeyOfBytes, phoneBytes } from "../binary-keys.js";
+import { equalBytes, hexOf } from "../bytes.js";
 import { DIRECTORY_ATTR as A } from "../tables.js";
 import { bytesOf, type Item, type ItemKey, keyOf } from "./batch.js";
-import { decodeNamePairs, decompress, FORMAT, type Location } from "./codec.js";
+import { decodeNamePairs, decompress, decompressChunks, FORMAT, type Location } from "./codec.js";
 import { locationAt } from "./inspect.js";
 import { locationOf, personNameLists, personOrder } from "./items.js";
 import {
   bundleChunkOf,
   bundleGenOf,
+  bundleSort,
   companyOfPartition,
   FAMILY,
   genOf,
+  genOfJournal,
   idOfPartition,
+  isJournalPartition,
   isLocationPartition,
   isPersonPartition,
   MANIFEST_KEY,
@@ -49,27 +53,29 @@ export interface BundleSummary {
   readonly records: ReadonlyMap<string, Location>;
 }
 
-/** Key of a company item's logical key (all its versions): family, order key (25 chars), company. */
+/** A company item's logical key (all its versions): family (1 char), order key (25), company. */
+export type EntryKey = Brand<string, "EntryKey">;
 export const entryKey = (family: number, order: OrderKey, company: string) =>
-  `${String.fromCharCode(family)}${order}${company}`;
-export const entryKeyParts = (key: string) => ({
+  `${String.fromCharCode(family)}${order}${company}` as EntryKey;
+export const entryKeyParts = (key: EntryKey) => ({
   family: key.charCodeAt(0),
-  order: key.slice(1, 26),
-  company: key.slice(26),
+  order: key.slice(1, 1 + ORDER_KEY_BYTES) as OrderKey,
+  company: key.slice(1 + ORDER_KEY_BYTES),
 });
 
 const sameBytes = (a: unknown, b: Uint8Array | undefined) =>
-  b === undefined ? a === undefined : a instanceof Uint8Array && compareBytes(a, b) === 0;
+  b === undefined ? a === undefined : a instanceof Uint8Array && equalBytes(a, b);
 const textOrNull = (value: unknown) => (typeof value === "string" ? value : null);
 
 export class Census {
-  readonly records = new Map<string, RecordSummary>();
+  readonly records = new Map<EntryKey, RecordSummary>();
   /** Key, names, person key and person names entries: generation, and name pairs (JSON). */
-  readonly entries = new Map<string, { gen: number; pairs?: string }>();
+  readonly entries = new Map<EntryKey, { gen: number; pairs?: string }>();
   readonly bundles = new Map<string, BundleSummary>();
   /** Location values visible at the committed generation, by record id. */
   readonly locations = new Map<string, { gen: number; value: Location }>();
-  private readonly chunks = new Map<string, { n: number; k: unknown; parts: Uint8Array[] }>();
+  /** Chunks of bundles read so far, by partition and generation in hex; the first chunk's key names it. */
+  private readonly chunks = new Map<string, { first: ItemKey; n: number; k: unknown; parts: Uint8Array[] }>();
 
   constructor(private readonly rules: Allowances) {}
 
@@ -91,19 +97,17 @@ export class Census {
 
   /** Bundles whose chunks were not all found. */
   incomplete(): Problem | undefined {
-    for (const [text, pending] of this.chunks) {
-      const [partition = "", gen = ""] = text.split("/");
+    for (const pending of this.chunks.values()) {
       const found = pending.parts.filter(Boolean).length;
-      const key = { p: Buffer.from(partition, "hex"), s: Buffer.from(`${gen}0000`, "hex") };
-      return { key, what: `bundle has ${found} of its ${pending.n} chunks` };
+      return { key: pending.first, what: `bundle has ${found} of its ${pending.n} chunks` };
     }
     return undefined;
   }
 
   private classify(key: ItemKey, item: Item): string | undefined {
     const { p } = key;
-    if (compareBytes(p, MANIFEST_KEY.p) === 0) return undefined;
-    if (p[0] === 0xfe && p.length === 5) return this.rules.journal(genOf(p));
+    if (equalBytes(p, MANIFEST_KEY.p)) return undefined;
+    if (isJournalPartition(p)) return this.rules.journal(genOfJournal(p));
     if (isPersonPartition(p)) return this.bundleChunk(key, item);
     if (isLocationPartition(p)) return this.location(key, item);
     if ((p[0] ?? 0) >= 0x2d) return this.companyItem(key, item);
@@ -138,7 +142,7 @@ export class Census {
     company: string,
     order: OrderKey,
     gen: number,
-    logical: string,
+    logical: EntryKey,
   ): string | undefined {
     const record = decompress<SourceEmployee>(data);
     const expected = locationOf(record);
@@ -170,16 +174,16 @@ export class Census {
     const n = item[A.chunks];
     const chunk = bundleChunkOf(key.s);
     if (typeof n !== "number" || chunk >= n) return `chunk ${chunk} of a bundle of ${String(n)} chunks`;
-    const text = `${Buffer.from(key.p).toString("hex")}/${Buffer.from(key.s.subarray(0, 4)).toString("hex")}`;
-    const pending = this.chunks.get(text) ?? { n, k: item[A.hasPerson], parts: [] };
+    const text = `${hexOf(key.p)}/${gen}`;
+    const first = { p: key.p, s: bundleSort(gen, 0) };
+    const pending = this.chunks.get(text) ?? { first, n, k: item[A.hasPerson], parts: [] };
     if (pending.n !== n || pending.k !== item[A.hasPerson])
       return "chunk count `n` or `k` differs from the bundle's other chunks";
     pending.parts[chunk] = bytesOf(item[A.data]);
     this.chunks.set(text, pending);
     if (pending.parts.filter(Boolean).length < n) return undefined;
     this.chunks.delete(text);
-    const [first = new Uint8Array(), ...rest] = pending.parts;
-    const bundle = decompress<Bundle>(concatBytes(first, ...rest.map((part) => part.subarray(1))));
+    const bundle = decompressChunks<Bundle>(pending.parts);
     return this.bundle(idOfPartition(key.p), gen, bundle, pending.k);
   }
 

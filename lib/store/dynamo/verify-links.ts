@@ -15,9 +15,17 @@ import {
   type Family,
   LOCATION_SORT,
   locationPartition,
+  type PersonNameFamily,
   personPartition,
 } from "./layout.js";
-import { type Census, entryKey, entryKeyParts } from "./verify-census.js";
+import {
+  type BundleSummary,
+  type Census,
+  type EntryKey,
+  entryKey,
+  entryKeyParts,
+  type RecordSummary,
+} from "./verify-census.js";
 import type { Problem } from "./verify-rules.js";
 
 const sameLocation = (a: Location, b: Location) =>
@@ -34,37 +42,46 @@ const companyKey = (company: string, family: Family, order: OrderKey, gen: numbe
 const locationKey = (id: string): ItemKey => ({ p: locationPartition(id), s: LOCATION_SORT });
 const found = (gen: number | undefined) => (gen === undefined ? "none is" : `the visible one is of ${gen}`);
 
+/** A record item's entries: its key entry, and a names entry exactly when it has a name. */
+function* recordEntries(census: Census, logical: EntryKey, record: RecordSummary): Generator<Problem> {
+  const { order, company } = entryKeyParts(logical);
+  const key = companyKey(company, FAMILY.record, order, record.gen);
+  const entry = census.entries.get(entryKey(FAMILY.employmentKey, order, company));
+  if (entry?.gen !== record.gen)
+    yield { key, what: `no employment key entry of generation ${record.gen} (${found(entry?.gen)})` };
+  const names = census.entries.get(entryKey(FAMILY.employmentNames, order, company));
+  const namesKey = (gen: number) => companyKey(company, FAMILY.employmentNames, order, gen);
+  if (record.names === null) {
+    if (names) yield { key: namesKey(names.gen), what: "a names entry of a record without a name" };
+    return;
+  }
+  if (names?.gen !== record.gen)
+    yield { key, what: `no names entry of generation ${record.gen} (${found(names?.gen)})` };
+  if (names && names.pairs !== record.names)
+    yield { key: namesKey(names.gen), what: "names differ from the record's normalized names" };
+}
+
+/** A record item's location shows it, and its `q` is its person's order key. */
+function* recordLocation(census: Census, logical: EntryKey, record: RecordSummary): Generator<Problem> {
+  const { order, company } = entryKeyParts(logical);
+  const key = companyKey(company, FAMILY.record, order, record.gen);
+  const location = census.locations.get(record.id);
+  if (!location) yield { key, what: `no location of record ${record.id} shows it` };
+  else if (location.gen !== record.gen || !sameLocation(location.value, record.expected))
+    yield {
+      key: locationKey(record.id),
+      what: `does not point at the visible record item ${keyText(key)}, or its hash differs`,
+    };
+  const personId = record.expected.personId;
+  const q = personId === null ? null : (census.bundles.get(personId)?.personOrder ?? null);
+  if (record.q !== q)
+    yield { key, what: `\`q\` is not the order key of person ${personId}'s visible bundle` };
+}
+
 function* recordLinks(census: Census): Generator<Problem> {
   for (const [logical, record] of census.records) {
-    const { order, company } = entryKeyParts(logical);
-    const key = companyKey(company, FAMILY.record, order, record.gen);
-    const entry = census.entries.get(entryKey(FAMILY.employmentKey, order, company));
-    if (entry?.gen !== record.gen)
-      yield { key, what: `no employment key entry of generation ${record.gen} (${found(entry?.gen)})` };
-    const names = census.entries.get(entryKey(FAMILY.employmentNames, order, company));
-    if (record.names === null && names)
-      yield {
-        key: companyKey(company, FAMILY.employmentNames, order, names.gen),
-        what: "a names entry of a record without a name",
-      };
-    if (record.names !== null && names?.gen !== record.gen)
-      yield { key, what: `no names entry of generation ${record.gen} (${found(names?.gen)})` };
-    if (record.names !== null && names && names.pairs !== record.names)
-      yield {
-        key: companyKey(company, FAMILY.employmentNames, order, names.gen),
-        what: "names differ from the record's normalized names",
-      };
-    const location = census.locations.get(record.id);
-    if (!location) yield { key, what: `no location of record ${record.id} shows it` };
-    else if (location.gen !== record.gen || !sameLocation(location.value, record.expected))
-      yield {
-        key: locationKey(record.id),
-        what: `does not point at the visible record item ${keyText(key)}, or its hash differs`,
-      };
-    const personId = record.expected.personId;
-    const q = personId === null ? null : (census.bundles.get(personId)?.personOrder ?? null);
-    if (record.q !== q)
-      yield { key, what: `\`q\` is not the order key of person ${personId}'s visible bundle` };
+    yield* recordEntries(census, logical, record);
+    yield* recordLocation(census, logical, record);
   }
 }
 
@@ -102,34 +119,45 @@ function* locationLinks(census: Census, inScope: (company: string) => boolean): 
   }
 }
 
+const NAME_LISTS: Record<PersonNameFamily, string> = {
+  [FAMILY.personNames]: "name pairs",
+  [FAMILY.personFirstNames]: "first names",
+  [FAMILY.personLastNames]: "last names",
+};
+
+/** A bundle's entries in one company: its person key entry, and each names entry its records call for. */
+function* bundleEntries(
+  census: Census,
+  personId: string,
+  bundle: BundleSummary,
+  company: string,
+  lists: ReadonlyMap<PersonNameFamily, string>,
+): Generator<Problem> {
+  const key = { p: personPartition(personId), s: bundleSort(bundle.gen, 0) };
+  const entry = census.entries.get(entryKey(FAMILY.personKey, bundle.personOrder, company));
+  if (entry?.gen !== bundle.gen)
+    yield {
+      key,
+      what: `no person key entry in ${company} of generation ${bundle.gen} (${found(entry?.gen)})`,
+    };
+  for (const [family, list] of lists) {
+    const names = census.entries.get(entryKey(family, bundle.personOrder, company));
+    const what = NAME_LISTS[family];
+    if (list === "[]" && names)
+      yield { key, what: `a person ${what} entry in ${company}, but no record there has such a name` };
+    if (list !== "[]" && (names?.gen !== bundle.gen || names.pairs !== list))
+      yield {
+        key,
+        what: `no person ${what} entry in ${company} of generation ${bundle.gen} with the records' ${what}`,
+      };
+  }
+}
+
 function* bundleLinks(census: Census, inScope: (company: string) => boolean): Generator<Problem> {
   for (const [personId, bundle] of census.bundles) {
+    for (const [company, lists] of bundle.pairs)
+      if (inScope(company)) yield* bundleEntries(census, personId, bundle, company, lists);
     const key = { p: personPartition(personId), s: bundleSort(bundle.gen, 0) };
-    for (const [company, pairs] of bundle.pairs) {
-      if (!inScope(company)) continue;
-      const entry = census.entries.get(entryKey(FAMILY.personKey, bundle.personOrder, company));
-      if (entry?.gen !== bundle.gen)
-        yield {
-          key,
-          what: `no person key entry in ${company} of generation ${bundle.gen} (${found(entry?.gen)})`,
-        };
-      for (const [family, list] of pairs) {
-        const names = census.entries.get(entryKey(family, bundle.personOrder, company));
-        const what =
-          family === FAMILY.personNames
-            ? "name pairs"
-            : family === FAMILY.personFirstNames
-              ? "first names"
-              : "last names";
-        if (list === "[]" && names)
-          yield { key, what: `a person ${what} entry in ${company}, but no record there has such a name` };
-        if (list !== "[]" && (names?.gen !== bundle.gen || names.pairs !== list))
-          yield {
-            key,
-            what: `no person ${what} entry in ${company} of generation ${bundle.gen} with the records' ${what}`,
-          };
-      }
-    }
     for (const [id, expected] of bundle.records) {
       if (!inScope(expected.companyId)) continue;
       const location = census.locations.get(id);

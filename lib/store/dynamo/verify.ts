@@ -135,16 +135,8 @@ async function queryPages(
   return undefined;
 }
 
-/** One company: its partition, then its persons' bundles, then its records' locations. */
-async function readCompany(
-  client: DynamoDBDocumentClient,
-  table: string,
-  companyId: string,
-  census: Census,
-  feed: Feed,
-): Promise<Problem | undefined> {
-  const own = await queryPages(client, table, companyPartition(companyId), feed);
-  if (own) return own;
+/** The persons a company's items name: records' persons, and the persons of person entries. */
+function personsOf(census: Census): string[] {
   const persons = new Set<string>();
   for (const record of census.records.values())
     if (record.expected.personId) persons.add(record.expected.personId);
@@ -153,7 +145,16 @@ async function readCompany(
     if (family !== FAMILY.employmentKey && family !== FAMILY.employmentNames)
       persons.add(orderKeyParts(order).id);
   }
-  const ids = [...persons].sort();
+  return [...persons].sort();
+}
+
+/** The persons' bundles, fed in id order. */
+async function readBundles(
+  client: DynamoDBDocumentClient,
+  table: string,
+  ids: readonly string[],
+  feed: Feed,
+): Promise<Problem | undefined> {
   for (let i = 0; i < ids.length; i += PERSONS_AT_ONCE) {
     // Read in parallel, fed in id order: the first problem named is the same on every run.
     const bundles = await inParallel(ids.slice(i, i + PERSONS_AT_ONCE), PERSONS_AT_ONCE, async (id) => {
@@ -166,6 +167,21 @@ async function readCompany(
       if (problem) return problem;
     }
   }
+  return undefined;
+}
+
+/** One company: its partition, then its persons' bundles, then its records' locations. */
+async function readCompany(
+  client: DynamoDBDocumentClient,
+  table: string,
+  companyId: string,
+  census: Census,
+  feed: Feed,
+): Promise<Problem | undefined> {
+  const own = await queryPages(client, table, companyPartition(companyId), feed);
+  if (own) return own;
+  const bundles = await readBundles(client, table, personsOf(census), feed);
+  if (bundles) return bundles;
   const recordIds = new Set([...census.records.values()].map((record) => record.id));
   for (const bundle of census.bundles.values())
     for (const [id, location] of bundle.records) if (location.companyId === companyId) recordIds.add(id);

@@ -1,0 +1,118 @@
+/**
+ * One chunk of a load on the DynamoDB store: read what it touches (strongly consistent), plan its
+ * writes (load-plan.ts, pure), journal them, then write them.
+ */
+import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import type { SourceEmployee, SourcePerson } from "../../directory/source.js";
+import type { Change } from "../port.js";
+import { batchGet, batchWrite, inParallel, keyOf, keyText } from "./batch.js";
+import type { Journal, JournalEntry } from "./journal.js";
+import { idOfPartition, isLocationPartition, LOCATION_SORT, locationPartition } from "./layout.js";
+import {
+  type ChunkInput,
+  type ChunkPlan,
+  nextBundles,
+  planChunk,
+  reorderedPersons,
+  type StoredBundle,
+  type StoredLocation,
+  storedLocation,
+  touchedPersons,
+} from "./load-plan.js";
+import type { DirectoryReads } from "./reads.js";
+
+const BUNDLES_IN_FLIGHT = 16;
+
+/** What a load's chunks read and write with, at the load's generation. */
+export interface ChunkContext {
+  readonly client: DynamoDBDocumentClient;
+  readonly table: string;
+  readonly reads: DirectoryReads;
+  readonly log: Journal;
+  readonly gen: number;
+}
+
+/** The last change of each id in a chunk: a later line about the same id wins. */
+function finalValues(changes: readonly Change[]) {
+  const records = new Map<string, SourceEmployee | null>();
+  const persons = new Map<string, SourcePerson | null>();
+  for (const change of changes) {
+    if (change.op === "upsert") {
+      if ("person" in change) persons.set(change.person.id, change.person);
+      else records.set(change.employee.id, change.employee);
+    } else if ("person" in change) persons.set(change.person, null);
+    else records.set(change.employee, null);
+  }
+  return { records, persons };
+}
+
+async function locationsOf(context: ChunkContext, ids: Iterable<string>) {
+  const keys = [...ids].map((id) => ({ p: locationPartition(id), s: LOCATION_SORT }));
+  const found = await batchGet(context.client, context.table, keys, true);
+  return new Map(
+    keys.map((key) => {
+      const item = found.get(keyText(key));
+      return [idOfPartition(key.p), item ? storedLocation(item) : undefined] as const;
+    }),
+  );
+}
+
+async function bundlesOf(context: ChunkContext, persons: ReadonlySet<string>) {
+  const at = { gen: context.gen, consistent: true };
+  const bundles = new Map<string, StoredBundle | undefined>();
+  await inParallel([...persons], BUNDLES_IN_FLIGHT, async (id) => {
+    bundles.set(id, await context.reads.bundle(id, at));
+  });
+  return bundles;
+}
+
+/** What is stored for the ids a chunk touches: locations of its records, bundles of its persons. */
+async function readChunk(context: ChunkContext, changes: readonly Change[]): Promise<ChunkInput> {
+  const { records, persons } = finalValues(changes);
+  const locations = new Map<string, StoredLocation | undefined>(await locationsOf(context, records.keys()));
+  const touched = touchedPersons(records, persons, locations);
+  const bundles = await bundlesOf(context, touched);
+  // Records of a person whose order changes carry it: their locations are needed too.
+  const input = { records, persons, locations, bundles };
+  const next = nextBundles(input, touched);
+  const others = reorderedPersons(input, next).flatMap((id) =>
+    (next.get(id)?.employees ?? []).map((record) => record.id).filter((rid) => !locations.has(rid)),
+  );
+  for (const [id, stored] of await locationsOf(context, others)) locations.set(id, stored);
+  return { gen: context.gen, ...input };
+}
+
+const journalEntry = (plan: ChunkPlan): JournalEntry => ({
+  // Location items are restored from their own previous value, not deleted.
+  puts: plan.puts
+    .map(keyOf)
+    .filter((key) => !isLocationPartition(key.p))
+    .map(keyText),
+  stamps: plan.stamps.map(keyText),
+  locations: plan.locations,
+});
+
+/** Applies chunks in order; keeps which persons are missing but linked to, as of the last chunk. */
+export class ChunkWriter {
+  private seq = 0;
+  /** Person id to a record linking to them while they are missing. */
+  readonly dangling = new Map<string, string>();
+
+  constructor(private readonly context: ChunkContext) {}
+
+  async apply(changes: readonly Change[]): Promise<void> {
+    const { client, table, log, gen } = this.context;
+    const plan = planChunk(await readChunk(this.context, changes));
+    for (const [personId, employeeId] of plan.dangling) {
+      if (employeeId === null) this.dangling.delete(personId);
+      else this.dangling.set(personId, employeeId);
+    }
+    if (plan.puts.length + plan.deletes.length + plan.stamps.length === 0) return;
+    await log.write(gen, this.seq++, journalEntry(plan));
+    await batchWrite(client, table, [
+      ...plan.puts.map((put) => ({ put })),
+      ...plan.deletes.map((key) => ({ delete: key })),
+    ]);
+    await log.stamp(plan.stamps, gen, false);
+  }
+}

@@ -1,0 +1,416 @@
+/**
+ * The stored bytes of the directory table, pinned: keys and values of docs/data-model.md as fixed
+ * bytes, recorded from the code before the codec was rewritten (issue 15). Tables written by
+ * earlier code must still read, so a change here is a change of format (and of FORMAT), never a
+ * refactor. Compressed values are pinned in the reading direction only: brotli's output may change
+ * with its library, and any output decompresses the same.
+ */
+import type { SourceEmployee, SourcePerson } from "../../../lib/directory/source.js";
+import {
+  instantBytes,
+  instantKeyOf,
+  instantOrderPrefix,
+  orderKey,
+  orderKeyBytes,
+  orderKeyOfBytes,
+  orderKeyParts,
+  phoneBytes,
+  uuidBytes,
+  uuidOf,
+} from "../../../lib/store/binary-keys.js";
+import { ByteWriter, compareBytes, FormatError } from "../../../lib/store/bytes.js";
+import { keyText } from "../../../lib/store/dynamo/batch.js";
+import {
+  compress,
+  decodeLocation,
+  decodeNamePairs,
+  decompress,
+  encodeLocation,
+  encodeNamePairs,
+} from "../../../lib/store/dynamo/codec.js";
+import {
+  bundleItems,
+  locationItem,
+  personEntryItems,
+  recordItems,
+  recordKeys,
+} from "../../../lib/store/dynamo/items.js";
+import {
+  bundleChunkOf,
+  bundleGenOf,
+  bundleSort,
+  companyOfPartition,
+  companyPartition,
+  entrySort,
+  FAMILY,
+  familyRange,
+  genOf,
+  idOfPartition,
+  journalPartition,
+  journalSort,
+  LOCATION_SORT,
+  locationPartition,
+  MANIFEST_KEY,
+  orderOfSort,
+  personPartition,
+} from "../../../lib/store/dynamo/layout.js";
+
+const hex = (bytes: Uint8Array) => Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+const fromHex = (text: string) =>
+  Uint8Array.from(text.match(/../g) ?? [], (pair) => Number.parseInt(pair, 16));
+
+const PERSON = "0a1b2c3d-4e5f-4a6b-8c7d-8e9fa0b1c2d3";
+const RECORD = "f0e1d2c3-b4a5-4968-8776-655443322110";
+const CREATED = "2024-02-29T12:34:56.123456789Z";
+const PERSON_CREATED = "1969-12-31T23:59:59.999999999Z";
+const ORDER = orderKey(CREATED, RECORD);
+const PERSON_ORDER = orderKey(PERSON_CREATED, PERSON);
+const BEFORE = instantOrderPrefix(PERSON_CREATED);
+const LOCATION_IN_ACME = {
+  companyId: "acme",
+  order: ORDER,
+  personId: PERSON,
+  named: true,
+  hash: "0123456789abcdef",
+};
+const LOCATION = { ...LOCATION_IN_ACME, companyId: "acme-01.x_Y" };
+
+const record: SourceEmployee = {
+  id: RECORD,
+  companyId: "acme-01.x_Y",
+  personId: PERSON,
+  externalIds: [{ system: "payroll_system", system_id: "PR-1" }],
+  demographics: { firstName: "Zoë", lastName: "García", dateOfBirth: "1990-05-01", gender: null },
+  contact: {
+    email: null,
+    phone: "(555) 123-4567",
+    address: { line1: null, line2: null, city: null, state: null, postalCode: null },
+  },
+  membership: { state: null, userState: null, invitation: null },
+  participation: null,
+  coverages: [],
+  createdAt: CREATED,
+  updatedAt: "2024-03-01T00:00:00Z",
+};
+const unnamed: SourceEmployee = {
+  ...record,
+  id: "00000000-0000-4000-8000-000000000001",
+  demographics: { ...record.demographics, firstName: null, lastName: null },
+  contact: { ...record.contact, phone: "not a phone" },
+};
+const person: SourcePerson = { id: PERSON, createdAt: PERSON_CREATED, updatedAt: "2024-01-01T00:00:00Z" };
+
+/** Items with their Binary attributes as hex, and `d` left out where it is compressed. */
+const itemHex = (item: Record<string, unknown>, compressed: boolean) =>
+  Object.fromEntries(
+    Object.entries(item)
+      .filter(([name]) => !(compressed && name === "d"))
+      .map(([name, value]) => [name, value instanceof Uint8Array ? hex(value) : value]),
+  );
+
+describe("stored keys are byte for byte those of the documented layout", () => {
+  it.each([
+    ["instant", () => instantBytes(CREATED), "8065e079f0075bcd15"],
+    ["instant before the epoch", () => instantBytes(PERSON_CREATED), "7fffffffff3b9ac9ff"],
+    ["instant at year 0000", () => instantBytes("0000-01-01T00:00:00.000000000Z"), "71868b840000000000"],
+    ["instant at year 9999", () => instantBytes("9999-12-31T23:59:59.999999999Z"), "bafff4417f3b9ac9ff"],
+    ["uuid", () => uuidBytes(RECORD), "f0e1d2c3b4a549688776655443322110"],
+    ["phone", () => phoneBytes("5551234567"), "014ae11e07"],
+    ["phone of zeros", () => phoneBytes("0000000000"), "0000000000"],
+    ["phone of nines", () => phoneBytes("9999999999"), "02540be3ff"],
+    ["order key", () => orderKeyBytes(ORDER), "8065e079f0075bcd15f0e1d2c3b4a549688776655443322110"],
+    [
+      "person order key",
+      () => orderKeyBytes(PERSON_ORDER),
+      "7fffffffff3b9ac9ff0a1b2c3d4e5f4a6b8c7d8e9fa0b1c2d3",
+    ],
+    ["company partition", () => companyPartition("acme-01.x_Y"), "61636d652d30312e785f59"],
+    ["person partition", () => personPartition(PERSON), "000a1b2c3d4e5f4a6b8c7d8e9fa0b1c2d3"],
+    ["location partition", () => locationPartition(RECORD), "01f0e1d2c3b4a549688776655443322110"],
+    ["journal partition", () => journalPartition(0x01020304), "fe01020304"],
+    ["manifest partition", () => MANIFEST_KEY.p, "ff6d"],
+    ["manifest sort", () => MANIFEST_KEY.s, "00"],
+    ["location sort", () => LOCATION_SORT, "00"],
+    ["bundle sort of the last generation", () => bundleSort(0xfffffffe, 0xffff), "fffffffeffff"],
+    [
+      "record sort",
+      () => entrySort(FAMILY.record, ORDER, 5),
+      "038065e079f0075bcd15f0e1d2c3b4a54968877665544332211000000005",
+    ],
+    [
+      "person names sort",
+      () => entrySort(FAMILY.personNames, PERSON_ORDER, 7),
+      "057fffffffff3b9ac9ff0a1b2c3d4e5f4a6b8c7d8e9fa0b1c2d300000007",
+    ],
+    ["family range low, open", () => familyRange(FAMILY.employmentKey, undefined, undefined).low, "01"],
+    [
+      "family range high, open",
+      () => familyRange(FAMILY.employmentKey, undefined, undefined).high,
+      "01ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",
+    ],
+    [
+      "family range low, from a key",
+      () => familyRange(FAMILY.employmentNames, ORDER, BEFORE).low,
+      "048065e079f0075bcd15f0e1d2c3b4a549688776655443322110",
+    ],
+    [
+      "family range high, before an instant",
+      () => familyRange(FAMILY.employmentNames, ORDER, BEFORE).high,
+      "047fffffffff3b9ac9ff",
+    ],
+    ["bundle sort", () => bundleSort(3, 258), "000000030102"],
+    ["journal sort", () => journalSort(9), "00000009"],
+  ])("%s", (_name, bytes, expected) => {
+    expect(hex(bytes())).toBe(expected);
+  });
+
+  it("writes a key's text as hex partition / hex sort (journal entries hold it)", () => {
+    expect(keyText({ p: personPartition(PERSON), s: bundleSort(2, 1) })).toBe(
+      "000a1b2c3d4e5f4a6b8c7d8e9fa0b1c2d3/000000020001",
+    );
+  });
+});
+
+describe("stored keys read back", () => {
+  it("reads instants, uuids and order keys", () => {
+    expect(instantKeyOf(fromHex("8065e079f0075bcd15"))).toBe(CREATED);
+    expect(instantKeyOf(fromHex("007fffffffff3b9ac9ff"), 1)).toBe(PERSON_CREATED);
+    expect(instantKeyOf(fromHex("71868b840000000000"))).toBe("0000-01-01T00:00:00.000000000Z");
+    expect(instantKeyOf(fromHex("bafff4417f3b9ac9ff"))).toBe("9999-12-31T23:59:59.999999999Z");
+    expect(uuidOf(fromHex("aaf0e1d2c3b4a549688776655443322110"), 1)).toBe(RECORD);
+    expect(orderKeyParts(ORDER)).toEqual({ createdKey: CREATED, id: RECORD });
+  });
+
+  it("reads partitions and sort keys", () => {
+    expect(companyOfPartition(fromHex("61636d652d30312e785f59"))).toBe("acme-01.x_Y");
+    expect(idOfPartition(fromHex("000a1b2c3d4e5f4a6b8c7d8e9fa0b1c2d3"))).toBe(PERSON);
+    const sort = fromHex("038065e079f0075bcd15f0e1d2c3b4a54968877665544332211000000005");
+    expect(genOf(sort)).toBe(5);
+    expect(orderOfSort(sort)).toBe(ORDER);
+    expect(bundleGenOf(fromHex("000000030102"))).toBe(3);
+    expect(bundleChunkOf(fromHex("000000030102"))).toBe(258);
+  });
+});
+
+describe("stored values are byte for byte those of the documented layout", () => {
+  it.each([
+    ["no pairs", [], "0200"],
+    ["one pair", [{ firstName: "zoë", lastName: "garcía" }], "0201057a6fc3ab0867617263c3ad61"],
+    [
+      "pairs with one name each",
+      [
+        { firstName: "ann", lastName: null },
+        { firstName: null, lastName: "lee" },
+      ],
+      "020204616e6e0000046c6565",
+    ],
+    // 201 (length + 1) is a two-byte varint: 0xc9 0x01.
+    [
+      "a name longer than 127 bytes",
+      [{ firstName: "a".repeat(200), lastName: null }],
+      `0201c901${"61".repeat(200)}00`,
+    ],
+  ])("name pairs: %s", (_name, pairs, expected) => {
+    expect(hex(encodeNamePairs(pairs))).toBe(expected);
+    expect(decodeNamePairs(fromHex(expected))).toEqual(pairs);
+  });
+
+  it.each([
+    [
+      "with a person, named",
+      { companyId: "acme", order: ORDER, personId: PERSON, named: true, hash: "0123456789abcdef" },
+      "02030461636d658065e079f0075bcd15f0e1d2c3b4a5496887766554433221100a1b2c3d4e5f4a6b8c7d8e9fa0b1c2d30123456789abcdef",
+    ],
+    [
+      "without a person, unnamed",
+      { companyId: "b", order: ORDER, personId: null, named: false, hash: "fedcba9876543210" },
+      "020001628065e079f0075bcd15f0e1d2c3b4a549688776655443322110fedcba9876543210",
+    ],
+  ])("location: %s", (_name, location, expected) => {
+    expect(hex(encodeLocation(location))).toBe(expected);
+    expect(decodeLocation(fromHex(expected))).toEqual(location);
+  });
+
+  it("reads a compressed value written by earlier code", () => {
+    expect(decompress(fromHex("020b0a807b2261223a312c226e616d65223a225a6fc3ab227d03"))).toEqual({
+      a: 1,
+      name: "Zoë",
+    });
+    const written = compress({ a: 1, name: "Zoë" });
+    expect(written[0]).toBe(2);
+    expect(decompress(written)).toEqual({ a: 1, name: "Zoë" });
+  });
+
+  it("refuses a value in another format", () => {
+    const otherFormat = (text: string) => fromHex(`01${text.slice(2)}`);
+    expect(() => decodeNamePairs(otherFormat("0201057a6fc3ab0867617263c3ad61"))).toThrow(FormatError);
+    expect(() =>
+      decodeLocation(
+        otherFormat("020001628065e079f0075bcd15f0e1d2c3b4a549688776655443322110fedcba9876543210"),
+      ),
+    ).toThrow(FormatError);
+    expect(() => decompress(otherFormat("020b0a807b2261223a312c226e616d65223a225a6fc3ab227d03"))).toThrow(
+      FormatError,
+    );
+  });
+});
+
+describe("stored items are byte for byte those of the documented layout", () => {
+  it("writes a record's items, and names their keys", () => {
+    const items = recordItems(record, 5, PERSON_ORDER);
+    expect(items.map((item, index) => itemHex(item, index === 0))).toEqual([
+      {
+        p: "61636d652d30312e785f59",
+        s: "038065e079f0075bcd15f0e1d2c3b4a54968877665544332211000000005",
+        t: "014ae11e07",
+        q: "7fffffffff3b9ac9ff0a1b2c3d4e5f4a6b8c7d8e9fa0b1c2d3",
+        f: "zoë",
+        l: "garcía",
+      },
+      {
+        p: "61636d652d30312e785f59",
+        s: "018065e079f0075bcd15f0e1d2c3b4a54968877665544332211000000005",
+        d: "02",
+      },
+      {
+        p: "61636d652d30312e785f59",
+        s: "048065e079f0075bcd15f0e1d2c3b4a54968877665544332211000000005",
+        d: "0201057a6fc3ab0867617263c3ad61",
+      },
+    ]);
+    expect(decompress(items[0]?.d as Uint8Array)).toEqual(record);
+    expect(recordKeys(LOCATION, 5).map(keyText)).toEqual([
+      "61636d652d30312e785f59/038065e079f0075bcd15f0e1d2c3b4a54968877665544332211000000005",
+      "61636d652d30312e785f59/018065e079f0075bcd15f0e1d2c3b4a54968877665544332211000000005",
+      "61636d652d30312e785f59/048065e079f0075bcd15f0e1d2c3b4a54968877665544332211000000005",
+    ]);
+  });
+
+  it("writes the items of a record with no name and a phone that does not normalize", () => {
+    const items = recordItems(unnamed, 1, null);
+    expect(items.map((item, index) => itemHex(item, index === 0))).toEqual([
+      {
+        p: "61636d652d30312e785f59",
+        s: "038065e079f0075bcd150000000000004000800000000000000100000001",
+      },
+      {
+        p: "61636d652d30312e785f59",
+        s: "018065e079f0075bcd150000000000004000800000000000000100000001",
+        d: "02",
+      },
+    ]);
+  });
+
+  it("writes a person's entries", () => {
+    expect(personEntryItems(person, [record, unnamed], 4).map((item) => itemHex(item, false))).toEqual([
+      {
+        p: "61636d652d30312e785f59",
+        s: "027fffffffff3b9ac9ff0a1b2c3d4e5f4a6b8c7d8e9fa0b1c2d300000004",
+        d: "02",
+      },
+      {
+        p: "61636d652d30312e785f59",
+        s: "057fffffffff3b9ac9ff0a1b2c3d4e5f4a6b8c7d8e9fa0b1c2d300000004",
+        d: "0201057a6fc3ab0867617263c3ad61",
+      },
+      {
+        p: "61636d652d30312e785f59",
+        s: "067fffffffff3b9ac9ff0a1b2c3d4e5f4a6b8c7d8e9fa0b1c2d300000004",
+        d: "0201057a6fc3ab00",
+      },
+      {
+        p: "61636d652d30312e785f59",
+        s: "077fffffffff3b9ac9ff0a1b2c3d4e5f4a6b8c7d8e9fa0b1c2d300000004",
+        d: "0201000867617263c3ad61",
+      },
+    ]);
+  });
+
+  it("writes a bundle's chunks, each starting with the format byte", () => {
+    const bundle = { person, employees: [record] };
+    const chunks = bundleItems(PERSON, bundle, 6, 100);
+    expect(chunks.map((item) => itemHex(item, true))).toEqual([
+      {
+        p: "000a1b2c3d4e5f4a6b8c7d8e9fa0b1c2d3",
+        s: "000000060000",
+        n: 4,
+        k: 1,
+      },
+      {
+        p: "000a1b2c3d4e5f4a6b8c7d8e9fa0b1c2d3",
+        s: "000000060001",
+        n: 4,
+        k: 1,
+      },
+      {
+        p: "000a1b2c3d4e5f4a6b8c7d8e9fa0b1c2d3",
+        s: "000000060002",
+        n: 4,
+        k: 1,
+      },
+      {
+        p: "000a1b2c3d4e5f4a6b8c7d8e9fa0b1c2d3",
+        s: "000000060003",
+        n: 4,
+        k: 1,
+      },
+    ]);
+    const body = compress(bundle).subarray(1);
+    expect(chunks.map((item) => hex(item.d as Uint8Array))).toEqual(
+      chunks.map((_, index) => `02${hex(body.subarray(index * 100, (index + 1) * 100))}`),
+    );
+  });
+
+  it("writes a location item", () => {
+    const previous = { gen: 2, data: encodeLocation({ ...LOCATION_IN_ACME, personId: null }) };
+    expect(itemHex(locationItem(RECORD, 3, LOCATION_IN_ACME, previous), false)).toEqual({
+      p: "01f0e1d2c3b4a549688776655443322110",
+      s: "00",
+      g: 3,
+      d: "02030461636d658065e079f0075bcd15f0e1d2c3b4a5496887766554433221100a1b2c3d4e5f4a6b8c7d8e9fa0b1c2d30123456789abcdef",
+      pg: 2,
+      pd: "02020461636d658065e079f0075bcd15f0e1d2c3b4a5496887766554433221100123456789abcdef",
+    });
+    expect(itemHex(locationItem(RECORD, 4, undefined, undefined), false)).toEqual({
+      p: "01f0e1d2c3b4a549688776655443322110",
+      s: "00",
+      g: 4,
+    });
+  });
+});
+
+describe("the bytes of keys in memory", () => {
+  const everyByte = Uint8Array.from({ length: 256 }, (_, byte) => byte);
+
+  it("keeps every byte value through an order key's text", () => {
+    expect(orderKeyBytes(orderKeyOfBytes(everyByte))).toEqual(everyByte);
+  });
+
+  it("orders order keys with < as DynamoDB orders their bytes", () => {
+    const keys = [...everyByte].map((byte) => Uint8Array.of(byte, 255 - byte));
+    const shuffled = [...keys].reverse();
+    const byText = [...shuffled].sort((a, b) => (orderKeyOfBytes(a) < orderKeyOfBytes(b) ? -1 : 1));
+    expect(byText).toEqual(keys);
+    expect([...shuffled].sort(compareBytes)).toEqual(keys);
+    expect(compareBytes(Uint8Array.of(1), Uint8Array.of(1, 0))).toBe(-1);
+    expect(compareBytes(Uint8Array.of(1, 0), Uint8Array.of(1, 0))).toBe(0);
+  });
+
+  it("refuses a value cut short", () => {
+    const whole = encodeLocation(LOCATION);
+    expect(() => decodeLocation(whole.subarray(0, 20))).toThrow(FormatError);
+    expect(() =>
+      decodeNamePairs(encodeNamePairs([{ firstName: "ann", lastName: null }]).subarray(0, 4)),
+    ).toThrow(FormatError);
+  });
+});
+
+describe("the byte writer", () => {
+  it("leaves what it returned alone when written on after", () => {
+    const writer = new ByteWriter(2).u16(0x0102);
+    const first = writer.done();
+    const second = writer.u8(3).done();
+    expect([...first]).toEqual([1, 2]);
+    expect([...second]).toEqual([1, 2, 3]);
+  });
+});
