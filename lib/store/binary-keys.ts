@@ -22,13 +22,13 @@ const SECONDS_BIAS = 2 ** 39;
 const INSTANT_KEY = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})\.(\d{9})Z$/;
 
 /** An instant key (`lib/directory/instant-key.ts`): seconds + 2^39 (5 bytes), nanoseconds (4). */
-export function writeInstant(writer: ByteWriter, instantKey: string): ByteWriter {
+function writeInstant(writer: ByteWriter, instantKey: string): ByteWriter {
   const match = INSTANT_KEY.exec(instantKey);
   if (!match?.[1] || !match[2]) throw new Error(`not an instant key: ${instantKey}`);
   return writer.u40(Date.parse(`${match[1]}Z`) / 1000 + SECONDS_BIAS).u32(Number(match[2]));
 }
 
-export function readInstant(reader: ByteReader): string {
+function readInstant(reader: ByteReader): string {
   const seconds = reader.u40() - SECONDS_BIAS;
   const nanos = reader.u32();
   const whole = new Date(seconds * 1000).toISOString().slice(0, 19);

@@ -82,7 +82,7 @@ export interface LoadSession {
   abort(): Promise<void>;
 }
 
-interface CommitReport {
+export interface CommitReport {
   /** Why superseded versions are still stored (the next load removes them), or undefined. */
   readonly cleanupDeferred?: string;
 }

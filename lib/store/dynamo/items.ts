@@ -29,7 +29,7 @@ import {
 import type { Bundle } from "./reads.js";
 
 /** A compressed bundle larger than this is split over several items (an item holds 400 KB). */
-export const BUNDLE_CHUNK_BYTES = 350_000;
+const BUNDLE_CHUNK_BYTES = 350_000;
 
 export const employmentOrder = (record: SourceEmployee): OrderKey =>
   orderKey(instantKey(record.createdAt), record.id);

@@ -44,11 +44,7 @@ export const FAMILY = {
   personLastNames: 0x07,
 } as const;
 /** The families of a person's names entries, each present when its list is not empty. */
-export const PERSON_NAME_FAMILIES = [
-  FAMILY.personNames,
-  FAMILY.personFirstNames,
-  FAMILY.personLastNames,
-] as const;
+const PERSON_NAME_FAMILIES = [FAMILY.personNames, FAMILY.personFirstNames, FAMILY.personLastNames] as const;
 export type PersonNameFamily = (typeof PERSON_NAME_FAMILIES)[number];
 export type Family = (typeof FAMILY)[keyof typeof FAMILY];
 

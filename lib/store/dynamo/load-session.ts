@@ -35,9 +35,9 @@ export interface WriterOptions {
   readonly isDead?: (lease: Lease) => boolean;
 }
 
-export const LEASE_TTL_MS = 30_000;
+const LEASE_TTL_MS = 30_000;
 const RENEW_EVERY_MS = 10_000;
-export const GRACE_MS = MANIFEST_TTL_MS + MAX_READ_AGE_MS + 500;
+const GRACE_MS = MANIFEST_TTL_MS + MAX_READ_AGE_MS + 500;
 /** Changes per chunk: every read and write of a chunk is batched. */
 const CHUNK = 200;
 
