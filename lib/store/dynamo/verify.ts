@@ -6,16 +6,10 @@
  * hashes and name pairs), never the records: about 1.3 KB per record (one person each, measured),
  * so a million records need about 1.3 GB; `--company` holds one company's.
  */
-import {
-  type DynamoDBDocumentClient,
-  GetCommand,
-  QueryCommand,
-  type QueryCommandInput,
-  ScanCommand,
-} from "@aws-sdk/lib-dynamodb";
+import { type DynamoDBDocumentClient, GetCommand, ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { orderKeyParts } from "../binary-keys.js";
 import { DIRECTORY_ATTR as A } from "../tables.js";
-import { batchGet, type Item, inParallel, keyText } from "./batch.js";
+import { batchGet, type Item, inParallel, keyText, queryPages } from "./batch.js";
 import {
   companyPartition,
   FAMILY,
@@ -110,28 +104,24 @@ async function scanAll(client: DynamoDBDocumentClient, table: string, feed: Feed
   return undefined;
 }
 
-/** A whole partition, page by page. */
-async function queryPages(
+/** A whole partition, page by page, until `onPage` finds a problem. */
+async function queryPartition(
   client: DynamoDBDocumentClient,
   table: string,
   partition: Uint8Array,
   onPage: (page: Item[]) => Problem | undefined,
 ) {
-  let start: Record<string, unknown> | undefined;
-  do {
-    const input: QueryCommandInput = {
-      TableName: table,
-      ConsistentRead: true,
-      KeyConditionExpression: "#p = :p",
-      ExpressionAttributeNames: { "#p": A.partition },
-      ExpressionAttributeValues: { ":p": partition },
-      ExclusiveStartKey: start,
-    };
-    const page = await client.send(new QueryCommand(input));
-    const problem = onPage(page.Items ?? []);
+  const pages = queryPages(client, {
+    TableName: table,
+    ConsistentRead: true,
+    KeyConditionExpression: "#p = :p",
+    ExpressionAttributeNames: { "#p": A.partition },
+    ExpressionAttributeValues: { ":p": partition },
+  });
+  for await (const page of pages) {
+    const problem = onPage(page);
     if (problem) return problem;
-    start = page.LastEvaluatedKey;
-  } while (start);
+  }
   return undefined;
 }
 
@@ -159,7 +149,7 @@ async function readBundles(
     // Read in parallel, fed in id order: the first problem named is the same on every run.
     const bundles = await inParallel(ids.slice(i, i + PERSONS_AT_ONCE), PERSONS_AT_ONCE, async (id) => {
       const pages: Item[] = [];
-      await queryPages(client, table, personPartition(id), (page) => void pages.push(...page));
+      await queryPartition(client, table, personPartition(id), (page) => void pages.push(...page));
       return pages;
     });
     for (const items of bundles) {
@@ -178,7 +168,7 @@ async function readCompany(
   census: Census,
   feed: Feed,
 ): Promise<Problem | undefined> {
-  const own = await queryPages(client, table, companyPartition(companyId), feed);
+  const own = await queryPartition(client, table, companyPartition(companyId), feed);
   if (own) return own;
   const bundles = await readBundles(client, table, personsOf(census), feed);
   if (bundles) return bundles;
