@@ -15,7 +15,7 @@ import type { RawResponse } from "../support/raw-http.js";
 const match = routeMatcher(ROUTES);
 
 /** Internals an answer must never show, unless the caller sent that very text (an echoed field name). */
-export const INTERNALS: readonly RegExp[] = [
+const INTERNALS: readonly RegExp[] = [
   /\bstack\b/i,
   /\bat (async )?[\w$.<>[\]]+ \(/,
   /\n\s+at /,
@@ -36,7 +36,7 @@ export const INTERNALS: readonly RegExp[] = [
 ];
 
 /** The statuses the contract documents for this method and (server-resolved) path. */
-export function documentedStatuses(method: string, path: string): number[] {
+function documentedStatuses(method: string, path: string): number[] {
   if (path === "/openapi.json") return method === "GET" || method === "HEAD" ? [200] : [405];
   const found = match(method, path);
   if (found.kind === "not_found") return [404];
@@ -45,7 +45,7 @@ export function documentedStatuses(method: string, path: string): number[] {
 }
 
 /** The path as the local server resolves it: `.`/`..` segments collapse, the query is dropped. */
-export function serverPath(requestPath: string): string {
+function serverPath(requestPath: string): string {
   return new URL(requestPath, "http://localhost").pathname;
 }
 

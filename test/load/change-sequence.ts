@@ -44,7 +44,7 @@ const copyOf = (state: DirectoryState) => ({
 type Working = ReturnType<typeof copyOf>;
 
 /** The state after `changes`, applied in order (the contract's rules, one line each). */
-export function applied(state: DirectoryState, changes: readonly Change[]): Working {
+function applied(state: DirectoryState, changes: readonly Change[]): Working {
   const next = copyOf(state);
   for (const change of changes) {
     if (change.op === "upsert") {
@@ -57,7 +57,7 @@ export function applied(state: DirectoryState, changes: readonly Change[]): Work
 }
 
 /** Every record that links to a person the state lacks. */
-export function danglingOf(state: DirectoryState): DanglingReference[] {
+function danglingOf(state: DirectoryState): DanglingReference[] {
   return [...state.employees.values()].flatMap((record) =>
     record.personId !== null && !state.persons.has(record.personId)
       ? [{ personId: record.personId, employeeId: record.id }]

@@ -7,7 +7,7 @@
 import { createServer, type IncomingMessage, request, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
-export const CALL_KINDS = [
+const CALL_KINDS = [
   "lease",
   "journal",
   "write",

@@ -21,7 +21,7 @@ import { loadData, loadFile } from "../../lib/load/load-file.js";
 import { type DirectoryState, memoryDirectory } from "../../lib/store/memory/memory-directory.js";
 import type { DirectoryReader } from "../../lib/store/port.js";
 
-export const COMPANIES = demoCompanyIds(4);
+const COMPANIES = demoCompanyIds(4);
 
 type Line =
   | { op: "upsert"; person: SourcePersonInput }

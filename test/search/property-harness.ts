@@ -25,7 +25,7 @@ import {
 import { FORBIDDEN } from "./reference-model.js";
 
 export const AS_OF = new Date("2025-01-05T12:00:00Z");
-export const NUM_RUNS = 50;
+const NUM_RUNS = 50;
 export const PROPERTY_TIMEOUT_MS = 150_000;
 
 export function principalOf(companies: ReadonlySet<string>): Principal {
@@ -37,7 +37,7 @@ export function principalOf(companies: ReadonlySet<string>): Principal {
   };
 }
 
-export async function loaded(context: EngineContext, directory: Directory): Promise<DirectoryReader> {
+async function loaded(context: EngineContext, directory: Directory): Promise<DirectoryReader> {
   return loadedDirectory(context, directory.data);
 }
 
