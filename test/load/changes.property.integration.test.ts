@@ -27,7 +27,7 @@ import { type DirectoryState, memoryDirectory } from "../../lib/store/memory/mem
 import type { DirectoryReader, DirectoryWriter } from "../../lib/store/port.js";
 import { DIRECTORY_ATTR as A } from "../../lib/store/tables.js";
 import { stateOf } from "../search/memory-store.js";
-import { AS_OF, PROPERTY_TIMEOUT_MS, principalOf } from "../search/property-harness.js";
+import { PROPERTY_TIMEOUT_MS } from "../search/property-harness.js";
 import {
   bodyOf,
   type Directory,
@@ -39,6 +39,7 @@ import {
   scopeOf,
 } from "../search/random-directory.js";
 import { FORBIDDEN, modelSearchEmployees, modelSearchPersons } from "../search/reference-model.js";
+import { AS_OF, principalOf } from "../search/search-context.js";
 import { directoryOn } from "../support/directory-store.js";
 import { describeEachEngine, type EngineContext } from "../support/engines.js";
 import { type StepSpec, stepArbitrary } from "./change-arbitraries.js";
