@@ -2,7 +2,7 @@
 import { execFile } from "node:child_process";
 import { dirname } from "node:path";
 
-export const ROOT = new URL("../../", import.meta.url).pathname;
+const ROOT = new URL("../../", import.meta.url).pathname;
 const TSX = `${ROOT}node_modules/.bin/tsx`;
 export const TOOL_TIMEOUT_MS = 60_000;
 

@@ -14,7 +14,7 @@ import type { RawResponse } from "../support/raw-http.js";
 const match = routeMatcher(ROUTES);
 
 /** Internals an answer must never show, unless the caller sent that very text (an echoed field name). */
-export const INTERNALS: readonly RegExp[] = [
+const INTERNALS: readonly RegExp[] = [
   /\bstack\b/i,
   /\bat (async )?[\w$.<>[\]]+ \(/,
   /\n\s+at /,
@@ -35,7 +35,7 @@ export const INTERNALS: readonly RegExp[] = [
 ];
 
 /** The statuses the contract documents for this method and (server-resolved) path. */
-export function documentedStatuses(method: string, path: string): number[] {
+function documentedStatuses(method: string, path: string): number[] {
   if (path === "/openapi.json") return method === "GET" || method === "HEAD" ? [200] : [405];
   const found = match(method, path);
   if (found.kind === "not_found") return [404];
@@ -44,8 +44,24 @@ export function documentedStatuses(method: string, path: string): number[] {
 }
 
 /** The path as the local server resolves it: `.`/`..` segments collapse, the query is dropped. */
-export function serverPath(requestPath: string): string {
+function serverPath(requestPath: string): string {
   return new URL(requestPath, "http://localhost").pathname;
+}
+
+/** Parses the body with the strict schema the contract gives this route and status. */
+function expectBodySchema(method: string, path: string, status: number, json: unknown): void {
+  const found = match(method, path);
+  if (path === "/openapi.json" || found.kind === "method_not_allowed") {
+    errorBodySchema(["method_not_allowed"]).parse(json);
+  } else if (found.kind === "not_found") {
+    errorBodySchema(["not_found"]).parse(json);
+  } else if (status === 200) {
+    parse(found.route.response, json);
+  } else {
+    const codes = found.route.errors[status];
+    if (!codes) throw new Error(`${method} ${path}: ${status} is not documented`);
+    errorBodySchema(codes).parse(json);
+  }
 }
 
 /**
@@ -60,23 +76,11 @@ export function expectDocumented(method: string, requestPath: string, response: 
   expectStandardHeaders(response.status, response.headers);
   if (path === "/openapi.json" && response.status === 200) return;
   expect(response.headers.get("content-type")).toMatch(/^application\/json/);
-  const json: unknown = JSON.parse(response.body);
-  const found = match(method, path);
-  if (path === "/openapi.json") errorBodySchema(["method_not_allowed"]).parse(json);
-  else if (found.kind === "not_found") errorBodySchema(["not_found"]).parse(json);
-  else if (found.kind === "method_not_allowed") errorBodySchema(["method_not_allowed"]).parse(json);
-  else {
-    const contract = found.route;
-    if (response.status === 200) {
-      parse(contract.response, json);
-      return; // A 200 body is directory data, which may hold any text; it is checked by schema only.
-    }
-    const codes = contract.errors[response.status];
-    if (!codes) throw new Error(`${method} ${path}: ${response.status} is not documented`);
-    errorBodySchema(codes).parse(json);
-    if (response.status === 429)
-      expect(Number(response.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
-  }
+  expectBodySchema(method, path, response.status, JSON.parse(response.body));
+  // A 200 here is a route's (documentedStatuses allows no other): its body is directory data, which
+  // may hold any text, so it is checked by schema only.
+  if (response.status === 200) return;
+  if (response.status === 429) expect(Number(response.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
   for (const pattern of INTERNALS) {
     if (pattern.test(response.body) && !pattern.test(sent)) {
       throw new Error(`${method} ${path} answered ${response.status} ${response.body}: shows ${pattern}`);

@@ -33,6 +33,33 @@ type Fault =
   | { kind: "slow"; ms: number };
 const state: { fault?: Fault; calls: Record<string, number> } = { calls: {} };
 
+/** What a fault does before the call reaches DynamoDB: wait, or throw while it has times left. */
+async function faultBeforeCall(fault: Fault | undefined): Promise<void> {
+  if (fault?.kind === "slow") await new Promise((resolve) => setTimeout(resolve, fault.ms));
+  if (fault?.kind === "throw" && fault.times > 0) {
+    fault.times -= 1;
+    throw fault.error();
+  }
+}
+
+interface BatchGetOutput {
+  Responses?: Record<string, Record<string, unknown>[]>;
+  UnprocessedKeys?: Record<string, { Keys: Record<string, unknown>[] }>;
+}
+
+/**
+ * While it has times left, an `unprocessed` fault hands every item a BatchGetItem returned back as
+ * unprocessed: its keys, in the form the output has.
+ */
+function faultBatchAnswer(fault: Fault | undefined, output: BatchGetOutput): void {
+  if (fault?.kind !== "unprocessed" || fault.times <= 0) return;
+  fault.times -= 1;
+  for (const [table, items] of Object.entries(output.Responses ?? {})) {
+    output.UnprocessedKeys = { [table]: { Keys: items.map(({ p, s }) => ({ p, s })) } };
+    output.Responses = { [table]: [] };
+  }
+}
+
 let service: LocalService;
 
 beforeAll(async () => {
@@ -50,24 +77,9 @@ beforeAll(async () => {
       state.calls[command] = (state.calls[command] ?? 0) + 1;
       // The authorizer's key lookup (GetItem) shares this client; the faults are for the searches.
       const fault = command === "GetItemCommand" ? undefined : state.fault;
-      if (fault?.kind === "slow") await new Promise((resolve) => setTimeout(resolve, fault.ms));
-      if (fault?.kind === "throw" && fault.times > 0) {
-        fault.times -= 1;
-        throw fault.error();
-      }
+      await faultBeforeCall(fault);
       const result = await next(args);
-      if (fault?.kind === "unprocessed" && fault.times > 0 && command === "BatchGetItemCommand") {
-        fault.times -= 1;
-        const output = result.output as {
-          Responses?: Record<string, Record<string, unknown>[]>;
-          UnprocessedKeys?: Record<string, { Keys: Record<string, unknown>[] }>;
-        };
-        // Hand every returned item back as unprocessed: its keys, in the form the output has.
-        for (const [table, items] of Object.entries(output.Responses ?? {})) {
-          output.UnprocessedKeys = { [table]: { Keys: items.map(({ p, s }) => ({ p, s })) } };
-          output.Responses = { [table]: [] };
-        }
-      }
+      if (command === "BatchGetItemCommand") faultBatchAnswer(fault, result.output as BatchGetOutput);
       return result;
     },
     // Inside the SDK's retry loop (finalizeRequest), as a failing network call would be.

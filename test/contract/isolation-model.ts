@@ -14,7 +14,7 @@ const FIRST = ["Ann", "Annie", "Bob", "Cy"];
 const LAST = ["Lee", "Leeds", "Smith", "Smithe"];
 const PHONES = ["5551230001", "5551230002", "5551230003"];
 
-export interface Employment {
+interface Employment {
   id: string;
   company: string;
   personId: string | null;
@@ -112,7 +112,7 @@ export const filterValues = {
 
 const digits = (phone: string) => phone.replace(/\D/g, "").replace(/^1(?=\d{10}$)/, "");
 
-export function matches(e: Employment, f: Filters): boolean {
+function matches(e: Employment, f: Filters): boolean {
   return (
     (f.firstName === undefined || e.firstName.toLowerCase().includes(f.firstName.toLowerCase())) &&
     (f.lastName === undefined || e.lastName.toLowerCase().includes(f.lastName.toLowerCase())) &&

@@ -70,13 +70,13 @@ export const DATA = parseDataFile(
   }),
 );
 
-export const KEYS = {
+const KEYS = {
   full: generateApiKey("test"),
   acmeOnly: generateApiKey("test"),
   helloOnly: generateApiKey("test"),
   bigReader: generateApiKey("test"),
 };
-export const KEY_RECORDS = parseKeysFile(
+const KEY_RECORDS = parseKeysFile(
   JSON.stringify({
     keys: [
       {

@@ -60,6 +60,87 @@ interface WafRule {
 const isMock = (method: CfnResource) =>
   (props(method).Integration as { Type?: string } | undefined)?.Type === "MOCK";
 
+/** Authorization headers that hold a key (any case of the scheme, extra spaces), and ones that cannot. */
+const KEY_HEADERS = keyHeaders();
+
+function keyHeaders(): { accepted: string[]; refused: string[] } {
+  const accepted: string[] = [];
+  const refused = ["", "Bearer", "Bearer nope", "Bearer eyJhbGciOiJIUzI1NiJ9.e30.sig", "null"];
+  for (const key of [generateApiKey("live"), generateApiKey("test")]) {
+    accepted.push(`Bearer ${key}`, `bearer  ${key}`, `BEARER ${key} `);
+    refused.push(key, `Basic ${key}`, `Bearer ${key.slice(0, -1)}`, `Bearer ${key}x`);
+  }
+  return { accepted, refused };
+}
+
+/** Whether a method sits on the resource that this reference (a Ref or a GetAtt) names. */
+const isOnResource = (method: CfnResource, resourceId: unknown) =>
+  JSON.stringify(props(method).ResourceId) === JSON.stringify(resourceId);
+
+/** The one answer a MOCK method gives, after checking its headers are mapped and declared. */
+function mockAnswer(method: CfnResource) {
+  const integration = props(method).Integration as {
+    IntegrationResponses: {
+      StatusCode: string;
+      ResponseTemplates: Record<string, string>;
+      ResponseParameters: Record<string, string>;
+    }[];
+    RequestTemplates?: unknown;
+  };
+  expect(integration.RequestTemplates).toBeUndefined();
+  expect(integration.IntegrationResponses).toHaveLength(1);
+  const [response] = integration.IntegrationResponses;
+  const headers = response?.ResponseParameters ?? {};
+  expect(headers).toMatchObject({
+    "method.response.header.x-request-id": "context.requestId",
+    "method.response.header.cache-control": "'no-store'",
+    "method.response.header.x-content-type-options": "'nosniff'",
+  });
+  // Every mapped header is declared on the method response, or API Gateway refuses the mapping.
+  const declared = (props(method).MethodResponses as { ResponseParameters: Record<string, boolean> }[])[0];
+  expect(Object.keys(declared?.ResponseParameters ?? {}).sort()).toEqual(Object.keys(headers).sort());
+  return {
+    status: response?.StatusCode,
+    body: JSON.parse(response?.ResponseTemplates["application/json"] ?? "null"),
+    allow: headers["method.response.header.allow"],
+  };
+}
+
+/** The MOCK on a route method's resource answers 405, its `Allow` naming that method. */
+function expectMethodNotAllowed(method: CfnResource, mocks: [string, CfnResource][]): void {
+  const sibling = mocks.find(([, m]) => isOnResource(m, props(method).ResourceId));
+  expect(sibling).toBeDefined();
+  if (!sibling) return;
+  // Each route path has one method (lib/routes.ts), so `Allow` names exactly that one.
+  expect(mockAnswer(sibling[1])).toEqual({
+    status: "405",
+    body: { error: "method_not_allowed" },
+    allow: `'${props(method).HttpMethod}'`,
+  });
+}
+
+/** One MOCK on the API's root answers 404. */
+function expectRootNotFound(apiId: string, mocks: [string, CfnResource][]): void {
+  const root = mocks.filter(([, m]) => isOnResource(m, { "Fn::GetAtt": [apiId, "RootResourceId"] }));
+  expect(root).toHaveLength(1);
+  if (!root[0]) return;
+  expect(mockAnswer(root[0][1])).toEqual({ status: "404", body: { error: "not_found" }, allow: undefined });
+}
+
+/** The headers of one of API Gateway's own answers (a GatewayResponse) with this status. */
+function expectGatewayResponseHeaders(headers: Record<string, string>, status: string): void {
+  expect(headers["gatewayresponse.header.x-request-id"]).toBe("context.requestId");
+  expect(headers["gatewayresponse.header.cache-control"]).toBe("'no-store'");
+  expect(headers["gatewayresponse.header.x-content-type-options"]).toBe("'nosniff'");
+  // A 401 names the scheme (RFC 9110), as a static value: quoted.
+  expect(headers["gatewayresponse.header.www-authenticate"]).toBe(status === "401" ? "'Bearer'" : undefined);
+  if (status === "429") {
+    expect(headers["gatewayresponse.header.Retry-After"]).toMatch(/^'[1-9][0-9]*'$/);
+  } else {
+    expect(headers["gatewayresponse.header.Retry-After"]).toBeUndefined();
+  }
+}
+
 export function apiAssertions(stage: string, synthesized: () => SynthesizedStage): void {
   const s = () => synthesized();
   const template = () => s().statelessTemplate;
@@ -124,52 +205,14 @@ export function apiAssertions(stage: string, synthesized: () => SynthesizedStage
         const expression = props(authorizer).IdentityValidationExpression;
         expect(typeof expression).toBe("string");
         const pattern = new RegExp(String(expression));
-        for (const key of [generateApiKey("live"), generateApiKey("test")]) {
-          for (const header of [`Bearer ${key}`, `bearer  ${key}`, `BEARER ${key} `]) {
-            expect(pattern.test(header)).toBe(true);
-          }
-          for (const junk of [key, `Basic ${key}`, `Bearer ${key.slice(0, -1)}`, `Bearer ${key}x`]) {
-            expect(pattern.test(junk)).toBe(false);
-          }
-        }
-        for (const junk of ["", "Bearer", "Bearer nope", "Bearer eyJhbGciOiJIUzI1NiJ9.e30.sig", "null"]) {
-          expect(pattern.test(junk)).toBe(false);
-        }
+        for (const header of KEY_HEADERS.accepted) expect(pattern.test(header)).toBe(true);
+        for (const junk of KEY_HEADERS.refused) expect(pattern.test(junk)).toBe(false);
       }
     });
 
     it("answers 405 method_not_allowed (with Allow) on every route path and 404 not_found at the root, without auth", () => {
       const methods = resources(template(), "AWS::ApiGateway::Method");
       const mocks = methods.filter(([, m]) => isMock(m));
-      const mockAnswer = (method: CfnResource) => {
-        const integration = props(method).Integration as {
-          IntegrationResponses: {
-            StatusCode: string;
-            ResponseTemplates: Record<string, string>;
-            ResponseParameters: Record<string, string>;
-          }[];
-          RequestTemplates?: unknown;
-        };
-        expect(integration.RequestTemplates).toBeUndefined();
-        expect(integration.IntegrationResponses).toHaveLength(1);
-        const [response] = integration.IntegrationResponses;
-        const headers = response?.ResponseParameters ?? {};
-        expect(headers).toMatchObject({
-          "method.response.header.x-request-id": "context.requestId",
-          "method.response.header.cache-control": "'no-store'",
-          "method.response.header.x-content-type-options": "'nosniff'",
-        });
-        // Every mapped header is declared on the method response, or API Gateway refuses the mapping.
-        const declared = (
-          props(method).MethodResponses as { ResponseParameters: Record<string, boolean> }[]
-        )[0];
-        expect(Object.keys(declared?.ResponseParameters ?? {}).sort()).toEqual(Object.keys(headers).sort());
-        return {
-          status: response?.StatusCode,
-          body: JSON.parse(response?.ResponseTemplates["application/json"] ?? "null"),
-          allow: headers["method.response.header.allow"],
-        };
-      };
       for (const [, mock] of mocks) {
         expect(props(mock)).toMatchObject({
           HttpMethod: "ANY",
@@ -177,33 +220,8 @@ export function apiAssertions(stage: string, synthesized: () => SynthesizedStage
           ApiKeyRequired: false,
         });
       }
-      for (const [, method] of methods.filter(([, m]) => !isMock(m))) {
-        const sibling = mocks.find(
-          ([, m]) => JSON.stringify(props(m).ResourceId) === JSON.stringify(props(method).ResourceId),
-        );
-        expect(sibling).toBeDefined();
-        // Each route path has one method (lib/routes.ts), so `Allow` names exactly that one.
-        if (sibling)
-          expect(mockAnswer(sibling[1])).toEqual({
-            status: "405",
-            body: { error: "method_not_allowed" },
-            allow: `'${props(method).HttpMethod}'`,
-          });
-      }
-      for (const apiId of apiIds()) {
-        const root = mocks.filter(
-          ([, m]) =>
-            JSON.stringify(props(m).ResourceId) ===
-            JSON.stringify({ "Fn::GetAtt": [apiId, "RootResourceId"] }),
-        );
-        expect(root).toHaveLength(1);
-        if (root[0])
-          expect(mockAnswer(root[0][1])).toEqual({
-            status: "404",
-            body: { error: "not_found" },
-            allow: undefined,
-          });
-      }
+      for (const [, method] of methods.filter(([, m]) => !isMock(m))) expectMethodNotAllowed(method, mocks);
+      for (const apiId of apiIds()) expectRootNotFound(apiId, mocks);
     });
   });
 
@@ -222,25 +240,13 @@ export function apiAssertions(stage: string, synthesized: () => SynthesizedStage
         for (const [, response] of responses) {
           const p = props(response);
           expect(p.StatusCode).toBe(status);
-          const headers = p.ResponseParameters as Record<string, string>;
-          expect(headers["gatewayresponse.header.x-request-id"]).toBe("context.requestId");
-          expect(headers["gatewayresponse.header.cache-control"]).toBe("'no-store'");
-          expect(headers["gatewayresponse.header.x-content-type-options"]).toBe("'nosniff'");
-          // A 401 names the scheme (RFC 9110), as a static value: quoted.
-          expect(headers["gatewayresponse.header.www-authenticate"]).toBe(
-            status === "401" ? "'Bearer'" : undefined,
-          );
+          expectGatewayResponseHeaders(p.ResponseParameters as Record<string, string>, status);
           const body = JSON.parse(
             (p.ResponseTemplates as Record<string, string>)["application/json"] ?? "null",
           ) as Record<string, unknown>;
           expect(body.error).toBe(error);
           const allowed = error === "invalid_input" ? ["error", "message"] : ["error"];
           expect(Object.keys(body).every((key) => allowed.includes(key))).toBe(true);
-          if (status === "429") {
-            expect(headers["gatewayresponse.header.Retry-After"]).toMatch(/^'[1-9][0-9]*'$/);
-          } else {
-            expect(headers["gatewayresponse.header.Retry-After"]).toBeUndefined();
-          }
         }
       },
     );

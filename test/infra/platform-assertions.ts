@@ -51,6 +51,15 @@ function globMatches(pattern: string, text: string): boolean {
   return new RegExp(`^${source}$`).test(text);
 }
 
+/** A DynamoDB statement allows exactly these actions, on named tables and indexes, never `*`. */
+function expectDynamoStatement(st: Statement, actions: string[]): void {
+  expect(st.Effect).toBe("Allow");
+  expect([st.Action].flat().sort()).toEqual(actions);
+  expect(JSON.stringify(st.Resource)).not.toMatch(/"\*"|index\/\*/);
+  // Indexes can only be queried: without Query, no index ARN either.
+  if (!actions.includes("dynamodb:Query")) expect(JSON.stringify(st.Resource)).not.toContain("/index/");
+}
+
 export function platformAssertions(stage: string, synthesized: () => SynthesizedStage): void {
   const s = () => synthesized();
   const stateless = () => s().statelessTemplate;
@@ -131,14 +140,7 @@ export function platformAssertions(stage: string, synthesized: () => Synthesized
         ]);
         expect(refersTo(others[0]?.Resource, logicalId(fn.logGroup))).toBe(true);
         expect(dynamo).toHaveLength(reads.length);
-        for (const st of dynamo) {
-          expect(st.Effect).toBe("Allow");
-          expect([st.Action].flat().sort()).toEqual(actions);
-          expect(JSON.stringify(st.Resource)).not.toMatch(/"\*"|index\/\*/);
-          // Indexes can only be queried: without Query, no index ARN either.
-          if (!actions.includes("dynamodb:Query"))
-            expect(JSON.stringify(st.Resource)).not.toContain("/index/");
-        }
+        for (const st of dynamo) expectDynamoStatement(st, actions);
         for (const tableId of Object.keys(tableLogicalIds) as TableId[]) {
           const granted = dynamo.some((st) => JSON.stringify(st.Resource).includes(tableLogicalIds[tableId]));
           expect(granted).toBe(reads.includes(tableId));

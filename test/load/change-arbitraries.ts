@@ -29,7 +29,7 @@ export const EDITED = {
   phone: PHONES,
   createdAt: INSTANTS,
 } as const;
-export type EditedField = keyof typeof EDITED;
+type EditedField = keyof typeof EDITED;
 
 export type ChangeSpec =
   | { op: "newPerson"; tag: number; createdAt: string; upperId: boolean }

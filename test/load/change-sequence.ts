@@ -44,7 +44,7 @@ const copyOf = (state: DirectoryState) => ({
 type Working = ReturnType<typeof copyOf>;
 
 /** The state after `changes`, applied in order (the contract's rules, one line each). */
-export function applied(state: DirectoryState, changes: readonly Change[]): Working {
+function applied(state: DirectoryState, changes: readonly Change[]): Working {
   const next = copyOf(state);
   for (const change of changes) {
     if (change.op === "upsert") {
@@ -57,7 +57,7 @@ export function applied(state: DirectoryState, changes: readonly Change[]): Work
 }
 
 /** Every record that links to a person the state lacks. */
-export function danglingOf(state: DirectoryState): DanglingReference[] {
+function danglingOf(state: DirectoryState): DanglingReference[] {
   return [...state.employees.values()].flatMap((record) =>
     record.personId !== null && !state.persons.has(record.personId)
       ? [{ personId: record.personId, employeeId: record.id }]
@@ -78,92 +78,140 @@ export interface ResolvedChange {
   readonly line: Record<string, unknown>;
 }
 
-function resolveOne(spec: ChangeSpec, state: Working, world: World): ResolvedChange[] {
-  const upsert = (record: SourceEmployee, raw: unknown = record) =>
-    resolvedAs({ op: "upsert", employee: record }, { op: "upsert", employee: raw });
-  const record =
-    "record" in spec && spec.record !== null ? nth(state.employees.values(), spec.record) : undefined;
-  const personOf = (index: number | null) =>
-    index === null ? null : (nth(state.persons.keys(), index) ?? null);
-  switch (spec.op) {
-    case "newPerson": {
-      const id = freshId(world, spec.tag);
-      const raw = personInput(spec.upperId ? id.toUpperCase() : id, spec.createdAt);
-      const person = validateRecord("person", raw, "generated person");
-      return [resolvedAs({ op: "upsert", person }, { op: "upsert", person: raw })];
-    }
-    case "newRecord": {
-      const { employment } = spec;
-      const id = freshId(world, employment.tag);
-      const raw = employmentInput(employment, {
-        id: employment.upperId ? id.toUpperCase() : id,
-        companyId: nth(world.companies, employment.company) ?? "none",
-        personId: personOf(spec.person),
-      });
-      return [upsert(employee(raw), raw)];
-    }
-    case "edit": {
-      if (!record) return [];
-      const value = nth(EDITED[spec.field], spec.value) ?? null;
-      if (spec.field === "createdAt") return [upsert(employee({ ...record, createdAt: value }))];
-      if (spec.field === "phone")
-        return [upsert(employee({ ...record, contact: { ...record.contact, phone: value } }))];
-      return [upsert(employee({ ...record, demographics: { ...record.demographics, [spec.field]: value } }))];
-    }
-    case "move":
-      return record
-        ? [upsert({ ...record, companyId: nth(world.companies, spec.company) ?? record.companyId })]
-        : [];
-    case "relink":
-      return record ? [upsert({ ...record, personId: personOf(spec.person) })] : [];
-    case "personCreatedAt": {
-      const person = nth(state.persons.values(), spec.person);
-      if (!person) return [];
-      const moved: SourcePerson = { ...person, createdAt: spec.createdAt };
-      return [resolvedAs({ op: "upsert", person: moved }, { op: "upsert", person: moved })];
-    }
-    case "deleteRecord": {
-      const id = record?.id ?? `0e0e0e0e-0000-4000-8000-${hex(world.run, 12)}`;
-      return [
-        resolvedAs(
-          { op: "delete", employee: id },
-          { op: "delete", employee: spec.upperId ? id.toUpperCase() : id },
-        ),
-      ];
-    }
-    case "revive": {
-      const from = spec.kind === "person" ? world.deleted.persons : world.deleted.employees;
-      const present = spec.kind === "person" ? state.persons : state.employees;
-      const value = nth(
-        [...from.values()].filter((gone) => !present.has(gone.id)),
-        spec.index,
-      );
-      if (value === undefined) return [];
-      const change: Change =
-        spec.kind === "person"
-          ? { op: "upsert", person: value as SourcePerson }
-          : { op: "upsert", employee: value as SourceEmployee };
-      return [resolvedAs(change, { ...change })];
-    }
-    case "deletePerson": {
-      const personId = personOf(spec.person);
-      if (personId === null) return [];
-      const remove = resolvedAs(
-        { op: "delete", person: personId },
-        { op: "delete", person: spec.upperId ? personId.toUpperCase() : personId },
-      );
-      const others = [...state.persons.keys()].filter((id) => id !== personId);
-      const relinkTo = spec.relinkTo === null ? null : (nth(others, spec.relinkTo) ?? null);
-      const records = [...state.employees.values()]
-        .filter((linked) => linked.personId === personId)
-        .flatMap((linked): ResolvedChange[] => {
-          if (spec.records === "leave") return [];
-          if (spec.records === "relink") return [upsert({ ...linked, personId: relinkTo })];
-          return [resolvedAs({ op: "delete", employee: linked.id }, { op: "delete", employee: linked.id })];
-        });
-      return spec.recordsFirst ? [...records, remove] : [remove, ...records];
-    }
+/** What a change spec is resolved against: the state its predecessors left, and the world. */
+interface Resolving {
+  readonly state: Working;
+  readonly world: World;
+}
+type Resolver<Op extends ChangeSpec["op"]> = (
+  spec: Extract<ChangeSpec, { op: Op }>,
+  at: Resolving,
+) => ResolvedChange[];
+
+const upsertRecord = (record: SourceEmployee, raw: unknown = record) =>
+  resolvedAs({ op: "upsert", employee: record }, { op: "upsert", employee: raw });
+const recordAt = (state: Working, index: number | null) =>
+  index === null ? undefined : nth(state.employees.values(), index);
+const personIdAt = (state: Working, index: number | null) =>
+  index === null ? null : (nth(state.persons.keys(), index) ?? null);
+
+/** The record with one field set to a new value (null clears it). */
+function edited(
+  record: SourceEmployee,
+  field: Extract<ChangeSpec, { op: "edit" }>["field"],
+  value: string | null,
+): SourceEmployee {
+  if (field === "createdAt") return employee({ ...record, createdAt: value });
+  if (field === "phone") return employee({ ...record, contact: { ...record.contact, phone: value } });
+  return employee({ ...record, demographics: { ...record.demographics, [field]: value } });
+}
+
+/** What becomes of the records linked to a deleted person: deleted, re-linked, or left (dangling). */
+function linkedRecordChanges(
+  spec: Extract<ChangeSpec, { op: "deletePerson" }>,
+  state: Working,
+  personId: string,
+): ResolvedChange[] {
+  if (spec.records === "leave") return [];
+  const others = [...state.persons.keys()].filter((id) => id !== personId);
+  const relinkTo = spec.relinkTo === null ? null : (nth(others, spec.relinkTo) ?? null);
+  return [...state.employees.values()]
+    .filter((linked) => linked.personId === personId)
+    .map((linked) =>
+      spec.records === "relink"
+        ? upsertRecord({ ...linked, personId: relinkTo })
+        : resolvedAs({ op: "delete", employee: linked.id }, { op: "delete", employee: linked.id }),
+    );
+}
+
+/** How each kind of change spec becomes changes; none when it has no target (e.g. no record yet). */
+const RESOLVERS: { readonly [Op in ChangeSpec["op"]]: Resolver<Op> } = {
+  newPerson: (spec, { world }) => {
+    const id = freshId(world, spec.tag);
+    const raw = personInput(spec.upperId ? id.toUpperCase() : id, spec.createdAt);
+    const person = validateRecord("person", raw, "generated person");
+    return [resolvedAs({ op: "upsert", person }, { op: "upsert", person: raw })];
+  },
+  newRecord: ({ employment, person }, { state, world }) => {
+    const id = freshId(world, employment.tag);
+    const raw = employmentInput(employment, {
+      id: employment.upperId ? id.toUpperCase() : id,
+      companyId: nth(world.companies, employment.company) ?? "none",
+      personId: personIdAt(state, person),
+    });
+    return [upsertRecord(employee(raw), raw)];
+  },
+  edit: (spec, { state }) => {
+    const record = recordAt(state, spec.record);
+    if (!record) return [];
+    return [upsertRecord(edited(record, spec.field, nth(EDITED[spec.field], spec.value) ?? null))];
+  },
+  move: (spec, { state, world }) => {
+    const record = recordAt(state, spec.record);
+    if (!record) return [];
+    return [upsertRecord({ ...record, companyId: nth(world.companies, spec.company) ?? record.companyId })];
+  },
+  relink: (spec, { state }) => {
+    const record = recordAt(state, spec.record);
+    return record ? [upsertRecord({ ...record, personId: personIdAt(state, spec.person) })] : [];
+  },
+  personCreatedAt: (spec, { state }) => {
+    const person = nth(state.persons.values(), spec.person);
+    if (!person) return [];
+    const moved: SourcePerson = { ...person, createdAt: spec.createdAt };
+    return [resolvedAs({ op: "upsert", person: moved }, { op: "upsert", person: moved })];
+  },
+  deleteRecord: (spec, { state, world }) => {
+    const id = recordAt(state, spec.record)?.id ?? `0e0e0e0e-0000-4000-8000-${hex(world.run, 12)}`;
+    return [
+      resolvedAs(
+        { op: "delete", employee: id },
+        { op: "delete", employee: spec.upperId ? id.toUpperCase() : id },
+      ),
+    ];
+  },
+  revive: (spec, { state, world }) => {
+    const from = spec.kind === "person" ? world.deleted.persons : world.deleted.employees;
+    const present = spec.kind === "person" ? state.persons : state.employees;
+    const value = nth(
+      [...from.values()].filter((gone) => !present.has(gone.id)),
+      spec.index,
+    );
+    if (value === undefined) return [];
+    const change: Change =
+      spec.kind === "person"
+        ? { op: "upsert", person: value as SourcePerson }
+        : { op: "upsert", employee: value as SourceEmployee };
+    return [resolvedAs(change, { ...change })];
+  },
+  deletePerson: (spec, { state }) => {
+    const personId = personIdAt(state, spec.person);
+    if (personId === null) return [];
+    const remove = resolvedAs(
+      { op: "delete", person: personId },
+      { op: "delete", person: spec.upperId ? personId.toUpperCase() : personId },
+    );
+    const records = linkedRecordChanges(spec, state, personId);
+    return spec.recordsFirst ? [...records, remove] : [remove, ...records];
+  },
+};
+
+function resolveOne(spec: ChangeSpec, at: Resolving): ResolvedChange[] {
+  // TypeScript cannot tie `RESOLVERS[spec.op]` to `spec`'s own member of the union; the table's type does.
+  const resolve = RESOLVERS[spec.op] as Resolver<ChangeSpec["op"]>;
+  return resolve(spec, at);
+}
+
+/** Remembers what a delete removes, so that a later `revive` can bring it back. */
+function rememberDeleted(change: Change, state: Working, world: World): void {
+  if (change.op !== "delete") return;
+  if ("person" in change) {
+    const gone = state.persons.get(change.person);
+    if (gone) world.deleted.persons.set(gone.id, gone);
+    return;
   }
+  const gone = state.employees.get(change.employee);
+  if (gone) world.deleted.employees.set(gone.id, gone);
 }
 
 /** The step's changes, each resolved against the state its predecessors left. */
@@ -175,16 +223,9 @@ export function resolveChanges(
   const working = copyOf(state);
   const resolved: ResolvedChange[] = [];
   for (const spec of specs) {
-    for (const one of resolveOne(spec, working, world)) {
+    for (const one of resolveOne(spec, { state: working, world })) {
       resolved.push(one);
-      const { change } = one;
-      if (change.op === "delete" && "person" in change) {
-        const gone = working.persons.get(change.person);
-        if (gone) world.deleted.persons.set(gone.id, gone);
-      } else if (change.op === "delete") {
-        const gone = working.employees.get(change.employee);
-        if (gone) world.deleted.employees.set(gone.id, gone);
-      }
+      rememberDeleted(one.change, working, world);
       const after = applied(working, [one.change]);
       working.persons = after.persons;
       working.employees = after.employees;

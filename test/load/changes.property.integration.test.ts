@@ -27,7 +27,7 @@ import { type DirectoryState, memoryDirectory } from "../../lib/store/memory/mem
 import type { DirectoryReader, DirectoryWriter } from "../../lib/store/port.js";
 import { DIRECTORY_ATTR as A } from "../../lib/store/tables.js";
 import { stateOf } from "../search/memory-store.js";
-import { AS_OF, PROPERTY_TIMEOUT_MS, principalOf } from "../search/property-harness.js";
+import { PROPERTY_TIMEOUT_MS } from "../search/property-harness.js";
 import {
   bodyOf,
   type Directory,
@@ -39,10 +39,11 @@ import {
   scopeOf,
 } from "../search/random-directory.js";
 import { FORBIDDEN, modelSearchEmployees, modelSearchPersons } from "../search/reference-model.js";
+import { AS_OF, principalOf } from "../search/search-context.js";
 import { directoryOn } from "../support/directory-store.js";
 import { describeEachEngine, type EngineContext } from "../support/engines.js";
-import { stepArbitrary } from "./change-arbitraries.js";
-import { resolveChanges, type StepFile, stepFile, worldOf } from "./change-sequence.js";
+import { type StepSpec, stepArbitrary } from "./change-arbitraries.js";
+import { resolveChanges, type StepFile, stepFile, type World, worldOf } from "./change-sequence.js";
 
 /** `CHANGES_RUNS=200 npm run jest -- test/load/changes.property.integration.test.ts` searches harder. */
 const NUM_RUNS = Number(process.env.CHANGES_RUNS ?? 12);
@@ -187,6 +188,49 @@ async function loadEverywhere(
   }
 }
 
+/** What the steps of one generated run share. */
+interface Run {
+  readonly stores: readonly Store[];
+  readonly memory: ReturnType<typeof memoryDirectory>;
+  readonly engine: EngineContext;
+  readonly initial: Directory;
+  readonly world: World;
+  readonly folder: string;
+}
+
+/**
+ * Loads one step's file into every store (twice when the step repeats), then checks both against
+ * the model and the table's invariants. Returns the committed state: the file's, or the one before
+ * when the file must be refused.
+ */
+async function runStep(
+  run: Run,
+  index: number,
+  { step, probes }: { step: StepSpec; probes: readonly Probe[] },
+  before: DirectoryState,
+): Promise<DirectoryState> {
+  const resolved = resolveChanges(step.changes, before, run.world);
+  const file = stepFile(step.mode, resolved, before);
+  const path = join(run.folder, `step-${index}`);
+  await writeFile(path, file.text);
+  for (let times = step.repeat ? 2 : 1; times > 0; times -= 1)
+    await loadEverywhere(run.stores, path, step.mode, file, step.chunk);
+  const committed = file.dangling.length === 0 ? file.expected : before;
+  expect(run.memory.state().persons).toEqual(committed.persons);
+  expect(run.memory.state().employees).toEqual(committed.employees);
+  await expectAgreement(run.stores, run.initial, committed, probes);
+  await expectOneVersionPerItem(run.engine);
+  // Every invariant of docs/data-model.md, as `npm run directory -- verify` checks them.
+  const report = await verifyDirectory(documentClientFor(run.engine.client), run.engine.tables.directory);
+  expect(report).toEqual({
+    committed: expect.any(Number),
+    items: expect.any(Number),
+    records: committed.employees.size,
+    persons: committed.persons.size,
+  });
+  return committed;
+}
+
 let runs = 0;
 
 describeEachEngine("loads of random changes, in memory and on DynamoDB", (getEngine) => {
@@ -229,30 +273,8 @@ describeEachEngine("loads of random changes, in memory and on DynamoDB", (getEng
             let committed = stateOf(initial.data);
             await loadEverywhere(stores, start, "snapshot", { text: "", expected: committed, dangling: [] });
 
-            for (const [i, { step, probes }] of steps.entries()) {
-              const resolved = resolveChanges(step.changes, committed, world);
-              const file = stepFile(step.mode, resolved, committed);
-              const path = join(folder, `step-${i}`);
-              await writeFile(path, file.text);
-              for (let times = step.repeat ? 2 : 1; times > 0; times -= 1)
-                await loadEverywhere(stores, path, step.mode, file, step.chunk);
-              if (file.dangling.length === 0) committed = file.expected;
-              expect(memory.state().persons).toEqual(committed.persons);
-              expect(memory.state().employees).toEqual(committed.employees);
-              await expectAgreement(stores, initial, committed, probes);
-              await expectOneVersionPerItem(getEngine());
-              // Every invariant of docs/data-model.md, as `npm run directory -- verify` checks them.
-              const report = await verifyDirectory(
-                documentClientFor(getEngine().client),
-                getEngine().tables.directory,
-              );
-              expect(report).toEqual({
-                committed: expect.any(Number),
-                items: expect.any(Number),
-                records: committed.employees.size,
-                persons: committed.persons.size,
-              });
-            }
+            const run: Run = { stores, memory, engine: getEngine(), initial, world, folder };
+            for (const [i, step] of steps.entries()) committed = await runStep(run, i, step, committed);
           },
         ),
         { numRuns: NUM_RUNS },

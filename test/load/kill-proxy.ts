@@ -7,7 +7,7 @@
 import { createServer, type IncomingMessage, request, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
-export const CALL_KINDS = [
+const CALL_KINDS = [
   "lease",
   "journal",
   "write",
@@ -76,6 +76,36 @@ const bodyOf = (message: IncomingMessage) =>
     message.on("error", reject);
   });
 
+/** The DynamoDB operation a call names (`DynamoDB_20120810.PutItem`: `PutItem`). */
+const operationOf = (incoming: IncomingMessage) =>
+  String(incoming.headers["x-amz-target"] ?? "").split(".")[1] ?? "";
+
+const parsedBody = (body: Buffer): Record<string, unknown> =>
+  body.length > 0 ? (JSON.parse(body.toString("utf8")) as Record<string, unknown>) : {};
+
+/** Sends the call on to the engine as it came, and reads its whole answer. */
+const forward = (target: URL, incoming: IncomingMessage, body: Buffer) =>
+  new Promise<{ status: number; headers: IncomingMessage["headers"]; body: Buffer }>((resolve, reject) => {
+    const outgoing = request(
+      {
+        host: target.hostname,
+        port: target.port,
+        method: incoming.method,
+        path: incoming.url,
+        headers: incoming.headers,
+      },
+      (response) => {
+        bodyOf(response).then(
+          (answer) =>
+            resolve({ status: response.statusCode ?? 500, headers: response.headers, body: answer }),
+          reject,
+        );
+      },
+    );
+    outgoing.on("error", reject);
+    outgoing.end(body);
+  });
+
 /** Starts a proxy to `upstream`; `kill` runs once, when `point` (if any) is reached. */
 export async function startKillProxy(
   upstream: string,
@@ -99,47 +129,21 @@ export async function startKillProxy(
     if (inFlight === 0) for (const resolve of idle.splice(0)) resolve();
   };
 
-  const forward = (incoming: IncomingMessage, body: Buffer) =>
-    new Promise<{ status: number; headers: IncomingMessage["headers"]; body: Buffer }>((resolve, reject) => {
-      const outgoing = request(
-        {
-          host: target.hostname,
-          port: target.port,
-          method: incoming.method,
-          path: incoming.url,
-          headers: incoming.headers,
-        },
-        (response) => {
-          bodyOf(response).then(
-            (answer) =>
-              resolve({ status: response.statusCode ?? 500, headers: response.headers, body: answer }),
-            reject,
-          );
-        },
-      );
-      outgoing.on("error", reject);
-      outgoing.end(body);
-    });
-
-  const handle = async (incoming: IncomingMessage, reply: ServerResponse) => {
-    const body = await bodyOf(incoming);
-    // A call sent after the kill point is lost with the process that sent it.
-    if (killed) return void reply.destroy();
-    const operation = String(incoming.headers["x-amz-target"] ?? "").split(".")[1] ?? "";
-    const parsed = body.length > 0 ? (JSON.parse(body.toString("utf8")) as Record<string, unknown>) : {};
-    const kind = kindOf(operation, parsed, published);
+  /** Names the call, counts it, and says whether it is the kill point. */
+  const isKillPoint = (incoming: IncomingMessage, body: Buffer): boolean => {
+    const kind = kindOf(operationOf(incoming), parsedBody(body), published);
     if (kind === "publish") published = true;
     calls.push(kind);
     const count = (seen.get(kind) ?? 0) + 1;
     seen.set(kind, count);
-    const hit = point !== undefined && point.kind === kind && point.index === count;
-    if (hit && point.when === "before") {
-      fire();
-      return void reply.destroy();
-    }
+    return point !== undefined && point.kind === kind && point.index === count;
+  };
+
+  /** Passes the call to the engine, and its answer back unless the loader was killed meanwhile. */
+  const relay = async (incoming: IncomingMessage, reply: ServerResponse, body: Buffer, hit: boolean) => {
     inFlight += 1;
     try {
-      const answer = await forward(incoming, body);
+      const answer = await forward(target, incoming, body);
       if (hit) fire();
       if (killed) return void reply.destroy();
       reply.writeHead(answer.status, answer.headers);
@@ -147,6 +151,18 @@ export async function startKillProxy(
     } finally {
       done();
     }
+  };
+
+  const handle = async (incoming: IncomingMessage, reply: ServerResponse) => {
+    const body = await bodyOf(incoming);
+    // A call sent after the kill point is lost with the process that sent it.
+    if (killed) return void reply.destroy();
+    const hit = isKillPoint(incoming, body);
+    if (hit && point?.when === "before") {
+      fire();
+      return void reply.destroy();
+    }
+    await relay(incoming, reply, body, hit);
   };
 
   const server = createServer((incoming, reply) => {

@@ -21,7 +21,7 @@ import { loadData, loadFile } from "../../lib/load/load-file.js";
 import { type DirectoryState, memoryDirectory } from "../../lib/store/memory/memory-directory.js";
 import type { DirectoryReader } from "../../lib/store/port.js";
 
-export const COMPANIES = demoCompanyIds(4);
+const COMPANIES = demoCompanyIds(4);
 
 type Line =
   | { op: "upsert"; person: SourcePersonInput }
@@ -47,73 +47,105 @@ function demoBefore(seed: number, records: number) {
   return { persons, employees };
 }
 
-/** The change lines, and the raw records after them (for the same state as a snapshot file). */
-function changeLines(seed: number, size: ScenarioSize) {
-  const rng = new DemoRandom(seed ^ 0x5eed);
-  const { persons, employees } = demoBefore(seed, size.records);
-  const lines: Line[] = [];
-  const upsert = (employee: SourceEmployeeInput) => {
-    employees.set(employee.id, employee);
-    lines.push({ op: "upsert", employee });
-  };
-  const personIds = () => [...persons.keys()];
-  const edited = (employee: SourceEmployeeInput): SourceEmployeeInput => ({
-    ...employee,
-    demographics: { ...employee.demographics, lastName: rng.pick(["Okafor", "Lindqvist", "Nguyễn", null]) },
-    contact: { ...employee.contact, phone: rng.pick(["(555) 010-2030", "555.404.5060", null]) },
-  });
+/** The raw directory as the change lines leave it, the lines so far, and the seeded source of choices. */
+interface Draft {
+  readonly rng: DemoRandom;
+  readonly persons: Map<string, SourcePersonInput>;
+  readonly employees: Map<string, SourceEmployeeInput>;
+  readonly lines: Line[];
+}
 
-  // Existing records: most change, some twice (the later line wins).
-  for (const employee of [...employees.values()]) {
-    const times = rng.weighted([
+function upsertRecord(draft: Draft, employee: SourceEmployeeInput): void {
+  draft.employees.set(employee.id, employee);
+  draft.lines.push({ op: "upsert", employee });
+}
+
+function deleteRecord(draft: Draft, id: string): void {
+  draft.employees.delete(id);
+  draft.lines.push({ op: "delete", employee: id });
+}
+
+const personIds = (draft: Draft) => [...draft.persons.keys()];
+
+/** How an existing record changes: each its own seeded choices, in a fixed order. */
+const CHANGED: Record<
+  "edit" | "move" | "relink",
+  (draft: Draft, current: SourceEmployeeInput) => SourceEmployeeInput
+> = {
+  edit: ({ rng }, current) => ({
+    ...current,
+    demographics: { ...current.demographics, lastName: rng.pick(["Okafor", "Lindqvist", "Nguyễn", null]) },
+    contact: { ...current.contact, phone: rng.pick(["(555) 010-2030", "555.404.5060", null]) },
+  }),
+  move: ({ rng }, current) => ({ ...current, companyId: rng.pick(COMPANIES) }),
+  relink: (draft, current) => ({
+    ...current,
+    personId: draft.rng.chance(0.2) ? null : draft.rng.pick(personIds(draft)),
+  }),
+};
+
+/** One change of a record of the directory before: edited, moved, re-linked, deleted, or revived. */
+function changeOnce(draft: Draft, employee: SourceEmployeeInput): void {
+  const current = draft.employees.get(employee.id);
+  const kind = draft.rng.weighted([
+    ["edit", 4],
+    ["move", 3],
+    ["relink", 3],
+    ["delete", 2],
+    ["revive", current ? 0 : 4],
+  ] as const);
+  if (kind === "revive" || !current) upsertRecord(draft, employee);
+  else if (kind === "delete") deleteRecord(draft, current.id);
+  else upsertRecord(draft, CHANGED[kind](draft, current));
+}
+
+/** Existing records: most change, some twice (the later line wins). */
+function changeExisting(draft: Draft): void {
+  for (const employee of [...draft.employees.values()]) {
+    const times = draft.rng.weighted([
       [0, 3],
       [1, 6],
       [2, 1],
     ] as const);
-    for (let i = 0; i < times; i += 1) {
-      const current = employees.get(employee.id);
-      const kind = rng.weighted([
-        ["edit", 4],
-        ["move", 3],
-        ["relink", 3],
-        ["delete", 2],
-        ["revive", current ? 0 : 4],
-      ] as const);
-      if (kind === "revive" || !current) upsert(employee);
-      else if (kind === "edit") upsert(edited(current));
-      else if (kind === "move") upsert({ ...current, companyId: rng.pick(COMPANIES) });
-      else if (kind === "relink")
-        upsert({ ...current, personId: rng.chance(0.2) ? null : rng.pick(personIds()) });
-      else {
-        employees.delete(current.id);
-        lines.push({ op: "delete", employee: current.id });
-      }
-    }
+    for (let i = 0; i < times; i += 1) changeOnce(draft, employee);
   }
-  // Persons deleted: their records go first, or move to another person.
-  for (const id of rng.sample(personIds(), Math.floor(persons.size / 12))) {
-    persons.delete(id);
-    for (const employee of [...employees.values()].filter((record) => record.personId === id)) {
-      if (rng.chance(0.5)) upsert({ ...employee, personId: rng.pick(personIds()) });
-      else {
-        employees.delete(employee.id);
-        lines.push({ op: "delete", employee: employee.id });
-      }
+}
+
+/** Persons deleted: their records go first, or move to another person. */
+function deletePersons(draft: Draft): void {
+  const { rng } = draft;
+  for (const id of rng.sample(personIds(draft), Math.floor(draft.persons.size / 12))) {
+    draft.persons.delete(id);
+    for (const employee of [...draft.employees.values()].filter((record) => record.personId === id)) {
+      if (rng.chance(0.5)) upsertRecord(draft, { ...employee, personId: rng.pick(personIds(draft)) });
+      else deleteRecord(draft, employee.id);
     }
-    lines.push({ op: "delete", person: id });
+    draft.lines.push({ op: "delete", person: id });
   }
-  // New persons and records, cloned from existing ones under new ids.
-  const templates = [...employees.values()];
-  for (let added = 0; added < size.added; ) {
-    const person = { ...rng.pick([...persons.values()]), id: rng.uuid() };
-    persons.set(person.id, person);
-    lines.push({ op: "upsert", person });
+}
+
+/** New persons and records, cloned from existing ones under new ids. */
+function addNew(draft: Draft, count: number): void {
+  const { rng } = draft;
+  const templates = [...draft.employees.values()];
+  for (let added = 0; added < count; ) {
+    const person = { ...rng.pick([...draft.persons.values()]), id: rng.uuid() };
+    draft.persons.set(person.id, person);
+    draft.lines.push({ op: "upsert", person });
     for (const companyId of rng.sample(COMPANIES, rng.int(1, 3))) {
-      upsert({ ...rng.pick(templates), id: rng.uuid(), companyId, personId: person.id });
+      upsertRecord(draft, { ...rng.pick(templates), id: rng.uuid(), companyId, personId: person.id });
       added += 1;
     }
   }
-  return { lines, persons, employees };
+}
+
+/** The change lines, and the raw records after them (for the same state as a snapshot file). */
+function changeLines(seed: number, size: ScenarioSize) {
+  const draft: Draft = { rng: new DemoRandom(seed ^ 0x5eed), ...demoBefore(seed, size.records), lines: [] };
+  changeExisting(draft);
+  deletePersons(draft);
+  addNew(draft, size.added);
+  return { lines: draft.lines, persons: draft.persons, employees: draft.employees };
 }
 
 /**

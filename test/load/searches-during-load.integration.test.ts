@@ -20,8 +20,9 @@ import { dynamoDirectoryWriter } from "../../lib/store/dynamo/load-session.js";
 import { dynamoDirectoryReader, MANIFEST_TTL_MS } from "../../lib/store/dynamo/reader.js";
 import { documentClientFor } from "../../lib/store/dynamo-client.js";
 import type { DirectoryState } from "../../lib/store/memory/memory-directory.js";
+import type { DirectoryReader } from "../../lib/store/port.js";
 import { describeEachEngine } from "../support/engines.js";
-import { memoryReaderOf, type Scenario, scenario, searches } from "./load-scenario.js";
+import { memoryReaderOf, type Scenario, type Search, scenario, searches } from "./load-scenario.js";
 import { loadTable } from "./load-tables.js";
 
 const SEED = Number(process.env.LOAD_TEST_SEED ?? Math.floor(Math.random() * 2 ** 31));
@@ -45,6 +46,26 @@ interface Faults {
   perCall: number;
   /** Chance that a batch call gets back half its items unprocessed. */
   partial: number;
+}
+
+/** Where a batch call lists its items: a BatchWriteItem's requests, or a BatchGetItem's keys. */
+const BATCH_LISTS: Readonly<Record<string, "RequestItems" | "Keys">> = {
+  BatchWriteItemCommand: "RequestItems",
+  BatchGetItemCommand: "Keys",
+};
+
+/**
+ * A batch call's one table cut in two: the first half goes back unprocessed, the rest is sent.
+ * Undefined when there is nothing to cut.
+ */
+function splitBatch(batch: "RequestItems" | "Keys", requestItems: Record<string, unknown>) {
+  const [table, requests] = Object.entries(requestItems)[0] ?? [];
+  if (table === undefined) return undefined;
+  const list = (batch === "Keys" ? (requests as { Keys: unknown[] }).Keys : requests) as unknown[];
+  const cut = Math.floor(list.length / 2);
+  if (cut === 0) return undefined;
+  const within = (part: unknown[]) => (batch === "Keys" ? { ...(requests as object), Keys: part } : part);
+  return { table, kept: within(list.slice(cut)), unprocessed: within(list.slice(0, cut)) };
 }
 
 /**
@@ -79,33 +100,72 @@ function injectFaults(
   );
   client.middlewareStack.add(
     (next, context) => async (args) => {
-      const command = String(context.commandName);
-      const batch =
-        command === "BatchWriteItemCommand"
-          ? "RequestItems"
-          : command === "BatchGetItemCommand"
-            ? "Keys"
-            : "";
+      const batch = BATCH_LISTS[String(context.commandName)];
       if (!batch || !rng.chance(faults().partial)) return next(args);
       // Here, outside the document client's marshalling, input and output hold plain values.
       const input = args.input as { RequestItems: Record<string, unknown> };
-      const [table, requests] = Object.entries(input.RequestItems)[0] ?? [];
-      if (table === undefined) return next(args);
-      const list = (batch === "Keys" ? (requests as { Keys: unknown[] }).Keys : requests) as unknown[];
-      // The first half goes back unprocessed.
-      const cut = Math.floor(list.length / 2);
-      if (cut === 0) return next(args);
-      const [unprocessed, kept] = [list.slice(0, cut), list.slice(cut)];
-      const within = (part: unknown[]) => (batch === "Keys" ? { ...(requests as object), Keys: part } : part);
+      const split = splitBatch(batch, input.RequestItems);
+      if (!split) return next(args);
       injected.partial += 1;
-      const result = await next({ ...args, input: { ...input, RequestItems: { [table]: within(kept) } } });
+      const result = await next({
+        ...args,
+        input: { ...input, RequestItems: { [split.table]: split.kept } },
+      });
       const output = result.output as Record<string, unknown>;
-      output[batch === "Keys" ? "UnprocessedKeys" : "UnprocessedItems"] = { [table]: within(unprocessed) };
+      output[batch === "Keys" ? "UnprocessedKeys" : "UnprocessedItems"] = {
+        [split.table]: split.unprocessed,
+      };
       return result;
     },
     { step: "initialize", priority: "high", name: "partialBatches" },
   );
   return injected;
+}
+
+/** The load the searches run through: whether it is still on, and when it flipped (if it has). */
+interface LoadInProgress {
+  loading: boolean;
+  readonly publishedAt: () => number | undefined;
+}
+
+/** The searches, the reader they ask, each one's answers before and after the file, and what was seen. */
+interface SearchesThroughLoad {
+  readonly all: readonly Search[];
+  readonly reader: DirectoryReader;
+  readonly before: readonly unknown[];
+  readonly after: readonly unknown[];
+  readonly seen: { before: number; after: number; afterFlip: number };
+}
+
+const stateAnswered = (answer: unknown, before: unknown, after: unknown) => {
+  if (isDeepStrictEqual(answer, after)) return "after";
+  return isDeepStrictEqual(answer, before) ? "before" : "neither before nor after";
+};
+
+/**
+ * One searcher: every SEARCHERS-th search from `first`, round and round, while the load runs. Each
+ * answer is the state before or after, and after once the flip is VISIBLE_AFTER_MS old.
+ */
+async function searchThroughLoad(first: number, load: LoadInProgress, through: SearchesThroughLoad) {
+  for (let i = first; load.loading; i += SEARCHERS) {
+    const which = i % through.all.length;
+    const search = through.all[which];
+    if (!search) throw new Error("no search");
+    const startedAt = performance.now();
+    const answer = plain(await search(through.reader));
+    const state = stateAnswered(answer, through.before[which], through.after[which]);
+    const publishedAt = load.publishedAt();
+    const flipped = publishedAt !== undefined && startedAt >= publishedAt + VISIBLE_AFTER_MS;
+    const expected = flipped || state === "after" ? "after" : "before";
+    expect({ which, flipped, state }).toEqual({ which, flipped, state: expected });
+    through.seen[flipped ? "afterFlip" : expected] += 1;
+  }
+}
+
+/** Every search, asked once more, answers the state after the file. */
+async function expectEveryAnswerAfter({ all, reader, after }: SearchesThroughLoad) {
+  for (const [which, search] of all.entries())
+    expect({ which, answer: await search(reader) }).toEqual({ which, answer: after[which] });
 }
 
 describeEachEngine(`searches during a throttled load (LOAD_TEST_SEED=${SEED})`, (getEngine) => {
@@ -152,32 +212,20 @@ describeEachEngine(`searches during a throttled load (LOAD_TEST_SEED=${SEED})`, 
         const searchFaults = injectFaults(searchDocuments, () => readFaults, new DemoRandom(SEED + 1));
         const reader = dynamoDirectoryReader(searchDocuments, t.table);
 
-        let loading = true;
-        const seen = { before: 0, after: 0, afterFlip: 0 };
-        const searcher = async (first: number) => {
-          for (let i = first; loading; i += SEARCHERS) {
-            const which = i % all.length;
-            const search = all[which];
-            if (!search) throw new Error("no search");
-            const startedAt = performance.now();
-            const answer = plain(await search(reader));
-            const state = isDeepStrictEqual(answer, after[which])
-              ? "after"
-              : isDeepStrictEqual(answer, before[which])
-                ? "before"
-                : "neither before nor after";
-            const flipped = publishedAt !== undefined && startedAt >= publishedAt + VISIBLE_AFTER_MS;
-            const expected = flipped ? "after" : state === "after" ? "after" : "before";
-            expect({ which, flipped, state }).toEqual({ which, flipped, state: expected });
-            seen[flipped ? "afterFlip" : state === "after" ? "after" : "before"] += 1;
-          }
+        const load: LoadInProgress = { loading: true, publishedAt: () => publishedAt };
+        const through: SearchesThroughLoad = {
+          all,
+          reader,
+          before,
+          after,
+          seen: { before: 0, after: 0, afterFlip: 0 },
         };
-        const searchers = Array.from({ length: SEARCHERS }, (_, i) => searcher(i));
+        const searchers = Array.from({ length: SEARCHERS }, (_, i) => searchThroughLoad(i, load, through));
         const writer = dynamoDirectoryWriter(loaderDocuments, t.table);
         try {
           await loadFile(sc.file("changes"), "changes", writer);
         } finally {
-          loading = false;
+          load.loading = false;
           await Promise.all(searchers);
         }
         expect(publishedAt).toBeDefined();
@@ -186,17 +234,15 @@ describeEachEngine(`searches during a throttled load (LOAD_TEST_SEED=${SEED})`, 
         expect(loaderFaults.partial).toBeGreaterThan(0);
         expect(searchFaults.throttled).toBeGreaterThan(0);
         expect(searchFaults.partial).toBeGreaterThan(0);
-        expect(seen.before).toBeGreaterThan(0);
+        expect(through.seen.before).toBeGreaterThan(0);
         // The load returns 2.5 s after its flip: every search from now on sees the file.
-        for (const [which, search] of all.entries())
-          expect({ which, answer: await search(reader) }).toEqual({ which, answer: after[which] });
+        await expectEveryAnswerAfter(through);
 
         // A fault that never clears up fails the search: no page, whole or partial.
         readFaults = { throttle: 1, perCall: Number.POSITIVE_INFINITY, partial: 0 };
         for (const search of all.slice(0, 3)) await expect(search(reader)).rejects.toThrow();
         readFaults = { throttle: 0, perCall: 0, partial: 0 };
-        for (const [which, search] of all.entries())
-          expect({ which, answer: await search(reader) }).toEqual({ which, answer: after[which] });
+        await expectEveryAnswerAfter(through);
         await t.expectVerified();
       } finally {
         loaderClient.destroy();

@@ -14,7 +14,7 @@ import type { DirectoryReader } from "../../lib/store/port.js";
 import { loadedDirectory } from "../support/directory-store.js";
 import { describeEachEngine } from "../support/engines.js";
 import { dataFileOf, employeeInput, personInput, testUuid } from "../support/records.js";
-import { AS_OF, principalOf } from "./property-harness.js";
+import { AS_OF, principalOf } from "./search-context.js";
 
 const COUNT = 2_000;
 const BIG = testUuid(0xb16, 0, 1);

@@ -1,9 +1,8 @@
 /**
- * What the reference-model property tests share: the fixed asOf, the principal of a key scope,
- * loading a generated directory into the suite's table, and the two properties every search has
- * (`modelProperties`): it answers as the model does, and its pages join into the model's whole
- * answer. Every run also compares deliberate requests (random-directory.ts `deliberateRequests`),
- * so no seed compares only empty answers.
+ * What the reference-model property tests share: loading a generated directory into the suite's
+ * table, and the two properties every search has (`modelProperties`): it answers as the model
+ * does, and its pages join into the model's whole answer. Every run also compares deliberate
+ * requests (random-directory.ts `deliberateRequests`), so no seed compares only empty answers.
  */
 import fc from "fast-check";
 import type { Principal } from "../../lib/auth/principal.js";
@@ -23,21 +22,12 @@ import {
   scopeOf,
 } from "./random-directory.js";
 import { FORBIDDEN } from "./reference-model.js";
+import { AS_OF, principalOf } from "./search-context.js";
 
-export const AS_OF = new Date("2025-01-05T12:00:00Z");
-export const NUM_RUNS = 50;
+const NUM_RUNS = 50;
 export const PROPERTY_TIMEOUT_MS = 150_000;
 
-export function principalOf(companies: ReadonlySet<string>): Principal {
-  return {
-    keyId: "key_ReferenceModel00",
-    partner: "reference model",
-    operations: new Set(["persons.search", "employees.search"]),
-    companies,
-  };
-}
-
-export async function loaded(context: EngineContext, directory: Directory): Promise<DirectoryReader> {
+async function loaded(context: EngineContext, directory: Directory): Promise<DirectoryReader> {
   return loadedDirectory(context, directory.data);
 }
 

@@ -66,7 +66,7 @@ type System = (typeof SYSTEMS)[number];
 
 /** Company suffixes: prefixes of one another and case variants, to test sort-key ranges. */
 const COMPANY_SUFFIXES = ["a", "a-b", "A", "a_1", "a.b"];
-export const MAX_COMPANIES = COMPANY_SUFFIXES.length;
+const MAX_COMPANIES = COMPANY_SUFFIXES.length;
 
 export interface EmploymentSpec {
   company: number;
@@ -99,7 +99,7 @@ export function employmentInput(
   });
 }
 
-export interface PersonSpec {
+interface PersonSpec {
   tag: number;
   upperId: boolean;
   createdAt: string;

@@ -44,8 +44,8 @@ export const FEB_1 = {
   minusFive: "2024-01-31T19:00:00-05:00",
 };
 
-export const FILLERS = 12;
-export const fillerId = (i: number) => `f0000000-0000-4000-8000-${String(i).padStart(12, "0")}`;
+const FILLERS = 12;
+const fillerId = (i: number) => `f0000000-0000-4000-8000-${String(i).padStart(12, "0")}`;
 
 const persons = [
   personInput(PERSON.alice, FEB_1.utc),

@@ -9,8 +9,8 @@ import { searchEmployees } from "../../lib/search/search-employees.js";
 import type { DirectoryReader } from "../../lib/store/port.js";
 import { loadedDirectory } from "../support/directory-store.js";
 import { describeEachEngine } from "../support/engines.js";
-import { AS_OF, principalOf } from "./property-harness.js";
 import { ACME_ORDER, COMPANY, FEB_1, PERSON, RECORD, SAMPLE, SCOPE } from "./sample-directory.js";
+import { AS_OF, principalOf } from "./search-context.js";
 
 const ids = (response: ApiEmployeesSearchResponse) => response.employees.map((employee) => employee.id);
 

@@ -9,8 +9,8 @@ import { createdRange, employeesSearchRequestSchema } from "../../lib/search/req
 import { searchEmployees } from "../../lib/search/search-employees.js";
 import type { DirectoryReader } from "../../lib/store/port.js";
 import { memoryWith, recording } from "./memory-store.js";
-import { AS_OF, principalOf } from "./property-harness.js";
 import { ACME_ORDER, COMPANY, PERSON, RECORD, SAMPLE, SCOPE } from "./sample-directory.js";
+import { AS_OF, principalOf } from "./search-context.js";
 
 const store = memoryWith(SAMPLE);
 

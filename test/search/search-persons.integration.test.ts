@@ -11,8 +11,8 @@ import type { DirectoryReader } from "../../lib/store/port.js";
 import { loadedDirectory } from "../support/directory-store.js";
 import { describeEachEngine, type EngineContext } from "../support/engines.js";
 import { dataFileOf, employeeInput, personInput, testUuid } from "../support/records.js";
-import { AS_OF, principalOf } from "./property-harness.js";
 import { COMPANY, FEB_1, PERSON, RECORD, SAMPLE, SCOPE } from "./sample-directory.js";
+import { AS_OF, principalOf } from "./search-context.js";
 
 async function repositoryWith(context: EngineContext, data: typeof SAMPLE): Promise<DirectoryReader> {
   return loadedDirectory(context, data);

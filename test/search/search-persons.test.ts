@@ -10,8 +10,8 @@ import { createdRange, personsSearchRequestSchema } from "../../lib/search/reque
 import { searchPersons } from "../../lib/search/search-persons.js";
 import type { DirectoryReader } from "../../lib/store/port.js";
 import { memoryWith, recording } from "./memory-store.js";
-import { AS_OF, principalOf } from "./property-harness.js";
 import { COMPANY, PERSON, RECORD, SAMPLE, SCOPE } from "./sample-directory.js";
+import { AS_OF, principalOf } from "./search-context.js";
 
 const store = memoryWith(SAMPLE);
 const EVERY_COMPANY: ReadonlySet<string> = new Set(Object.values(COMPANY));

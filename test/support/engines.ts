@@ -22,7 +22,7 @@ export interface EngineContext {
   readonly tables: Readonly<Record<TableId, string>>;
 }
 
-export const ENGINE_NAMES: readonly EngineName[] = ["dynalite", "ddblocal"];
+const ENGINE_NAMES: readonly EngineName[] = ["dynalite", "ddblocal"];
 
 /** Setup can be slow: DynamoDB Local's first CreateTable runs on a cold JVM. */
 const HOOK_TIMEOUT_MS = 60_000;

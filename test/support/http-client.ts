@@ -38,7 +38,7 @@ export async function send(
   return { status: response.status, headers: response.headers, text, json };
 }
 
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** Every answer, whatever its status: a JSON content type, a request id and the standard headers. */
 export function expectServiceHeaders(answer: Answer): void {
