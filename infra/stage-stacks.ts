@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { App, type Environment } from "aws-cdk-lib";
 import type { RouteTable } from "../lib/routes.js";
-import { type StageConfig, stageConfig } from "./config.js";
+import { type CustomDomains, resolveCustomDomains, type StageConfig, stageConfig } from "./config.js";
 import { repoPath } from "./paths.js";
 import { stageEnvironment } from "./stage-environment.js";
 import { StatefulStack } from "./stateful-stack.js";
@@ -18,7 +18,7 @@ export interface StageStacks {
   readonly stateless: StatelessStack;
 }
 
-export interface StageOptions {
+export interface StageOptions extends Partial<CustomDomains> {
   /** Send the alarms to this existing SNS topic instead of the stage's own (if any). */
   readonly alarmTopicArn?: string;
   /** Subscribe this address to the alarm topic (`-c alarmEmail=…`; overrides the stage config). */
@@ -47,7 +47,15 @@ export function addStage(app: App, stage: string, options: StageOptions = {}): S
   if (alarmEmail !== undefined && !EMAIL.test(alarmEmail)) {
     throw new Error(`alarmEmail "${alarmEmail}" is not an email address`);
   }
-  const config: StageConfig = { ...base, alarmEmail };
+  const customDomains = resolveCustomDomains(
+    {
+      searchDomain: options.searchDomain,
+      helloDomain: options.helloDomain,
+      certificateArn: options.certificateArn,
+    },
+    base.customDomains,
+  );
+  const config: StageConfig = { ...base, alarmEmail, customDomains };
   const env =
     options.env ??
     stageEnvironment(config, {
