@@ -1,10 +1,12 @@
 /**
  * One stage of the service = a stateful stack (tables) and a stateless stack (functions, APIs,
  * on-call) that reads the tables through typed props. The CLI app, `npm run synth` and the tests
- * all build stages through here, with the feature flags of cdk.json.
+ * all build stages through here, with the feature flags of cdk.json and cdk-nag's AwsSolutions
+ * pack as a validation plugin: a synth with an unacknowledged finding fails.
  */
 import { readFileSync } from "node:fs";
-import { App, type Environment } from "aws-cdk-lib";
+import { App, type Environment, Validations } from "aws-cdk-lib";
+import { AwsSolutionsChecks } from "cdk-nag";
 import type { RouteTable } from "../lib/routes.js";
 import { type CustomDomains, resolveCustomDomains, type StageConfig, stageConfig } from "./config.js";
 import { repoPath } from "./paths.js";
@@ -63,6 +65,9 @@ export function addStage(app: App, stage: string, options: StageOptions = {}): S
       cliAccount: process.env.CDK_DEFAULT_ACCOUNT || undefined,
       region: process.env.CDK_DEFAULT_REGION || undefined,
     });
+  // Every synth of a stage (cdk synth/deploy, npm run synth, the tests) runs the checks: a finding
+  // is fixed, or acknowledged next to its resource with a reason (docs/operations.md).
+  Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   const common = {
     env,
     terminationProtection: config.terminationProtection,
