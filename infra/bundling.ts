@@ -4,6 +4,7 @@
  * directly (`lambdaEsbuildOptions()`) to measure their size and cold import. Both are derived from
  * `LAMBDA_BUNDLE`; change the bundle there only.
  */
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type BundlingOptions, LogLevel, OutputFormat } from "aws-cdk-lib/aws-lambda-nodejs";
 import type { BuildOptions } from "esbuild";
@@ -36,8 +37,20 @@ const LAMBDA_BUNDLE = {
   // Some dependencies still call `require`; ESM has none unless we create one.
   banner: 'import { createRequire } from "node:module"; const require = createRequire(import.meta.url);',
   alias: LAMBDA_ALIASES,
+  // Modules keep the paths they are imported by: a symlinked node_modules (a git worktree's) would
+  // otherwise put its target's location into the source map, and so into the asset hash.
+  preserveSymlinks: true,
   logLevel: "warning",
 } as const;
+
+/** Rewrites the bundle's source map to repository paths (infra/source-map-paths.ts). */
+const SOURCE_MAP_PATHS = fileURLToPath(new URL("./source-map-paths.ts", import.meta.url));
+const BUNDLE_FILE = { esm: "index.mjs", cjs: "index.js" } as const;
+
+/** One argument of a POSIX shell command (the hooks' commands run through bash -c). */
+function shellArgument(value: string): string {
+  return `'${value.replaceAll("'", "'\\''")}'`;
+}
 
 const CDK_FORMAT = { esm: OutputFormat.ESM, cjs: OutputFormat.CJS } as const;
 const CDK_LOG_LEVEL = {
@@ -64,12 +77,29 @@ export function lambdaBundling(): BundlingOptions {
     // NodejsFunction has no prop for it; passed to the esbuild CLI as is.
     esbuildArgs: {
       "--tree-shaking": String(LAMBDA_BUNDLE.treeShaking),
+      "--preserve-symlinks": LAMBDA_BUNDLE.preserveSymlinks,
       ...Object.fromEntries(
         Object.entries(LAMBDA_BUNDLE.alias).map(([name, path]) => [`--alias:${name}`, path]),
       ),
     },
     logLevel: CDK_LOG_LEVEL[LAMBDA_BUNDLE.logLevel],
     forceDockerBundling: false,
+    // The asset hash is the bundle's (the output's): its source map must not name the folder it
+    // was built in. `process.execPath`: the Node running the synth (24, as for every npm script).
+    commandHooks: {
+      beforeBundling: () => [],
+      beforeInstall: () => [],
+      afterBundling: (inputDir, outputDir) => [
+        [
+          process.execPath,
+          SOURCE_MAP_PATHS,
+          join(outputDir, `${BUNDLE_FILE[LAMBDA_BUNDLE.format]}.map`),
+          inputDir,
+        ]
+          .map(shellArgument)
+          .join(" "),
+      ],
+    },
   };
 }
 
@@ -89,6 +119,7 @@ export function lambdaEsbuildOptions(): BuildOptions {
     external: [...LAMBDA_BUNDLE.externalModules],
     banner: { js: LAMBDA_BUNDLE.banner },
     alias: { ...LAMBDA_BUNDLE.alias },
+    preserveSymlinks: LAMBDA_BUNDLE.preserveSymlinks,
     logLevel: LAMBDA_BUNDLE.logLevel,
   };
 }

@@ -93,6 +93,20 @@ export interface StageConfig {
   readonly createAlarmTopic: boolean;
   /** Subscribe this address to the alarm topic (`-c alarmEmail=…` overrides it). */
   readonly alarmEmail: string | undefined;
+  /**
+   * Stable partner URLs: regional custom domains for both APIs (`-c searchDomain=… -c helloDomain=…
+   * -c certificateArn=…` override it). Unset: partners use the execute-api addresses.
+   */
+  readonly customDomains: CustomDomains | undefined;
+}
+
+/** The two APIs' custom domains and the one ACM certificate (same region as the APIs) covering both. */
+export interface CustomDomains {
+  /** Serves {base_url}: the search API. */
+  readonly searchDomain: string;
+  /** Serves {hello_base_url}: the greeting API. */
+  readonly helloDomain: string;
+  readonly certificateArn: string;
 }
 
 /**
@@ -146,6 +160,7 @@ const CONFIGS: Readonly<
     alarms: { ...PROD_ALARMS, serverErrorRatePercent: 10, p99LatencyMs: 5000 },
     createAlarmTopic: false,
     alarmEmail: undefined,
+    customDomains: undefined,
   },
   sandbox: {
     authorizerCacheTtlSeconds: 300,
@@ -164,6 +179,7 @@ const CONFIGS: Readonly<
     alarms: { ...PROD_ALARMS, serverErrorRatePercent: 5 },
     createAlarmTopic: true,
     alarmEmail: undefined,
+    customDomains: undefined,
   },
   prod: {
     authorizerCacheTtlSeconds: 300,
@@ -184,6 +200,7 @@ const CONFIGS: Readonly<
     alarms: PROD_ALARMS,
     createAlarmTopic: true,
     alarmEmail: undefined,
+    customDomains: undefined,
   },
 };
 
@@ -202,6 +219,45 @@ export function stageConfig(stage: string): StageConfig {
     throttleTiers: THROTTLE_TIERS,
     ...CONFIGS[stage],
   };
+}
+
+/** Lower-case DNS name of at least two labels (API Gateway refuses upper case). */
+const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+/** A regional ACM certificate: `arn:<partition>:acm:<region>:<account>:certificate/<id>`. */
+const CERTIFICATE_ARN = /^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate\/[A-Za-z0-9-]+$/;
+
+/**
+ * The custom domains from `-c` overrides field by field over the stage config's: all three
+ * settings or none, so a stage never half-moves to its stable URLs.
+ */
+export function resolveCustomDomains(
+  given: Partial<CustomDomains>,
+  configured: CustomDomains | undefined,
+): CustomDomains | undefined {
+  const searchDomain = given.searchDomain ?? configured?.searchDomain;
+  const helloDomain = given.helloDomain ?? configured?.helloDomain;
+  const certificateArn = given.certificateArn ?? configured?.certificateArn;
+  const settings = { searchDomain, helloDomain, certificateArn };
+  const missing = Object.keys(settings).filter((key) => settings[key as keyof CustomDomains] === undefined);
+  if (missing.length === 3) return undefined;
+  if (searchDomain === undefined || helloDomain === undefined || certificateArn === undefined) {
+    throw new Error(
+      `custom domains need searchDomain, helloDomain and certificateArn together: ${missing.join(" and ")} missing (-c ${missing[0]}=…)`,
+    );
+  }
+  for (const [key, domain] of [
+    ["searchDomain", searchDomain],
+    ["helloDomain", helloDomain],
+  ] as const) {
+    if (!DOMAIN.test(domain)) throw new Error(`${key} "${domain}" is not a lower-case domain name`);
+  }
+  if (searchDomain === helloDomain) {
+    throw new Error(`searchDomain and helloDomain are both "${searchDomain}": each API needs its own`);
+  }
+  if (!CERTIFICATE_ARN.test(certificateArn)) {
+    throw new Error(`certificateArn "${certificateArn}" is not an ACM certificate ARN`);
+  }
+  return { searchDomain, helloDomain, certificateArn };
 }
 
 export { stageParameterNames as ssmParameterNames } from "../lib/stages.js";

@@ -1,12 +1,14 @@
 /**
  * One stage of the service = a stateful stack (tables) and a stateless stack (functions, APIs,
  * on-call) that reads the tables through typed props. The CLI app, `npm run synth` and the tests
- * all build stages through here, with the feature flags of cdk.json.
+ * all build stages through here, with the feature flags of cdk.json and cdk-nag's AwsSolutions
+ * pack as a validation plugin: a synth with an unacknowledged finding fails.
  */
 import { readFileSync } from "node:fs";
-import { App, type Environment } from "aws-cdk-lib";
+import { App, type Environment, Validations } from "aws-cdk-lib";
+import { AwsSolutionsChecks } from "cdk-nag";
 import type { RouteTable } from "../lib/routes.js";
-import { type StageConfig, stageConfig } from "./config.js";
+import { type CustomDomains, resolveCustomDomains, type StageConfig, stageConfig } from "./config.js";
 import { repoPath } from "./paths.js";
 import { stageEnvironment } from "./stage-environment.js";
 import { StatefulStack } from "./stateful-stack.js";
@@ -18,7 +20,7 @@ export interface StageStacks {
   readonly stateless: StatelessStack;
 }
 
-export interface StageOptions {
+export interface StageOptions extends Partial<CustomDomains> {
   /** Send the alarms to this existing SNS topic instead of the stage's own (if any). */
   readonly alarmTopicArn?: string;
   /** Subscribe this address to the alarm topic (`-c alarmEmail=…`; overrides the stage config). */
@@ -47,7 +49,15 @@ export function addStage(app: App, stage: string, options: StageOptions = {}): S
   if (alarmEmail !== undefined && !EMAIL.test(alarmEmail)) {
     throw new Error(`alarmEmail "${alarmEmail}" is not an email address`);
   }
-  const config: StageConfig = { ...base, alarmEmail };
+  const customDomains = resolveCustomDomains(
+    {
+      searchDomain: options.searchDomain,
+      helloDomain: options.helloDomain,
+      certificateArn: options.certificateArn,
+    },
+    base.customDomains,
+  );
+  const config: StageConfig = { ...base, alarmEmail, customDomains };
   const env =
     options.env ??
     stageEnvironment(config, {
@@ -55,6 +65,9 @@ export function addStage(app: App, stage: string, options: StageOptions = {}): S
       cliAccount: process.env.CDK_DEFAULT_ACCOUNT || undefined,
       region: process.env.CDK_DEFAULT_REGION || undefined,
     });
+  // Every synth of a stage (cdk synth/deploy, npm run synth, the tests) runs the checks: a finding
+  // is fixed, or acknowledged next to its resource with a reason (docs/operations.md).
+  Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   const common = {
     env,
     terminationProtection: config.terminationProtection,

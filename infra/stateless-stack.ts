@@ -4,6 +4,7 @@
  * lib/routes.ts; nothing here names a route.
  */
 import { ArnFormat, Aws, CfnOutput, Stack, type StackProps, Validations } from "aws-cdk-lib";
+import { Certificate } from "aws-cdk-lib/aws-certificatemanager";
 import type { ITable } from "aws-cdk-lib/aws-dynamodb";
 import { Effect, PolicyStatement, ServicePrincipal } from "aws-cdk-lib/aws-iam";
 import { type ITopic, Topic } from "aws-cdk-lib/aws-sns";
@@ -105,6 +106,10 @@ export class StatelessStack extends Stack {
   /** Both REST APIs, each with the routes that belong to it (maybe none). */
   private addApis(routes: readonly RouteDefinition[], config: StageConfig): Map<ApiId, PartnerApi> {
     const accountLogging = new ApiGatewayAccountLogging(this, "ApiGatewayAccount");
+    const domains = config.customDomains;
+    // One certificate covers both names (a SAN or wildcard certificate in the APIs' region).
+    const certificate =
+      domains && Certificate.fromCertificateArn(this, "DomainCertificate", domains.certificateArn);
     const apis = new Map<ApiId, PartnerApi>();
     for (const apiId of API_IDS) {
       apis.set(
@@ -116,6 +121,14 @@ export class StatelessStack extends Stack {
           functions: this.routeFunctions,
           authorizerFunction: this.authorizerFunction,
           accountLogging: accountLogging.account,
+          ...(domains && certificate
+            ? {
+                customDomain: {
+                  domainName: apiId === "search" ? domains.searchDomain : domains.helloDomain,
+                  certificate,
+                },
+              }
+            : {}),
         }),
       );
     }
@@ -149,6 +162,13 @@ export class StatelessStack extends Stack {
       description: "{hello_base_url}: the greeting API",
       value: this.api("greeting").baseUrl,
     });
+    for (const [apiId, api] of this.apis) {
+      if (!api.domain) continue;
+      new CfnOutput(this, `${pascal(apiId)}ApiDomainTarget`, {
+        description: `Point the ${apiId} API's custom domain here (CNAME, or a Route 53 alias)`,
+        value: api.domain.domainNameAliasDomainName,
+      });
+    }
     new CfnOutput(this, "DashboardName", { value: this.onCall.dashboard.dashboardName });
     // Log group names for the runbook's Logs Insights queries.
     for (const [apiId, api] of this.apis) {

@@ -1,13 +1,15 @@
 /**
  * One partner-facing REST API ({base_url} or {hello_base_url}): the routes of lib/routes.ts that
  * belong to it, all behind the TOKEN authorizer with API keys taken from the authorizer, the
- * contract's gateway responses, 405/404 for what it does not serve, and JSON access logs.
+ * contract's gateway responses, 405/404 for what it does not serve, and JSON access logs. With a
+ * custom domain, partners call only that (TLS 1.2+); the execute-api address is switched off.
  */
 import { Aws, Duration, Fn, Validations } from "aws-cdk-lib";
 import {
   AccessLogFormat,
   ApiKeySourceType,
   AuthorizationType,
+  DomainName,
   EndpointType,
   IdentitySource,
   LambdaIntegration,
@@ -15,8 +17,10 @@ import {
   type Method,
   MethodLoggingLevel,
   RestApi,
+  SecurityPolicy,
   TokenAuthorizer,
 } from "aws-cdk-lib/aws-apigateway";
+import type { ICertificate } from "aws-cdk-lib/aws-certificatemanager";
 import type { IFunction } from "aws-cdk-lib/aws-lambda";
 import { LogGroup } from "aws-cdk-lib/aws-logs";
 import { Construct, type IDependable } from "constructs";
@@ -37,13 +41,20 @@ export interface PartnerApiProps {
   readonly authorizerFunction: IFunction;
   /** API Gateway's account-level CloudWatch role; stages cannot log before it is set. */
   readonly accountLogging: IDependable;
+  /** The API's stable address; without one, partners use the execute-api URL. */
+  readonly customDomain?: { readonly domainName: string; readonly certificate: ICertificate };
 }
 
 export class PartnerApi extends Construct {
   readonly restApi: RestApi;
   readonly accessLogs: LogGroup;
-  /** `https://…/<stage>` without a trailing slash: the contract's {base_url} / {hello_base_url}. */
+  /**
+   * The contract's {base_url} / {hello_base_url}, without a trailing slash: `https://<custom domain>`,
+   * or `https://<id>.execute-api.<region>.amazonaws.com/<stage>` without one.
+   */
   readonly baseUrl: string;
+  /** Set with a custom domain: DNS points the domain at its `domainNameAliasDomainName`. */
+  readonly domain: DomainName | undefined;
   /** The methods that reach a Lambda (every one authorized and API-key protected). */
   readonly routeMethods: Method[] = [];
 
@@ -65,6 +76,9 @@ export class PartnerApi extends Construct {
       // The usage plan key comes from the authorizer's usageIdentifierKey, never from a header.
       apiKeySourceType: ApiKeySourceType.AUTHORIZER,
       cloudWatchRole: false,
+      // A custom domain is the only way in: partners never learn an address that changes on
+      // replacement. Without one the property stays unset, so the template is as before.
+      ...(props.customDomain ? { disableExecuteApiEndpoint: true } : {}),
       deployOptions: {
         stageName,
         accessLogDestination: new LogGroupLogDestination(this.accessLogs),
@@ -97,7 +111,10 @@ export class PartnerApi extends Construct {
     addFixedErrorMethod(this.restApi.root, 404, "not_found");
     addGatewayResponses(this.restApi, config);
 
-    this.baseUrl = `https://${this.restApi.restApiId}.execute-api.${Aws.REGION}.${Aws.URL_SUFFIX}/${stageName}`;
+    this.domain = props.customDomain && this.addDomain(props.customDomain);
+    this.baseUrl = this.domain
+      ? `https://${props.customDomain?.domainName}`
+      : `https://${this.restApi.restApiId}.execute-api.${Aws.REGION}.${Aws.URL_SUFFIX}/${stageName}`;
 
     Validations.of(this.restApi).acknowledge(
       {
@@ -111,6 +128,17 @@ export class PartnerApi extends Construct {
           "Partners authenticate with API keys checked by the Lambda TOKEN authorizer (decisions.md); there are no Cognito users.",
       },
     );
+  }
+
+  /** The domain's root maps to this API's stage: the URL carries no stage name. */
+  private addDomain(customDomain: NonNullable<PartnerApiProps["customDomain"]>): DomainName {
+    return new DomainName(this, "Domain", {
+      domainName: customDomain.domainName,
+      certificate: customDomain.certificate,
+      endpointType: EndpointType.REGIONAL,
+      securityPolicy: SecurityPolicy.TLS_1_2,
+      mapping: this.restApi,
+    });
   }
 
   private addRoutes(props: PartnerApiProps): void {

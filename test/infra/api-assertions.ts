@@ -388,15 +388,30 @@ export function apiAssertions(stage: string, synthesized: () => SynthesizedStage
   });
 
   describe(`${stage}: outputs and parameters`, () => {
-    it("outputs both API base URLs", () => {
+    it("outputs both API base URLs: the custom domains when given, else the execute-api addresses", () => {
       const outputs = template().toJSON().Outputs as Record<string, { Value: unknown }>;
-      for (const [name, apiId] of [
-        ["SearchApiUrl", "search"],
-        ["GreetingApiUrl", "greeting"],
+      const { options } = s();
+      for (const [name, apiId, domain] of [
+        ["SearchApiUrl", "search", options.searchDomain],
+        ["GreetingApiUrl", "greeting", options.helloDomain],
       ] as const) {
+        if (domain !== undefined) {
+          expect(outputs[name]?.Value).toBe(`https://${domain}`);
+          continue;
+        }
         const value = JSON.stringify(outputs[name]?.Value);
         expect(value).toContain(`/${stage}`);
         expect(refersTo(outputs[name]?.Value, logicalId(s().stateless.api(apiId).restApi))).toBe(true);
+      }
+    });
+
+    it("switches off the execute-api endpoints exactly when the APIs have custom domains", () => {
+      const withDomains = s().options.searchDomain !== undefined;
+      const domains = resources(template(), "AWS::ApiGateway::DomainName");
+      expect(domains).toHaveLength(withDomains ? 2 : 0);
+      for (const [, domain] of domains) expect(props(domain).SecurityPolicy).toBe("TLS_1_2");
+      for (const [, api] of resources(template(), "AWS::ApiGateway::RestApi")) {
+        expect(props(api).DisableExecuteApiEndpoint).toBe(withDomains ? true : undefined);
       }
     });
   });

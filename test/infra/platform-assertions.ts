@@ -291,6 +291,30 @@ export function platformAssertions(stage: string, synthesized: () => Synthesized
       });
     });
 
+    it("reads the tables through strong references: exports the stateful stack cannot change while in use", () => {
+      const statelessJson = JSON.stringify(stateless().toJSON());
+      expect(statelessJson).not.toContain("Fn::GetStackOutput");
+      const imports = [...statelessJson.matchAll(/"Fn::ImportValue":"([^"]+)"/g)].map((match) => match[1]);
+      const outputs = (s().statefulTemplate.toJSON().Outputs ?? {}) as Record<
+        string,
+        { Value: unknown; Export?: { Name: string } }
+      >;
+      const exported = new Map(
+        Object.values(outputs).flatMap((output) =>
+          output.Export ? [[output.Export.Name, output.Value]] : [],
+        ),
+      );
+      // Every table the stateless stack uses comes through an export of that table.
+      for (const tableId of ["keys", "directory"] as const) {
+        const table = logicalId(s().stateful.tables[tableId]);
+        const tableImports = imports.filter(
+          (name) => name !== undefined && refersTo(exported.get(name), table),
+        );
+        expect(tableImports.length).toBeGreaterThan(0);
+      }
+      for (const name of imports) expect(exported.has(name ?? "")).toBe(true);
+    });
+
     it("sets a retention on every log group", () => {
       for (const [, group] of resources(stateless(), "AWS::Logs::LogGroup")) {
         expect(props(group).RetentionInDays).toBe(s().config.logRetention);

@@ -1,12 +1,11 @@
 /**
  * Synthesizes one stage the way `cdk synth` does (cdk.json feature flags, real esbuild bundling),
- * with cdk-nag's AwsSolutions pack as a validation plugin, once per test file.
+ * with cdk-nag's AwsSolutions pack as a validation plugin (added by addStage), once per test file.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Validations } from "aws-cdk-lib";
 import { Template } from "aws-cdk-lib/assertions";
-import { AwsSolutionsChecks } from "cdk-nag";
 import type { IConstruct } from "constructs";
 import { addStage, createApp, type StageOptions, type StageStacks } from "../../infra/stage-stacks.js";
 
@@ -38,7 +37,6 @@ export function synthesizeStage(stage: string, given: Omit<StageOptions, "env"> 
   const app = createApp();
   const options: StageOptions = { ...given, env: {} };
   const stacks = addStage(app, stage, options);
-  Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   let synthError: string | undefined;
   let outdir = app.outdir;
   try {

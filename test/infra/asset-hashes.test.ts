@@ -1,0 +1,63 @@
+/**
+ * `cdk diff` must not churn: the same sources give the same Lambda assets wherever the cloud
+ * assembly is written. Synthesizes prod (real esbuild bundling) into two folders of different
+ * depth and compares each function's asset hash and the source map in its asset.
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { isAbsolute, join } from "node:path";
+import { AssetStaging } from "aws-cdk-lib";
+import { addStage, createApp } from "../../infra/stage-stacks.js";
+
+const root = mkdtempSync(join(tmpdir(), "asset-hashes-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+/** Each Lambda function's logical id → its asset's S3 key (`<asset hash>.zip`). */
+function synthLambdaAssets(outdir: string): Record<string, string> {
+  // Otherwise the second synthesis in this process reuses the first one's bundles.
+  AssetStaging.clearAssetHashCache();
+  const app = createApp(outdir);
+  const { stateless } = addStage(app, "prod", { env: {} });
+  app.synth();
+  const template = JSON.parse(readFileSync(join(outdir, `${stateless.stackName}.template.json`), "utf8")) as {
+    Resources: Record<string, { Type: string; Properties: { Code?: { S3Key?: string } } }>;
+  };
+  return Object.fromEntries(
+    Object.entries(template.Resources)
+      .filter(([, resource]) => resource.Type === "AWS::Lambda::Function")
+      .map(([id, resource]) => [id, String(resource.Properties.Code?.S3Key)]),
+  );
+}
+
+describe("Lambda asset hashes", () => {
+  const shallow = join(root, "a");
+  const deep = join(root, "x", "y", "z", "w", "b");
+  let shallowAssets: Record<string, string> = {};
+  let deepAssets: Record<string, string> = {};
+
+  beforeAll(() => {
+    shallowAssets = synthLambdaAssets(shallow);
+    deepAssets = synthLambdaAssets(deep);
+  });
+
+  it("do not depend on how deep the output folder is", () => {
+    // The authorizer and the greeting's function.
+    expect(Object.keys(shallowAssets)).toHaveLength(2);
+    for (const key of Object.values(shallowAssets)) expect(key).toMatch(/^[0-9a-f]{64}\.zip$/);
+    expect(deepAssets).toEqual(shallowAssets);
+  });
+
+  it("come from source maps whose sources are repository paths", () => {
+    for (const key of Object.values(deepAssets)) {
+      const map = JSON.parse(
+        readFileSync(join(deep, `asset.${key.replace(/\.zip$/, "")}`, "index.mjs.map"), "utf8"),
+      ) as { sources: string[] };
+      expect(map.sources.length).toBeGreaterThan(0);
+      for (const source of map.sources) {
+        expect(isAbsolute(source) || source.startsWith("..")).toBe(false);
+      }
+      expect(map.sources.some((source) => /^functions\/[a-z-]+\.ts$/.test(source))).toBe(true);
+      expect(map.sources.some((source) => source.startsWith("node_modules/"))).toBe(true);
+    }
+  });
+});

@@ -1,0 +1,153 @@
+/**
+ * Stable partner URLs: with `-c searchDomain=… -c helloDomain=… -c certificateArn=…` each API gets a
+ * regional custom domain (TLS 1.2+) mapped to its stage, and its execute-api address is switched
+ * off; without them prod synthesizes as before. Templates only: no bundling.
+ */
+import { App } from "aws-cdk-lib";
+import { Template } from "aws-cdk-lib/assertions";
+import { type CustomDomains, resolveCustomDomains } from "../../infra/config.js";
+import { addStage, cdkJsonContext, type StageOptions } from "../../infra/stage-stacks.js";
+import { logicalId, props, refersTo, resources } from "./template-helpers.js";
+
+const DOMAINS: CustomDomains = {
+  searchDomain: "search.partners.example.com",
+  helloDomain: "hello.partners.example.com",
+  certificateArn: "arn:aws:acm:eu-west-1:111111111111:certificate/0a1b2c3d-4e5f-6789-abcd-ef0123456789",
+};
+
+function synthProd(options: Omit<StageOptions, "env"> = {}) {
+  const app = new App({ context: { ...cdkJsonContext(), "aws:cdk:bundling-stacks": [] } });
+  const stacks = addStage(app, "prod", { ...options, env: {} });
+  return { ...stacks, template: Template.fromStack(stacks.stateless) };
+}
+
+type Outputs = Record<string, { Value: unknown }>;
+
+describe("prod with custom domains", () => {
+  const { stateless, template } = synthProd(DOMAINS);
+  const outputs = () => template.toJSON().Outputs as Outputs;
+
+  it("gives each API a regional domain with TLS 1.2+ and the one certificate", () => {
+    const domains = resources(template, "AWS::ApiGateway::DomainName").map(([, domain]) => props(domain));
+    expect(domains.map((domain) => domain.DomainName).sort()).toEqual([
+      DOMAINS.helloDomain,
+      DOMAINS.searchDomain,
+    ]);
+    for (const domain of domains) {
+      expect(domain.EndpointConfiguration).toEqual({ Types: ["REGIONAL"] });
+      expect(domain.SecurityPolicy).toBe("TLS_1_2");
+      expect(domain.RegionalCertificateArn).toBe(DOMAINS.certificateArn);
+      expect(domain.CertificateArn).toBeUndefined();
+    }
+  });
+
+  it("maps each domain's root to its own API's stage: search serves {base_url}, greeting {hello_base_url}", () => {
+    const mappings = resources(template, "AWS::ApiGateway::BasePathMapping").map(([, mapping]) =>
+      props(mapping),
+    );
+    expect(mappings).toHaveLength(2);
+    for (const [apiId, domainName] of [
+      ["search", DOMAINS.searchDomain],
+      ["greeting", DOMAINS.helloDomain],
+    ] as const) {
+      const api = stateless.api(apiId);
+      const domain = api.domain;
+      if (!domain) throw new Error(`${apiId} has no domain`);
+      const mapping = mappings.find((candidate) => refersTo(candidate.DomainName, logicalId(domain)));
+      expect(mapping?.BasePath).toBeUndefined();
+      expect(refersTo(mapping?.RestApiId, logicalId(api.restApi))).toBe(true);
+      expect(refersTo(mapping?.Stage, logicalId(api.restApi.deploymentStage))).toBe(true);
+      expect(
+        (template.toJSON().Resources as Record<string, { Properties: { DomainName: string } }>)[
+          logicalId(domain)
+        ]?.Properties.DomainName,
+      ).toBe(domainName);
+    }
+  });
+
+  it("switches off both execute-api endpoints", () => {
+    const apis = resources(template, "AWS::ApiGateway::RestApi");
+    expect(apis).toHaveLength(2);
+    for (const [, api] of apis) expect(props(api).DisableExecuteApiEndpoint).toBe(true);
+  });
+
+  it("outputs the custom-domain URLs and where DNS must point", () => {
+    expect(outputs().SearchApiUrl?.Value).toBe(`https://${DOMAINS.searchDomain}`);
+    expect(outputs().GreetingApiUrl?.Value).toBe(`https://${DOMAINS.helloDomain}`);
+    for (const apiId of ["search", "greeting"] as const) {
+      const name = `${apiId === "search" ? "Search" : "Greeting"}ApiDomainTarget`;
+      const domain = stateless.api(apiId).domain;
+      if (!domain) throw new Error(`${apiId} has no domain`);
+      expect(outputs()[name]?.Value).toEqual({ "Fn::GetAtt": [logicalId(domain), "RegionalDomainName"] });
+    }
+  });
+});
+
+describe("prod without custom domains", () => {
+  const { stateless, template } = synthProd();
+
+  it("has no domain and keeps the execute-api endpoints and URLs, as before", () => {
+    expect(resources(template, "AWS::ApiGateway::DomainName")).toEqual([]);
+    expect(resources(template, "AWS::ApiGateway::BasePathMapping")).toEqual([]);
+    for (const [, api] of resources(template, "AWS::ApiGateway::RestApi")) {
+      expect(props(api).DisableExecuteApiEndpoint).toBeUndefined();
+    }
+    const outputs = template.toJSON().Outputs as Outputs;
+    for (const [name, apiId] of [
+      ["SearchApiUrl", "search"],
+      ["GreetingApiUrl", "greeting"],
+    ] as const) {
+      const value = JSON.stringify(outputs[name]?.Value);
+      expect(value).toContain(".execute-api.");
+      expect(value).toContain("/prod");
+      expect(refersTo(outputs[name]?.Value, logicalId(stateless.api(apiId).restApi))).toBe(true);
+    }
+    expect(Object.keys(outputs).filter((name) => name.endsWith("DomainTarget"))).toEqual([]);
+  });
+});
+
+describe("custom domain settings", () => {
+  it("are all three or none, naming what is missing, before anything is built", () => {
+    const app = new App({ context: cdkJsonContext() });
+    expect(() =>
+      addStage(app, "prod", {
+        searchDomain: DOMAINS.searchDomain,
+        helloDomain: DOMAINS.helloDomain,
+        env: {},
+      }),
+    ).toThrow(
+      /custom domains need searchDomain, helloDomain and certificateArn together: certificateArn missing/,
+    );
+    expect(() => addStage(app, "prod", { certificateArn: DOMAINS.certificateArn, env: {} })).toThrow(
+      /searchDomain and helloDomain missing/,
+    );
+    expect(app.node.children).toHaveLength(0);
+  });
+
+  it("refuses values that cannot be a domain or a certificate, and one domain for both APIs", () => {
+    expect(() => resolveCustomDomains({ ...DOMAINS, searchDomain: "Search.Example.com" }, undefined)).toThrow(
+      /searchDomain "Search.Example.com" is not a lower-case domain name/,
+    );
+    expect(() =>
+      resolveCustomDomains({ ...DOMAINS, helloDomain: "https://hello.example.com" }, undefined),
+    ).toThrow(/helloDomain .* is not a lower-case domain name/);
+    expect(() => resolveCustomDomains({ ...DOMAINS, helloDomain: DOMAINS.searchDomain }, undefined)).toThrow(
+      /each API needs its own/,
+    );
+    expect(() =>
+      resolveCustomDomains(
+        { ...DOMAINS, certificateArn: "arn:aws:iam::111111111111:server-certificate/x" },
+        undefined,
+      ),
+    ).toThrow(/is not an ACM certificate ARN/);
+  });
+
+  it("take -c values over the stage config's, field by field", () => {
+    expect(resolveCustomDomains({}, undefined)).toBeUndefined();
+    expect(resolveCustomDomains({}, DOMAINS)).toEqual(DOMAINS);
+    expect(resolveCustomDomains({ helloDomain: "hi.example.com" }, DOMAINS)).toEqual({
+      ...DOMAINS,
+      helloDomain: "hi.example.com",
+    });
+  });
+});

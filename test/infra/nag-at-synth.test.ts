@@ -1,0 +1,39 @@
+/**
+ * cdk-nag runs in every synth of a stage (addStage adds its AwsSolutions pack as a validation
+ * plugin), not only in the tests: an unacknowledged finding fails `cdk synth` and `cdk deploy`.
+ * Templates only: no bundling.
+ */
+import { readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { App } from "aws-cdk-lib";
+import { Topic } from "aws-cdk-lib/aws-sns";
+import { addStage, cdkJsonContext } from "../../infra/stage-stacks.js";
+
+const apps: App[] = [];
+afterAll(() => {
+  for (const app of apps) rmSync(app.outdir, { recursive: true, force: true });
+});
+
+function unbundledApp(): App {
+  const app = new App({ context: { ...cdkJsonContext(), "aws:cdk:bundling-stacks": [] } });
+  apps.push(app);
+  return app;
+}
+
+describe("cdk-nag at synth", () => {
+  it("fails the synth of a stage with an unacknowledged finding, and the report names the rule", () => {
+    const app = unbundledApp();
+    const { stateless } = addStage(app, "prod", { env: {} });
+    // No TLS-only policy: AwsSolutions-SNS3, an error.
+    new Topic(stateless, "UncheckedTopic");
+    expect(() => app.synth()).toThrow(/UncheckedTopic[\s\S]*AwsSolutions-SNS3/);
+    const report = readFileSync(join(app.outdir, "validation-report.json"), "utf8");
+    expect(report).toContain("AwsSolutions-SNS3");
+  });
+
+  it("lets the stage as it is synthesize: every finding is fixed or acknowledged", () => {
+    const app = unbundledApp();
+    addStage(app, "prod", { env: {} });
+    expect(() => app.synth()).not.toThrow();
+  });
+});
