@@ -2,7 +2,7 @@
 
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { GetCommand, PutCommand, QueryCommand, ScanCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { type KeyRecord, keyRecordSchema } from "../keys/key-record.js";
+import { type KeyRecord, type KeyStatus, keyRecordSchema } from "../keys/key-record.js";
 import { KEYS_ATTR, KEYS_TABLE } from "./tables.js";
 
 export interface KeysRepository {
@@ -12,7 +12,15 @@ export interface KeysRepository {
   put(record: KeyRecord): Promise<void>;
   /** Marks a key revoked; returns the updated record, or undefined when no key has that id. */
   revoke(keyId: string, at: Date): Promise<KeyRecord | undefined>;
+  /**
+   * Sets some fields of a key whose status is still `expected` (refused otherwise, so an update
+   * can never bring a revoked key back); returns the updated record, undefined when no key has that id.
+   */
+  update(keyId: string, expected: KeyStatus, changes: KeyChanges): Promise<KeyRecord | undefined>;
 }
+
+/** What `update` may change: the tier (with its throttle), the status and the API Gateway key id. */
+export type KeyChanges = Partial<Pick<KeyRecord, "tier" | "throttle" | "status" | "usageKeyId">>;
 
 type KeyItem = Record<string, unknown>;
 
@@ -90,6 +98,36 @@ export function keysRepository(client: DynamoDBDocumentClient, tableName: string
         }),
       );
       return Attributes ? fromItem(Attributes) : undefined;
+    },
+    async update(keyId, expected, changes) {
+      const hash = await hashOfKeyId(keyId);
+      if (!hash) return undefined;
+      const fields = Object.entries(changes).filter(([, value]) => value !== undefined);
+      if (fields.length === 0) throw new Error("update needs at least one field to change");
+      try {
+        const { Attributes } = await client.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: { [KEYS_ATTR.hash]: hash },
+            UpdateExpression: `SET ${fields.map((_, i) => `#f${i} = :v${i}`).join(", ")}`,
+            ConditionExpression: "#status = :expected",
+            ExpressionAttributeNames: {
+              "#status": "status",
+              ...Object.fromEntries(fields.map(([name], i) => [`#f${i}`, name])),
+            },
+            ExpressionAttributeValues: {
+              ":expected": expected,
+              ...Object.fromEntries(fields.map(([, value], i) => [`:v${i}`, value])),
+            },
+            ReturnValues: "ALL_NEW",
+          }),
+        );
+        return Attributes ? fromItem(Attributes) : undefined;
+      } catch (error) {
+        if ((error as Error).name !== "ConditionalCheckFailedException") throw error;
+        const current = await findByHash(hash);
+        throw new Error(`key ${keyId} is ${current?.status ?? "gone"}, not ${expected}: not changed`);
+      }
     },
   };
 }

@@ -5,14 +5,14 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { generateApiKey, hashApiKey, isWellFormedApiKey } from "../../lib/keys/api-key.js";
 import { issueKey, type NewKeyRequest } from "../../lib/keys/key-admin.js";
-import type { KeyRecord } from "../../lib/keys/key-record.js";
-import { tableKeyTarget, type UsageKeyRegistrar } from "../../lib/keys/table-target.js";
+import { tableKeyTarget } from "../../lib/keys/table-target.js";
 import { parseKeysFile } from "../../lib/local/keys-file.js";
 import { keysFileTarget } from "../../lib/local/keys-file-target.js";
 import { THROTTLE_TIERS } from "../../lib/stages.js";
 import { documentClientFor } from "../../lib/store/dynamo-client.js";
 import { keysRepository } from "../../lib/store/keys-repository.js";
 import { describeEachEngine } from "../support/engines.js";
+import { fakeUsagePlanGateway } from "./fake-usage-plan-gateway.js";
 
 const REQUEST: NewKeyRequest = {
   partner: "Acme",
@@ -92,38 +92,26 @@ describe("keys file target", () => {
   });
 });
 
-function fakeRegistrar(): UsageKeyRegistrar & { disabled: string[]; registered: KeyRecord[] } {
-  const disabled: string[] = [];
-  const registered: KeyRecord[] = [];
-  return {
-    disabled,
-    registered,
-    async register(record) {
-      registered.push(record);
-      return { usageKeyId: `apikey-${registered.length}`, usageKey: `usage-value-${registered.length}` };
-    },
-    async disable(usageKeyId) {
-      disabled.push(usageKeyId);
-    },
-  };
-}
-
 describeEachEngine("keys table target", (getEngine) => {
-  it("stores only the hash, registers a usage key, and revoking disables it", async () => {
+  it("stores only the hash, creates an API Gateway key in the tier's plan, and revoking deletes it", async () => {
     const { client, tables } = getEngine();
     const repository = keysRepository(documentClientFor(client), tables.keys);
-    const registrar = fakeRegistrar();
-    const target = tableKeyTarget(repository, registrar);
+    const fake = fakeUsagePlanGateway();
+    const target = tableKeyTarget(repository, fake.gateway);
 
     const { plainKey, record } = await issueKey(REQUEST, target);
-    expect(record).toMatchObject({ usageKeyId: "apikey-1", usageKey: "usage-value-1" });
+    expect(record).toMatchObject({ status: "active", usageKeyId: "apikey1" });
+    expect(fake.keys.get("apikey1")).toMatchObject({ name: `prod-${record.keyId}`, value: record.usageKey });
+    expect(record.usageKey).not.toBe(plainKey);
+    expect(fake.plansOf("apikey1")).toEqual(["standard"]);
     const stored = await repository.findByHash(hashApiKey(plainKey));
     expect(stored).toEqual(record);
     expect(JSON.stringify(await repository.list())).not.toContain(plainKey);
 
     const revoked = await target.revoke(record.keyId, new Date("2026-01-01T00:00:00Z"));
     expect(revoked).toMatchObject({ status: "revoked", revokedAt: "2026-01-01T00:00:00.000Z" });
-    expect(registrar.disabled).toEqual(["apikey-1"]);
+    expect(fake.keys.size).toBe(0);
+    expect(fake.plansOf("apikey1")).toEqual([]);
     expect((await repository.findById(record.keyId))?.status).toBe("revoked");
     expect(await target.revoke("key_doesNotExist0000", new Date())).toBeUndefined();
   });
