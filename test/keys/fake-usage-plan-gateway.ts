@@ -14,12 +14,14 @@ interface StoredKey extends GatewayKey {
 
 const apiGatewayError = (name: string, message: string) => Object.assign(new Error(message), { name });
 
+/** Across fakes, like API Gateway's: a revoked record of an earlier test never names a later key. */
+let created = 0;
+
 export function fakeUsagePlanGateway(stage = "prod") {
   const keys = new Map<string, StoredKey>();
   const plans = new Map<string, Set<string>>(THROTTLE_TIER_NAMES.map((tier) => [tier, new Set()]));
   /** Methods that fail (with an injected error) until removed from the set. */
   const failing = new Set<GatewayMethod>();
-  let created = 0;
 
   const guard = (method: GatewayMethod) => {
     if (failing.has(method)) throw new Error(`injected failure of ${method}`);
