@@ -65,6 +65,13 @@ export function apiGatewayUsageKeys(
     );
     return keys.flatMap((key) => (key.id ? [key.id] : []));
   };
+  const setEnabled = (id: string, enabled: boolean) =>
+    client.send(
+      new UpdateApiKeyCommand({
+        apiKey: id,
+        patchOperations: [{ op: "replace", path: "/enabled", value: String(enabled) }],
+      }),
+    );
   const prefix = `${stage}-`;
   return {
     keyName: (keyId) => `${prefix}${keyId}`,
@@ -73,17 +80,9 @@ export function apiGatewayUsageKeys(
       if (!created.id) throw new Error("API Gateway returned no id for the new API key");
       return created.id;
     },
-    disableKey: (id) =>
-      idempotent(
-        () =>
-          client.send(
-            new UpdateApiKeyCommand({
-              apiKey: id,
-              patchOperations: [{ op: "replace", path: "/enabled", value: "false" }],
-            }),
-          ),
-        "NotFoundException",
-      ),
+    // A key that is gone is disabled enough.
+    disableKey: (id) => idempotent(() => setEnabled(id, false), "NotFoundException"),
+    enableKey: (id) => setEnabled(id, true),
     deleteKey: (id) =>
       idempotent(() => client.send(new DeleteApiKeyCommand({ apiKey: id })), "NotFoundException"),
     async listKeys() {

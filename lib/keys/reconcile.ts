@@ -108,6 +108,12 @@ function activeDiscrepancy(
       problem: `record names API key ${record.usageKeyId ?? "none"}, API Gateway has ${apiKey.id}`,
       repair: async () => void (await repository.update(keyId, "active", { usageKeyId: apiKey.id })),
     });
+  if (!apiKey.enabled)
+    found.push({
+      subject: keyId,
+      problem: `active, but its API key ${apiKey.id} is disabled (API Gateway refuses it)`,
+      repair: () => gateway.enableKey(apiKey.id),
+    });
   const plans = context.plansOf.get(apiKey.id) ?? [];
   const wrong = plans.filter((plan) => plan !== tier);
   if (wrong.length > 0 || !plans.includes(tier))

@@ -21,6 +21,7 @@ export interface UsagePlanGateway {
   /** Creates an enabled API key holding `value`; returns its id. */
   createKey(input: { name: string; description: string; value: string }): Promise<string>;
   disableKey(id: string): Promise<void>;
+  enableKey(id: string): Promise<void>;
   /** Deletes the API key (which also takes it out of every usage plan). */
   deleteKey(id: string): Promise<void>;
   /** This stage's API keys (those named `<stage>-…`). */

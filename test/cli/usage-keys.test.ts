@@ -45,11 +45,18 @@ describe("API Gateway usage keys", () => {
     const gateway = apiGatewayUsageKeys("prod", client, planIdOf);
     await gateway.disableKey("k1");
     await gateway.deleteKey("k1");
+    // Enabling a key that is gone is no success.
+    await expect(gateway.enableKey("k1")).rejects.toThrow("NotFoundException");
     error = apiGatewayError("TooManyRequestsException");
     await expect(gateway.deleteKey("k1")).rejects.toThrow("TooManyRequestsException");
+    await expect(gateway.disableKey("k1")).rejects.toThrow("TooManyRequestsException");
     expect(client.calls[0]?.input).toEqual({
       apiKey: "k1",
       patchOperations: [{ op: "replace", path: "/enabled", value: "false" }],
+    });
+    expect(client.calls[2]?.input).toEqual({
+      apiKey: "k1",
+      patchOperations: [{ op: "replace", path: "/enabled", value: "true" }],
     });
   });
 

@@ -46,6 +46,12 @@ export function fakeUsagePlanGateway(stage = "prod") {
       const key = keys.get(id);
       if (key) keys.set(id, { ...key, enabled: false });
     },
+    async enableKey(id) {
+      guard("enableKey");
+      const key = keys.get(id);
+      if (!key) throw apiGatewayError("NotFoundException", `no API key ${id}`);
+      keys.set(id, { ...key, enabled: true });
+    },
     async deleteKey(id) {
       guard("deleteKey");
       keys.delete(id);

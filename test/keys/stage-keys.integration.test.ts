@@ -195,6 +195,8 @@ describeEachEngine("keys on a deployed stage", (getEngine) => {
     const inWrongPlan = (await issueKey(REQUEST, target)).record;
     const lostApiKey = (await issueKey(REQUEST, target)).record;
     const revokedByHand = (await issueKey(REQUEST, target)).record;
+    const disabledByHand = (await issueKey(REQUEST, target)).record;
+    await fake.gateway.disableKey(disabledByHand.usageKeyId ?? "");
     const orphanId = await fake.gateway.createKey({
       name: "prod-key_noRecord00000000",
       description: "",
@@ -211,12 +213,13 @@ describeEachEngine("keys on a deployed stage", (getEngine) => {
     await table.put(untiered);
 
     const report = await reconcile(false);
-    expect(report.left).toBe(5);
+    expect(report.left).toBe(6);
     expect(report.lines.sort()).toEqual(
       [
         `${inWrongPlan.keyId}: tier standard, but its API key is in plans [premium]`,
         `${lostApiKey.keyId}: active with no API Gateway key (API Gateway refuses it)`,
         `${revokedByHand.keyId}: revoked, but its API key ${revokedByHand.usageKeyId} still exists`,
+        `${disabledByHand.keyId}: active, but its API key ${disabledByHand.usageKeyId} is disabled (API Gateway refuses it)`,
         `prod-key_noRecord00000000: API key ${orphanId} has no record in the keys table`,
         "key_untiered00000000: active without a tier: deployed stages need one (reconcile cannot repair this)",
       ].sort(),
@@ -233,6 +236,7 @@ describeEachEngine("keys on a deployed stage", (getEngine) => {
     expect(fake.keys.get(recreated?.usageKeyId ?? "")?.value).toBe(lostApiKey.usageKey);
     expect(fake.plansOf(recreated?.usageKeyId ?? "")).toEqual(["standard"]);
     expect(fake.keys.has(revokedByHand.usageKeyId ?? "")).toBe(false);
+    expect(fake.keys.get(disabledByHand.usageKeyId ?? "")?.enabled).toBe(true);
     await table.revoke(untiered.keyId, new Date());
     await expectClean();
   });
