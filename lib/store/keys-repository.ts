@@ -20,7 +20,7 @@ export interface KeysRepository {
 }
 
 /** What `update` may change: the tier (with its throttle), the status and the API Gateway key id. */
-export type KeyChanges = Partial<Pick<KeyRecord, "tier" | "throttle" | "status" | "usageKeyId">>;
+type KeyChanges = Partial<Pick<KeyRecord, "tier" | "throttle" | "status" | "usageKeyId">>;
 
 type KeyItem = Record<string, unknown>;
 
