@@ -1,14 +1,17 @@
 /**
- * `npm run keys -- create|list|revoke …`: issue, list and revoke partner keys in a local keys file
- * (`--keys-file F`), a local engine's keys table (`--endpoint URL`) or a deployed stage (`--stage S`).
- * `create` prints the new key once, alone on stdout; everything else goes to stderr.
+ * `npm run keys -- create|list|revoke|set-tier|reconcile …`: issue, list, revoke and move partner
+ * keys between tiers in a local keys file (`--keys-file F`), a local engine's keys table
+ * (`--endpoint URL`) or a deployed stage (`--stage S`); on a stage, reconcile the keys table with
+ * API Gateway's keys and usage plans. `create` prints the new key once, alone on stdout.
  */
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { OPERATIONS, type Operation } from "../auth/operations.js";
 import { isCompanyId } from "../directory/company-id.js";
 import { KEY_ENVIRONMENTS, type KeyEnvironment } from "../keys/api-key.js";
 import { describeKey, issueKey, type KeyTarget, type NewKeyRequest } from "../keys/key-admin.js";
+import { findDiscrepancies, reportAndRepair } from "../keys/reconcile.js";
 import { tableKeyTarget } from "../keys/table-target.js";
+import type { UsagePlanGateway } from "../keys/usage-plan-gateway.js";
 import { localClient } from "../local/engines.js";
 import { keysFileTarget } from "../local/keys-file-target.js";
 import { LOCAL_TABLE_NAMES } from "../local/service.js";
@@ -21,7 +24,7 @@ import {
 } from "../stages.js";
 import { createTables } from "../store/create-tables.js";
 import { documentClientFor } from "../store/dynamo-client.js";
-import { keysRepository } from "../store/keys-repository.js";
+import { type KeysRepository, keysRepository } from "../store/keys-repository.js";
 import {
   type CommandLine,
   choiceOption,
@@ -29,6 +32,7 @@ import {
   type OptionValues,
   positiveNumberOption,
   quoted,
+  required,
   UsageError,
   urlOption,
   wholeNumberOption,
@@ -40,6 +44,8 @@ const USAGE = `usage:
   npm run keys -- create --partner NAME --operations OPS --companies IDS [--tier ${THROTTLE_TIER_NAMES.join("|")} | --rate N --burst N [--daily-quota N]] [--env test|live] TARGET
   npm run keys -- list TARGET
   npm run keys -- revoke KEY_ID TARGET
+  npm run keys -- set-tier KEY_ID --tier ${THROTTLE_TIER_NAMES.join("|")} TARGET
+  npm run keys -- reconcile [--fix] --stage dev|sandbox|prod
 TARGET: --keys-file FILE | --endpoint URL | --stage dev|sandbox|prod
 OPS: comma-separated, of ${OPERATIONS.join(", ")}; IDS: comma-separated company ids`;
 
@@ -55,6 +61,7 @@ const OPTIONS = {
   "keys-file": { type: "string" },
   endpoint: { type: "string" },
   stage: { type: "string" },
+  fix: { type: "boolean" },
 } as const;
 type Values = OptionValues<typeof OPTIONS>;
 
@@ -105,6 +112,19 @@ function newKeyRequest(values: Values): NewKeyRequest {
   };
 }
 
+/** A deployed stage's keys table and usage plans, found through its SSM parameters. */
+async function stageKeys(stageName: string | undefined): Promise<{
+  repository: KeysRepository;
+  gateway: UsagePlanGateway;
+}> {
+  const stage = deployedStage(stageName);
+  const table = await readStageParameter(stageParameterNames.keysTableName(stage));
+  return {
+    repository: keysRepository(documentClientFor(new DynamoDBClient({})), table),
+    gateway: apiGatewayUsageKeys(stage),
+  };
+}
+
 async function keyTarget(values: Values): Promise<KeyTarget> {
   const targets = [values["keys-file"], values.endpoint, values.stage].filter((t) => t !== undefined);
   if (targets.length !== 1) throw new UsageError("give exactly one of --keys-file, --endpoint, --stage");
@@ -115,12 +135,21 @@ async function keyTarget(values: Values): Promise<KeyTarget> {
     await createTables(client, LOCAL_TABLE_NAMES);
     return tableKeyTarget(keysRepository(documentClientFor(client), LOCAL_TABLE_NAMES.keys));
   }
-  const stage = deployedStage(values.stage);
-  const table = await readStageParameter(stageParameterNames.keysTableName(stage));
-  return tableKeyTarget(
-    keysRepository(documentClientFor(new DynamoDBClient({})), table),
-    apiGatewayUsageKeys(stage),
-  );
+  const { repository, gateway } = await stageKeys(values.stage);
+  return tableKeyTarget(repository, gateway);
+}
+
+/** Reports (and with --fix repairs) what is out of step; fails when anything still is. */
+async function reconcile(values: Values): Promise<void> {
+  if (values["keys-file"] !== undefined || values.endpoint !== undefined)
+    throw new UsageError("reconcile compares a deployed stage with its usage plans: give --stage");
+  const { repository, gateway } = await stageKeys(values.stage);
+  const found = await findDiscrepancies(repository, gateway, THROTTLE_TIER_NAMES);
+  const fix = values.fix === true;
+  const left = await reportAndRepair(found, { fix, print: (line) => console.log(line) });
+  if (left > 0)
+    throw new Error(`${left} of ${found.length} discrepancies left${fix ? "" : " (--fix repairs)"}`);
+  console.error(found.length === 0 ? "keys and usage plans agree" : `repaired ${found.length}`);
 }
 
 const COMMANDS: Readonly<
@@ -153,12 +182,24 @@ const COMMANDS: Readonly<
       console.error(`revoked ${revoked.keyId} (${revoked.partner})`);
     },
   },
+  "set-tier": {
+    args: 1,
+    async run(values, [keyId = ""]) {
+      const tier = required("tier", choiceOption("tier", values.tier, THROTTLE_TIER_NAMES));
+      const moved = await (await keyTarget(values)).setTier(keyId, tier, THROTTLE_TIERS[tier]);
+      if (!moved) throw new Error(`no key with id ${quoted(keyId)}`);
+      console.error(`${moved.keyId} (${moved.partner}) is in tier ${tier}`);
+    },
+  },
+  reconcile: { args: 0, run: reconcile },
 };
 
+const COMMAND_NAMES = Object.keys(COMMANDS).join(", ");
+
 async function main({ values, positionals: [name, ...args] }: CommandLine<typeof OPTIONS>): Promise<void> {
-  if (name === undefined) throw new UsageError("a command is required: create, list or revoke");
+  if (name === undefined) throw new UsageError(`a command is required: ${COMMAND_NAMES}`);
   const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
-  if (!command) throw new UsageError(`unknown command ${quoted(name)}: create, list or revoke`);
+  if (!command) throw new UsageError(`unknown command ${quoted(name)}: ${COMMAND_NAMES}`);
   if (args.length < command.args) throw new UsageError(`${name} needs a KEY_ID`);
   const extra = args[command.args];
   if (extra !== undefined) throw new UsageError(`unexpected argument ${quoted(extra)} after ${name}`);

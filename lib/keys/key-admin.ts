@@ -1,6 +1,7 @@
 /**
  * Issuing and revoking partner keys, wherever they live: a local keys file, a keys table on a local
- * engine, or a deployed stage (keys table plus an API Gateway usage key in the tier's usage plan).
+ * engine, or a deployed stage (keys table plus an API Gateway usage key in the tier's usage plan);
+ * moving a key to another tier.
  */
 
 import type { Operation } from "../auth/operations.js";
@@ -28,6 +29,11 @@ export interface KeyTarget {
   create(record: KeyRecord, plainKey: string): Promise<KeyRecord>;
   list(): Promise<ListedKey[]>;
   revoke(keyId: string, at: Date): Promise<ListedKey | undefined>;
+  /**
+   * Moves an active key to another throttle tier (refused for a pending or revoked key); returns
+   * the key as updated, or undefined when no key has that id.
+   */
+  setTier(keyId: string, tier: string, throttle: Throttle): Promise<ListedKey | undefined>;
 }
 
 export interface IssuedKey {

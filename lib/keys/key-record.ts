@@ -21,9 +21,15 @@ export const keyRecordSchema = z.strictObject({
   usageKey: z.string().check(z.minLength(1)),
   /** Id of the API Gateway API key holding `usageKey`, on deployed stages (to disable it on revoke). */
   usageKeyId: z.optional(z.string().check(z.minLength(1))),
-  status: z.enum(["active", "revoked"]),
+  /**
+   * `pending` while `keys create` on a deployed stage has stored the record but not yet finished
+   * its API Gateway key: the authorizer refuses it, and `keys reconcile --fix` revokes one left
+   * behind by a failed create (its key was never shown to anyone).
+   */
+  status: z.enum(["pending", "active", "revoked"]),
   createdAt: z.iso.datetime(),
   revokedAt: z.optional(z.iso.datetime()),
 });
 
 export type KeyRecord = z.infer<typeof keyRecordSchema>;
+export type KeyStatus = KeyRecord["status"];

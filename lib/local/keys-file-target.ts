@@ -58,5 +58,16 @@ export function keysFileTarget(path: string): KeyTarget {
       const record = listEntries(path).find((r) => r.keyId === keyId);
       return record ? { ...record, revokedAt: at.toISOString() } : undefined;
     },
+    async setTier(keyId, tier) {
+      const entries = readEntries(path);
+      const entry = entries.find((candidate) => keyIdFromHash(hashApiKey(candidate.key)) === keyId);
+      if (!entry) return undefined;
+      if (entry.status === "revoked")
+        throw new Error(`key ${keyId} is revoked: only an active key changes tier`);
+      entry.tier = tier;
+      delete entry.throttle;
+      writeEntries(path, entries);
+      return listEntries(path).find((r) => r.keyId === keyId);
+    },
   };
 }

@@ -2,7 +2,7 @@
 
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { GetCommand, PutCommand, QueryCommand, ScanCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { type KeyRecord, keyRecordSchema } from "../keys/key-record.js";
+import { type KeyRecord, type KeyStatus, keyRecordSchema } from "../keys/key-record.js";
 import { KEYS_ATTR, KEYS_TABLE } from "./tables.js";
 
 export interface KeysRepository {
@@ -12,7 +12,15 @@ export interface KeysRepository {
   put(record: KeyRecord): Promise<void>;
   /** Marks a key revoked; returns the updated record, or undefined when no key has that id. */
   revoke(keyId: string, at: Date): Promise<KeyRecord | undefined>;
+  /**
+   * Sets some fields of a key whose status is still `expected` (refused otherwise, so an update
+   * can never bring a revoked key back); returns the updated record, undefined when no key has that id.
+   */
+  update(keyId: string, expected: KeyStatus, changes: KeyChanges): Promise<KeyRecord | undefined>;
 }
+
+/** What `update` may change: the tier (with its throttle), the status and the API Gateway key id. */
+type KeyChanges = Partial<Pick<KeyRecord, "tier" | "throttle" | "status" | "usageKeyId">>;
 
 type KeyItem = Record<string, unknown>;
 
@@ -86,6 +94,42 @@ async function revoke(table: KeysTable, keyId: string, at: Date): Promise<KeyRec
   return Attributes ? fromItem(Attributes) : undefined;
 }
 
+async function update(
+  table: KeysTable,
+  keyId: string,
+  expected: KeyStatus,
+  changes: KeyChanges,
+): Promise<KeyRecord | undefined> {
+  const hash = await hashOfKeyId(table, keyId);
+  if (!hash) return undefined;
+  const fields = Object.entries(changes).filter(([, value]) => value !== undefined);
+  if (fields.length === 0) throw new Error("update needs at least one field to change");
+  try {
+    const { Attributes } = await table.client.send(
+      new UpdateCommand({
+        TableName: table.name,
+        Key: { [KEYS_ATTR.hash]: hash },
+        UpdateExpression: `SET ${fields.map((_, i) => `#f${i} = :v${i}`).join(", ")}`,
+        ConditionExpression: "#status = :expected",
+        ExpressionAttributeNames: {
+          "#status": "status",
+          ...Object.fromEntries(fields.map(([name], i) => [`#f${i}`, name])),
+        },
+        ExpressionAttributeValues: {
+          ":expected": expected,
+          ...Object.fromEntries(fields.map(([, value], i) => [`:v${i}`, value])),
+        },
+        ReturnValues: "ALL_NEW",
+      }),
+    );
+    return Attributes ? fromItem(Attributes) : undefined;
+  } catch (error) {
+    if ((error as Error).name !== "ConditionalCheckFailedException") throw error;
+    const current = await findByHash(table, hash);
+    throw new Error(`key ${keyId} is ${current?.status ?? "gone"}, not ${expected}: not changed`);
+  }
+}
+
 /** The repository's methods are plain functions (callers may take them apart, as `authorize` does). */
 export function keysRepository(client: DynamoDBDocumentClient, tableName: string): KeysRepository {
   const table: KeysTable = { client, name: tableName };
@@ -102,5 +146,6 @@ export function keysRepository(client: DynamoDBDocumentClient, tableName: string
       );
     },
     revoke: (keyId, at) => revoke(table, keyId, at),
+    update: (keyId, expected, changes) => update(table, keyId, expected, changes),
   };
 }

@@ -89,6 +89,15 @@ describe("authorizeHeader with a well-formed key", () => {
     expect(table.lookups).toHaveLength(1);
   });
 
+  it("refuses a pending key (a deployed stage's create that has not finished)", async () => {
+    const table = fakeTable(() => ({ ...RECORD, status: "pending" }));
+    expect(await authorizeHeader(`Bearer ${KEY}`, table)).toEqual({
+      allowed: false,
+      reason: "revoked",
+      keyId: RECORD.keyId,
+    });
+  });
+
   it("refuses a record whose stored hash is not the key's (a lookup that answered the wrong record)", async () => {
     const table = fakeTable(() => ({ ...RECORD, keyHash: hashApiKey(generateApiKey("live")) }));
     expect(await authorizeHeader(`Bearer ${KEY}`, table)).toEqual({ allowed: false, reason: "unknown" });

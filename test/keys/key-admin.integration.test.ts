@@ -5,14 +5,14 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { generateApiKey, hashApiKey, isWellFormedApiKey } from "../../lib/keys/api-key.js";
 import { issueKey, type NewKeyRequest } from "../../lib/keys/key-admin.js";
-import type { KeyRecord } from "../../lib/keys/key-record.js";
-import { tableKeyTarget, type UsageKeyRegistrar } from "../../lib/keys/table-target.js";
+import { tableKeyTarget } from "../../lib/keys/table-target.js";
 import { parseKeysFile } from "../../lib/local/keys-file.js";
 import { keysFileTarget } from "../../lib/local/keys-file-target.js";
 import { THROTTLE_TIERS } from "../../lib/stages.js";
 import { documentClientFor } from "../../lib/store/dynamo-client.js";
 import { keysRepository } from "../../lib/store/keys-repository.js";
 import { describeEachEngine } from "../support/engines.js";
+import { fakeUsagePlanGateway } from "./fake-usage-plan-gateway.js";
 
 const REQUEST: NewKeyRequest = {
   partner: "Acme",
@@ -92,40 +92,66 @@ describe("keys file target", () => {
   });
 });
 
-function fakeRegistrar(): UsageKeyRegistrar & { disabled: string[]; registered: KeyRecord[] } {
-  const disabled: string[] = [];
-  const registered: KeyRecord[] = [];
-  return {
-    disabled,
-    registered,
-    async register(record) {
-      registered.push(record);
-      return { usageKeyId: `apikey-${registered.length}`, usageKey: `usage-value-${registered.length}` };
-    },
-    async disable(usageKeyId) {
-      disabled.push(usageKeyId);
-    },
-  };
-}
+describe("keys file target: set-tier", () => {
+  it("moves a key to another tier, refuses a revoked one, and knows no other key", async () => {
+    const file = tempFile();
+    const target = keysFileTarget(file);
+    const { record } = await issueKey(
+      { ...REQUEST, throttle: { rateLimit: 1, burstLimit: 2 }, tier: undefined },
+      target,
+    );
+    const moved = await target.setTier(record.keyId, "premium", THROTTLE_TIERS.premium);
+    expect(moved).toMatchObject({ keyId: record.keyId, tier: "premium", throttle: THROTTLE_TIERS.premium });
+    const [entry] = JSON.parse(readFileSync(file, "utf8")).keys as Record<string, unknown>[];
+    expect(entry).toMatchObject({ tier: "premium" });
+    expect(entry).not.toHaveProperty("throttle");
+    expect(await target.setTier("key_doesNotExist0000", "trial", THROTTLE_TIERS.trial)).toBeUndefined();
+    await target.revoke(record.keyId, new Date());
+    const before = readFileSync(file, "utf8");
+    await expect(target.setTier(record.keyId, "trial", THROTTLE_TIERS.trial)).rejects.toThrow(/is revoked/);
+    expect(readFileSync(file, "utf8")).toBe(before);
+  });
+});
 
 describeEachEngine("keys table target", (getEngine) => {
-  it("stores only the hash, registers a usage key, and revoking disables it", async () => {
+  it("stores only the hash, creates an API Gateway key in the tier's plan, and revoking deletes it", async () => {
     const { client, tables } = getEngine();
     const repository = keysRepository(documentClientFor(client), tables.keys);
-    const registrar = fakeRegistrar();
-    const target = tableKeyTarget(repository, registrar);
+    const fake = fakeUsagePlanGateway();
+    const target = tableKeyTarget(repository, fake.gateway);
 
     const { plainKey, record } = await issueKey(REQUEST, target);
-    expect(record).toMatchObject({ usageKeyId: "apikey-1", usageKey: "usage-value-1" });
+    const usageKeyId = record.usageKeyId ?? "";
+    expect(record).toMatchObject({ status: "active", usageKeyId: [...fake.keys.keys()][0] });
+    expect(fake.keys.get(usageKeyId)).toMatchObject({ name: `prod-${record.keyId}`, value: record.usageKey });
+    expect(record.usageKey).not.toBe(plainKey);
+    expect(fake.plansOf(usageKeyId)).toEqual(["standard"]);
     const stored = await repository.findByHash(hashApiKey(plainKey));
     expect(stored).toEqual(record);
     expect(JSON.stringify(await repository.list())).not.toContain(plainKey);
 
     const revoked = await target.revoke(record.keyId, new Date("2026-01-01T00:00:00Z"));
     expect(revoked).toMatchObject({ status: "revoked", revokedAt: "2026-01-01T00:00:00.000Z" });
-    expect(registrar.disabled).toEqual(["apikey-1"]);
+    expect(fake.keys.size).toBe(0);
+    expect(fake.plansOf(usageKeyId)).toEqual([]);
     expect((await repository.findById(record.keyId))?.status).toBe("revoked");
     expect(await target.revoke("key_doesNotExist0000", new Date())).toBeUndefined();
+  });
+
+  it("without API Gateway (a local engine), set-tier changes the record's tier and throttle", async () => {
+    const { client, tables } = getEngine();
+    const repository = keysRepository(documentClientFor(client), tables.keys);
+    const target = tableKeyTarget(repository);
+    const { record } = await issueKey(REQUEST, target);
+    expect(await target.setTier(record.keyId, "trial", THROTTLE_TIERS.trial)).toEqual({
+      ...record,
+      tier: "trial",
+      throttle: THROTTLE_TIERS.trial,
+    });
+    expect(await repository.findById(record.keyId)).toMatchObject({
+      tier: "trial",
+      throttle: THROTTLE_TIERS.trial,
+    });
   });
 });
 
@@ -177,6 +203,31 @@ describe("npm run keys", () => {
       createdAt: issued.createdAt,
     });
   }, 30_000);
+
+  it("set-tier moves a key; an unknown tier or key is refused and changes nothing", async () => {
+    const file = tempFile();
+    await cli([
+      "create",
+      ...["--partner", "Mover", "--operations", "companies.hello", "--companies", "acme-home-care"],
+      ...["--tier", "trial", "--keys-file", file],
+    ]);
+    const keyId = (JSON.parse((await cli(["list", "--keys-file", file])).stdout) as { keyId: string }).keyId;
+    const moved = await cli(["set-tier", keyId, "--tier", "premium", "--keys-file", file]);
+    expect(moved.stderr).toContain(`${keyId} (Mover) is in tier premium`);
+    const before = readFileSync(file, "utf8");
+    expect(JSON.parse(before).keys[0]).toMatchObject({ tier: "premium" });
+    await expect(cli(["set-tier", keyId, "--tier", "gold", "--keys-file", file])).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("--tier"),
+    });
+    await expect(
+      cli(["set-tier", "key_doesNotExist0000", "--tier", "trial", "--keys-file", file]),
+    ).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('no key with id "key_doesNotExist0000"'),
+    });
+    expect(readFileSync(file, "utf8")).toBe(before);
+  }, 60_000);
 
   it("refuses bad arguments with a usage message and exit code 2", async () => {
     await expect(
