@@ -109,79 +109,98 @@ function stateOf(records: number, seed: number): DirectoryState {
   };
 }
 
+/** What the cases of one run share: the engine, its control client, the scratch folder. */
+interface LoadsRun {
+  readonly options: LoadsBenchOptions;
+  readonly engine: Awaited<ReturnType<typeof startBenchEngine>>;
+  readonly control: DynamoDBClient;
+  readonly dir: string;
+}
+
+/** One load in a child process, and its figures. */
+async function measured(
+  run: LoadsRun,
+  load: { name: string; table: string; mode: LoadMode; file: string; fileBytes: number },
+): Promise<LoadCaseReport> {
+  const { name, table, mode, file, fileBytes } = load;
+  const result: LoadChildResult = await runLoadInChild({ endpoint: run.engine.endpoint, table, file, mode });
+  const report: LoadCaseReport = {
+    name,
+    mode,
+    lines: result.changes,
+    fileBytes,
+    deletedBySnapshot: result.deletedBySnapshot,
+    wcu: result.wcu,
+    writeCalls: result.writeCalls,
+    itemsWritten: result.itemsWritten,
+    rcu: result.rcu,
+    readCalls: result.readCalls,
+    seconds: round(result.seconds, 2),
+    startRssMb: round(result.startRssKb / 1024),
+    peakRssMb: round(result.maxRssKb / 1024),
+    // A count scan of a million-record table takes longer than its load on the local engines.
+    ...(run.options.rssOnly ? {} : { itemsStored: await countItems(run.control, table) }),
+  };
+  run.options.onCase?.(report);
+  return report;
+}
+
+async function freshTable(run: LoadsRun, prefix: string): Promise<string> {
+  const tables = { directory: `${prefix}-directory`, keys: `${prefix}-keys` };
+  await createTables(run.control, tables);
+  return tables.directory;
+}
+
+/** The planned cases on `table` after the first load, then their final state once into an empty table. */
+async function laterCases(
+  run: LoadsRun,
+  table: string,
+  cases: LoadCaseReport[],
+): Promise<LoadsReport["storage"]> {
+  const { progress, records, seed } = run.options;
+  const planned = loadCases(stateOf(records, seed));
+  progress.start("load cases".padEnd(52), planned.length + 1);
+  for (const [i, load] of planned.entries()) {
+    const file = join(run.dir, `case-${i + 1}.ndjson`);
+    const fileBytes = await writeFileOf(file, terminated(load.lines()));
+    cases.push(await measured(run, { name: load.name, table, mode: load.mode, file, fileBytes }));
+    progress.update(i + 1);
+  }
+  const final = planned.at(-1)?.next;
+  let storage: LoadsReport["storage"];
+  if (final) {
+    const file = join(run.dir, "final.ndjson");
+    const fileBytes = await writeFileOf(file, terminated(stateLines(final)));
+    const afterAllLoads = cases.at(-1)?.itemsStored ?? 0;
+    const onceTable = await freshTable(run, "once");
+    const once = await measured(run, { name: FINAL_ONCE, table: onceTable, mode: "merge", file, fileBytes });
+    cases.push(once);
+    storage = { afterAllLoads, finalStateLoadedOnce: once.itemsStored ?? 0 };
+  }
+  progress.finish();
+  return storage;
+}
+
 export async function runLoadsBenchmark(options: LoadsBenchOptions): Promise<LoadsReport> {
   const { progress } = options;
   const started = performance.now();
   const dir = await mkdtemp(join(tmpdir(), "loads-bench-"));
   const engine = await startBenchEngine(options.engine);
-  const control = engine.client();
+  const run: LoadsRun = { options, engine, control: engine.client(), dir };
   try {
     const summary: DemoSummary = { persons: 0, employees: 0 };
     const demo = { companies: 1, employees: options.records, seed: options.seed };
-    const firstFile = join(dir, "directory.ndjson");
+    const file = join(dir, "directory.ndjson");
     progress.start("writing the file".padEnd(52), 1);
-    const firstBytes = await writeFileOf(firstFile, demoDataChunks(demo, "ndjson", summary));
+    const fileBytes = await writeFileOf(file, demoDataChunks(demo, "ndjson", summary));
     progress.finish();
 
-    const measured = async (
-      name: string,
-      table: string,
-      mode: LoadMode,
-      file: string,
-      fileBytes: number,
-    ): Promise<LoadCaseReport> => {
-      const result: LoadChildResult = await runLoadInChild({ endpoint: engine.endpoint, table, file, mode });
-      const report: LoadCaseReport = {
-        name,
-        mode,
-        lines: result.changes,
-        fileBytes,
-        deletedBySnapshot: result.deletedBySnapshot,
-        wcu: result.wcu,
-        writeCalls: result.writeCalls,
-        itemsWritten: result.itemsWritten,
-        rcu: result.rcu,
-        readCalls: result.readCalls,
-        seconds: round(result.seconds, 2),
-        startRssMb: round(result.startRssKb / 1024),
-        peakRssMb: round(result.maxRssKb / 1024),
-        // A count scan of a million-record table takes longer than its load on the local engines.
-        ...(options.rssOnly ? {} : { itemsStored: await countItems(control, table) }),
-      };
-      options.onCase?.(report);
-      return report;
-    };
-    const freshTable = async (prefix: string) => {
-      const tables = { directory: `${prefix}-directory`, keys: `${prefix}-keys` };
-      await createTables(control, tables);
-      return tables.directory;
-    };
-
-    const table = await freshTable("loads");
+    const table = await freshTable(run, "loads");
     progress.start(`first load: ${summary.persons + summary.employees} lines`.padEnd(52), 1);
-    const cases = [await measured("first load, empty table (merge)", table, "merge", firstFile, firstBytes)];
+    const first = { name: "first load, empty table (merge)", table, mode: "merge" as const, file, fileBytes };
+    const cases = [await measured(run, first)];
     progress.finish();
-    let storage: LoadsReport["storage"];
-    if (!options.rssOnly) {
-      const planned = loadCases(stateOf(options.records, options.seed));
-      progress.start("load cases".padEnd(52), planned.length + 1);
-      for (const [i, load] of planned.entries()) {
-        const file = join(dir, `case-${i + 1}.ndjson`);
-        const bytes = await writeFileOf(file, terminated(load.lines()));
-        cases.push(await measured(load.name, table, load.mode, file, bytes));
-        progress.update(i + 1);
-      }
-      const final = planned.at(-1)?.next;
-      if (final) {
-        const file = join(dir, "final.ndjson");
-        const bytes = await writeFileOf(file, terminated(stateLines(final)));
-        const afterAllLoads = cases.at(-1)?.itemsStored ?? 0;
-        const once = await measured(FINAL_ONCE, await freshTable("once"), "merge", file, bytes);
-        cases.push(once);
-        storage = { afterAllLoads, finalStateLoadedOnce: once.itemsStored ?? 0 };
-      }
-      progress.finish();
-    }
+    const storage = options.rssOnly ? undefined : await laterCases(run, table, cases);
     return {
       profile: "loads",
       dataset: {

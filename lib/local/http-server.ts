@@ -55,6 +55,53 @@ function writeResponse(res: ServerResponse, status: number, headers: Record<stri
   res.end(body);
 }
 
+/** Hands a request to the gateway and writes its answer. */
+async function forward(
+  gateway: (request: GatewayRequest) => Promise<GatewayResponse>,
+  req: IncomingMessage,
+  res: ServerResponse,
+) {
+  try {
+    const url = new URL(req.url ?? "/", "http://localhost");
+    const { body, tooLarge } = await readBody(req);
+    const response = await gateway({
+      method: req.method ?? "GET",
+      path: url.pathname,
+      query: url.search.slice(1),
+      headers: req.headersDistinct as Record<string, string[]>,
+      body,
+      bodyTooLarge: tooLarge,
+      sourceIp: req.socket.remoteAddress ?? "127.0.0.1",
+    });
+    writeResponse(res, response.status, response.headers, response.body);
+  } catch {
+    // The gateway answers every failure itself; this is only a broken connection.
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    const response = jsonResponse(500, { error: "internal_error" }, { "x-request-id": randomUUID() });
+    writeResponse(res, 500, response.headers as Record<string, string>, response.body);
+  }
+}
+
+async function listen(server: Server, port: number, host: string): Promise<RunningServer> {
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  return {
+    server,
+    url: `http://${host}:${address.port}`,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
+
 export async function serveGateway(
   gateway: (request: GatewayRequest) => Promise<GatewayResponse>,
   port: number,
@@ -85,28 +132,7 @@ export async function serveGateway(
       answerRefusal(res, MISSING_HOST);
       return;
     }
-    try {
-      const url = new URL(req.url ?? "/", "http://localhost");
-      const { body, tooLarge } = await readBody(req);
-      const response = await gateway({
-        method: req.method ?? "GET",
-        path: url.pathname,
-        query: url.search.slice(1),
-        headers: req.headersDistinct as Record<string, string[]>,
-        body,
-        bodyTooLarge: tooLarge,
-        sourceIp: req.socket.remoteAddress ?? "127.0.0.1",
-      });
-      writeResponse(res, response.status, response.headers, response.body);
-    } catch {
-      // The gateway answers every failure itself; this is only a broken connection.
-      if (res.headersSent) {
-        res.destroy();
-        return;
-      }
-      const response = jsonResponse(500, { error: "internal_error" }, { "x-request-id": randomUUID() });
-      writeResponse(res, 500, response.headers as Record<string, string>, response.body);
-    }
+    await forward(gateway, req, res);
   });
   server.on("checkExpectation", (req: IncomingMessage, res: ServerResponse) => {
     req.resume();
@@ -120,18 +146,5 @@ export async function serveGateway(
     }
     socket.end(rawHttpResponse(refuse(clientErrorRefusal(error.code))), () => socket.destroy());
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, host, () => resolve());
-  });
-  const address = server.address() as AddressInfo;
-  return {
-    server,
-    url: `http://${host}:${address.port}`,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeAllConnections();
-      }),
-  };
+  return listen(server, port, host);
 }
