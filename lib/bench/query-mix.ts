@@ -46,6 +46,32 @@ function fragment(name: string | null, start: number): string {
 const validPhone = (record: SourceEmployee) =>
   record.contact.phone !== null && normalizePhone(record.contact.phone).ok;
 
+/**
+ * The person with the most employments (ties: smallest id): persons by id and by phone read a
+ * person whose records span several companies.
+ */
+function busiestPerson(dataset: Dataset): [string, SourceEmployee[]] {
+  const employments = new Map<string, SourceEmployee[]>();
+  for (const record of dataset.data.employees) {
+    if (record.personId === null) continue;
+    const list = employments.get(record.personId) ?? [];
+    list.push(record);
+    employments.set(record.personId, list);
+  }
+  let busiest: [string, SourceEmployee[]] | undefined;
+  for (const entry of employments) {
+    const [id, records] = entry;
+    if (
+      !busiest ||
+      records.length > busiest[1].length ||
+      (records.length === busiest[1].length && id < busiest[0])
+    )
+      busiest = entry;
+  }
+  if (!busiest) throw new Error("query mix: the dataset has no person");
+  return busiest;
+}
+
 export function queryMix(dataset: Dataset): BenchQuery[] {
   const { companyIds, persons } = dataset.summary;
   const first = companyIds[0];
@@ -61,25 +87,7 @@ export function queryMix(dataset: Dataset): BenchQuery[] {
   const allLast = fragment(middle(ofSecond, named).demographics.lastName, 0);
   const employeePhone = middle(ofFirst, validPhone).contact.phone;
 
-  // The person with the most employments (ties: smallest id): persons by id and by phone read
-  // a person whose records span several companies.
-  const employments = new Map<string, SourceEmployee[]>();
-  for (const record of dataset.data.employees) {
-    if (record.personId === null) continue;
-    const list = employments.get(record.personId) ?? [];
-    list.push(record);
-    employments.set(record.personId, list);
-  }
-  let busiest: [string, SourceEmployee[]] | undefined;
-  for (const entry of employments) {
-    if (
-      !busiest ||
-      entry[1].length > busiest[1].length ||
-      (entry[1].length === busiest[1].length && entry[0] < busiest[0])
-    )
-      busiest = entry;
-  }
-  if (!busiest) throw new Error("query mix: the dataset has no person");
+  const busiest = busiestPerson(dataset);
   const personPhone = busiest[1].find(validPhone)?.contact.phone ?? employeePhone;
 
   const E = EMPLOYEES_ROUTE;
