@@ -87,6 +87,18 @@ async function measureQuery(
   };
 }
 
+async function bundlesWithProgress(progress: BenchOptions["progress"]) {
+  progress.start("bundling and cold imports".padEnd(52), 1);
+  const result = await measureBundles({
+    onBundle: (done, total) => {
+      if (done === 1) progress.start("bundling and cold imports".padEnd(52), total);
+      progress.update(done);
+    },
+  });
+  progress.finish();
+  return result;
+}
+
 export async function runBenchmark(options: BenchOptions): Promise<BenchReport> {
   const { progress } = options;
   const started = performance.now();
@@ -115,19 +127,7 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchReport> 
     for (const [i, query] of queries.entries()) {
       reports.push(await measureQuery(context, query, options, i, queries.length));
     }
-    const bundles = options.bundles
-      ? await (async () => {
-          progress.start("bundling and cold imports".padEnd(52), 1);
-          const result = await measureBundles({
-            onBundle: (done, total) => {
-              if (done === 1) progress.start("bundling and cold imports".padEnd(52), total);
-              progress.update(done);
-            },
-          });
-          progress.finish();
-          return result;
-        })()
-      : [];
+    const bundles = options.bundles ? await bundlesWithProgress(progress) : [];
     const { summary } = dataset;
     return {
       dataset: {
