@@ -9,12 +9,13 @@
  * decides one thing only: which refusal wins when a request breaks several rules. It is the
  * contract's: the key's operation first, then the path, then the body (size, JSON, schema).
  */
+import { injectLambdaContext } from "@aws-lambda-powertools/logger/middleware";
 import middy from "@middy/core";
 import httpHeaderNormalizer from "@middy/http-header-normalizer";
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from "aws-lambda";
 import type * as core from "zod/v4/core";
 import type { Principal } from "../auth/principal.js";
-import type { Logger } from "../observability/logger.js";
+import { type Logger, logger } from "../observability/logger.js";
 import { ROUTES, type RouteDefinition, type RouteId, type RouteOf, type RouteTable } from "../routes.js";
 import { accessLog } from "./middleware/access-log.js";
 import { type AuthorizedContext, authorizeOperation } from "./middleware/authorize-operation.js";
@@ -88,6 +89,8 @@ export function routeHandler<Route extends RouteDefinition>(route: Route, run: R
     timeoutEarlyInMillis: DEADLINE_MARGIN_MS,
     ...accessLog({ resourcePath: route.path, route: route.id }),
   })
+    // First, so every line of the request, the error mapping's included, has the Lambda context.
+    .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(errorResponse({ route: route.id }))
     .use(responseSizeGuard({ route: route.id }))
     .use(httpHeaderNormalizer())
