@@ -115,18 +115,23 @@ export class CapacityRecorder implements CallSink {
 const MIDDLEWARE_NAME = "benchCapacityRecorder";
 
 /**
- * Adds the recorder to the client's middleware stack. A DynamoDBDocumentClient made from this
+ * Adds the recorder to the client's middleware stack (the bench's, and lib/store/request-capacity.ts's
+ * per-request count in the route functions, which asks for the TOTAL only). A DynamoDBDocumentClient made from this
  * client shares the stack, so document commands are recorded too. It runs first in the initialize
  * step: the time measured spans marshalling, HTTP, retries and unmarshalling, as the caller sees it.
  */
-export function instrumentClient(client: DynamoDBClient, recorder: CallSink): void {
+export function instrumentClient(
+  client: DynamoDBClient,
+  recorder: CallSink,
+  detail: "INDEXES" | "TOTAL" = "INDEXES",
+): void {
   client.middlewareStack.add(
     (next, context) => async (args) => {
       const command = context.commandName ?? "unknown";
       const write = WRITE_COMMANDS.has(command);
       if (!write && !READ_COMMANDS.has(command)) return next(args);
       const input = args.input as Record<string, unknown>;
-      input.ReturnConsumedCapacity = "INDEXES";
+      input.ReturnConsumedCapacity = detail;
       const items = itemsWritten(command, input);
       const startMs = performance.now();
       let units = 0;

@@ -9,18 +9,22 @@
  * decides one thing only: which refusal wins when a request breaks several rules. It is the
  * contract's: the key's operation first, then the path, then the body (size, JSON, schema).
  */
+import { injectLambdaContext } from "@aws-lambda-powertools/logger/middleware";
 import middy from "@middy/core";
 import httpHeaderNormalizer from "@middy/http-header-normalizer";
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from "aws-lambda";
 import type * as core from "zod/v4/core";
 import type { Principal } from "../auth/principal.js";
-import type { Logger } from "../observability/logger.js";
+import { type Logger, logger } from "../observability/logger.js";
+import { requestMetrics } from "../observability/metrics.js";
 import { ROUTES, type RouteDefinition, type RouteId, type RouteOf, type RouteTable } from "../routes.js";
+import { withDynamoWork } from "../store/request-capacity.js";
 import { accessLog } from "./middleware/access-log.js";
 import { type AuthorizedContext, authorizeOperation } from "./middleware/authorize-operation.js";
 import { bodyLimit } from "./middleware/body-limit.js";
 import { errorResponse } from "./middleware/error-response.js";
 import { jsonBody } from "./middleware/json-body.js";
+import { requestOutcome } from "./middleware/request-outcome.js";
 import { responseSizeGuard } from "./middleware/response-size.js";
 import { validateBody } from "./middleware/validate-body.js";
 import { validatePathParameters } from "./middleware/validate-path-parameters.js";
@@ -88,6 +92,10 @@ export function routeHandler<Route extends RouteDefinition>(route: Route, run: R
     timeoutEarlyInMillis: DEADLINE_MARGIN_MS,
     ...accessLog({ resourcePath: route.path, route: route.id }),
   })
+    // First, so every line of the request, the error mapping's included, has the Lambda context.
+    .use(injectLambdaContext(logger, { resetKeys: true }))
+    // Before the error mapping: its after and onError run after it, on the final status.
+    .use(requestMetrics(requestOutcome(route.id)))
     .use(errorResponse({ route: route.id }))
     .use(responseSizeGuard({ route: route.id }))
     .use(httpHeaderNormalizer())
@@ -95,15 +103,17 @@ export function routeHandler<Route extends RouteDefinition>(route: Route, run: R
     .use(route.pathParameters ? [validatePathParameters(route.pathParameters)] : [])
     .use(bodyMiddlewares(route))
     .handler(async (event, context) => {
-      const { requestId } = requestContext(event);
-      const answer = await run({
-        // The middlewares above replaced both with their schema's output.
-        body: event.body as RouteBody<Route>,
-        pathParameters: (event.pathParameters ?? {}) as RoutePathParameters<Route>,
-        principal: context.principal,
-        requestId,
-        log: requestLog(event, route.id),
-      });
+      const { requestId, work } = requestContext(event);
+      const answer = await withDynamoWork(work, () =>
+        run({
+          // The middlewares above replaced both with their schema's output.
+          body: event.body as RouteBody<Route>,
+          pathParameters: (event.pathParameters ?? {}) as RoutePathParameters<Route>,
+          principal: context.principal,
+          requestId,
+          log: requestLog(event, route.id),
+        }),
+      );
       return jsonResponse(200, answer, { "x-request-id": requestId });
     });
   // middy types the context its handler is called with as what the middlewares will have added

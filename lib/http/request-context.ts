@@ -8,12 +8,15 @@
 import { randomUUID } from "node:crypto";
 import type { APIGatewayProxyEvent } from "aws-lambda";
 import { type Logger, requestLogger } from "../observability/logger.js";
+import { type DynamoWork, noDynamoWork } from "../store/request-capacity.js";
 
 interface RequestContext {
   /** API Gateway's request ID (or a fresh UUID when invoked without one); sent as `x-request-id`. */
   readonly requestId: string;
   /** `performance.now()` when the request was first seen, for the access log's duration. */
   readonly startedAt: number;
+  /** What the request's code asked of DynamoDB, counted as it runs (for its metrics). */
+  readonly work: DynamoWork;
 }
 
 const contexts = new WeakMap<APIGatewayProxyEvent, RequestContext>();
@@ -21,7 +24,11 @@ const contexts = new WeakMap<APIGatewayProxyEvent, RequestContext>();
 export function requestContext(event: APIGatewayProxyEvent): RequestContext {
   let context = contexts.get(event);
   if (!context) {
-    context = { requestId: event.requestContext?.requestId || randomUUID(), startedAt: performance.now() };
+    context = {
+      requestId: event.requestContext?.requestId || randomUUID(),
+      startedAt: performance.now(),
+      work: noDynamoWork(),
+    };
     contexts.set(event, context);
   }
   return context;

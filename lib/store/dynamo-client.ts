@@ -4,6 +4,7 @@
  */
 import { DynamoDBClient, type DynamoDBClientConfig } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { countRequestWork } from "./request-capacity.js";
 import { LAMBDA_RETRY_LIMITS, type RetryLimits } from "./retry-limits.js";
 import type { TableDefinition } from "./tables.js";
 
@@ -44,7 +45,12 @@ export function documentClientFor(client: DynamoDBClient): DynamoDBDocumentClien
 export function sharedDocumentClient(
   config: DynamoDBClientConfig = LAMBDA_CLIENT_CONFIG,
 ): DynamoDBDocumentClient {
-  shared ??= documentClientFor(new DynamoDBClient(config));
+  if (!shared) {
+    const client = new DynamoDBClient(config);
+    // Each request's read capacity, calls and latency, for its metrics (lib/observability/metrics.ts).
+    countRequestWork(client);
+    shared = documentClientFor(client);
+  }
   return shared;
 }
 
