@@ -65,6 +65,8 @@ function configureHandlerEnvironment(
   process.env.AWS_REGION ??= "local";
   process.env.AWS_ACCESS_KEY_ID ??= "local";
   process.env.AWS_SECRET_ACCESS_KEY ??= "local";
+  // EMF records are for CloudWatch; locally the access log says the same (set it to false to see them).
+  process.env.POWERTOOLS_METRICS_DISABLED ??= "true";
   for (const table of Object.values(TABLES)) process.env[table.envVar] = names[table.id];
 }
 
