@@ -190,12 +190,16 @@ function writeBundle(
     for (const item of personEntryItems(bundle.person, bundle.employees, gen)) writes.put(item);
 }
 
+/** A chunk being planned: its input, the persons' next bundles, who is reordered, and the writes so far. */
+interface ChunkWork {
+  readonly writes: Writes;
+  readonly input: ChunkInput;
+  readonly next: ReadonlyMap<string, Bundle>;
+  readonly reordered: ReadonlySet<string>;
+}
+
 /** Records that changed, and the unchanged records of reordered persons (their items carry the order). */
-function recordsToWrite(
-  input: ChunkInput,
-  next: ReadonlyMap<string, Bundle>,
-  reordered: ReadonlySet<string>,
-): Map<string, SourceEmployee | null> {
+function recordsToWrite({ input, next, reordered }: ChunkWork): Map<string, SourceEmployee | null> {
   const toWrite = new Map<string, SourceEmployee | null>();
   for (const [id, record] of input.records) {
     const unchanged = record && input.locations.get(id)?.current?.hash === locationOf(record).hash;
@@ -209,18 +213,14 @@ function recordsToWrite(
 }
 
 /** Writes the chunk's records; the ids whose location item is written. */
-function writeRecords(
-  writes: Writes,
-  input: ChunkInput,
-  next: ReadonlyMap<string, Bundle>,
-  reordered: ReadonlySet<string>,
-) {
+function writeRecords(work: ChunkWork) {
+  const { writes, input, next } = work;
   const personOrderOf = (personId: string | null): OrderKey | null => {
     const person = personId === null ? null : next.get(personId)?.person;
     return person ? personOrder(person) : null;
   };
   const locations: string[] = [];
-  for (const [id, record] of recordsToWrite(input, next, reordered)) {
+  for (const [id, record] of recordsToWrite(work)) {
     if (writeRecord(writes, id, record, input.locations.get(id), personOrderOf(record?.personId ?? null)))
       locations.push(id);
   }
@@ -228,12 +228,7 @@ function writeRecords(
 }
 
 /** Writes the bundles that changed; per person, a record linking to them while they are missing. */
-function writeBundles(
-  writes: Writes,
-  input: ChunkInput,
-  next: ReadonlyMap<string, Bundle>,
-  reordered: ReadonlySet<string>,
-) {
+function writeBundles({ writes, input, next, reordered }: ChunkWork) {
   const dangling = new Map<string, string | null>();
   for (const [personId, bundle] of next) {
     const stored = input.bundles.get(personId);
@@ -253,8 +248,9 @@ export function planChunk(input: ChunkInput): ChunkPlan {
   const next = nextBundles(input, touched);
   const reordered = new Set(reorderedPersons(input, next));
   const writes = new Writes(input.gen);
-  const locations = writeRecords(writes, input, next, reordered);
-  const dangling = writeBundles(writes, input, next, reordered);
+  const work: ChunkWork = { writes, input, next, reordered };
+  const locations = writeRecords(work);
+  const dangling = writeBundles(work);
   return {
     puts: [...writes.puts.values()],
     deletes: [...writes.deletes.values()],

@@ -4,7 +4,12 @@
  * they run, and publish their generation with one conditional write: the flip readers see.
  */
 import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
-import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  UpdateCommand,
+  type UpdateCommandInput,
+} from "@aws-sdk/lib-dynamodb";
 import { LoadInProgressError } from "../port.js";
 import { DIRECTORY_ATTR as A } from "../tables.js";
 import { MANIFEST_KEY } from "./layout.js";
@@ -76,37 +81,41 @@ export async function acquireLease(
   }
 }
 
-/** Writes the lease on the condition that the manifest is as read (`held` the lease taken over); false when it is not. */
-async function takeLease(
+/** An update of the manifest item under a condition: false when the condition does not hold. */
+async function updateManifestIf(
   client: DynamoDBDocumentClient,
   table: string,
-  manifest: Manifest,
-  lease: Lease,
-  held: Lease | undefined,
+  update: Omit<UpdateCommandInput, "TableName" | "Key">,
 ): Promise<boolean> {
   try {
-    await client.send(
-      new UpdateCommand({
-        TableName: table,
-        Key: KEY,
-        UpdateExpression: "SET lease = :lease",
-        ConditionExpression: held
-          ? "lease.#owner = :held AND (attribute_not_exists(committed) OR committed = :committed)"
-          : "attribute_not_exists(lease) AND (attribute_not_exists(committed) OR committed = :committed)",
-        ExpressionAttributeNames: held ? { "#owner": "owner" } : undefined,
-        ExpressionAttributeValues: {
-          ":lease": lease,
-          ":committed": manifest.committed,
-          ...(held ? { ":held": held.owner } : {}),
-        },
-      }),
-    );
+    await client.send(new UpdateCommand({ TableName: table, Key: KEY, ...update }));
     return true;
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
     return false;
   }
 }
+
+/** Writes the lease on the condition that the manifest is as read (`held` the lease taken over); false when it is not. */
+const takeLease = (
+  client: DynamoDBDocumentClient,
+  table: string,
+  manifest: Manifest,
+  lease: Lease,
+  held: Lease | undefined,
+): Promise<boolean> =>
+  updateManifestIf(client, table, {
+    UpdateExpression: "SET lease = :lease",
+    ConditionExpression: held
+      ? "lease.#owner = :held AND (attribute_not_exists(committed) OR committed = :committed)"
+      : "attribute_not_exists(lease) AND (attribute_not_exists(committed) OR committed = :committed)",
+    ExpressionAttributeNames: held ? { "#owner": "owner" } : undefined,
+    ExpressionAttributeValues: {
+      ":lease": lease,
+      ":committed": manifest.committed,
+      ...(held ? { ":held": held.owner } : {}),
+    },
+  });
 
 /** Conditional on still holding the lease: a load that lost it must stop writing. */
 async function leaseUpdate(
@@ -116,25 +125,16 @@ async function leaseUpdate(
   update: string,
   values: Record<string, unknown> = {},
 ): Promise<void> {
-  try {
-    await client.send(
-      new UpdateCommand({
-        TableName: table,
-        Key: KEY,
-        UpdateExpression: update,
-        ConditionExpression: "lease.#owner = :owner",
-        ExpressionAttributeNames: {
-          "#owner": "owner",
-          ...(update.includes("#expires") ? { "#expires": "expiresAt" } : {}),
-        },
-        ExpressionAttributeValues: { ":owner": owner, ...values },
-      }),
-    );
-  } catch (error) {
-    if (isConditionFailure(error))
-      throw new Error("this load lost its lease (it expired and another load took over)");
-    throw error;
-  }
+  const held = await updateManifestIf(client, table, {
+    UpdateExpression: update,
+    ConditionExpression: "lease.#owner = :owner",
+    ExpressionAttributeNames: {
+      "#owner": "owner",
+      ...(update.includes("#expires") ? { "#expires": "expiresAt" } : {}),
+    },
+    ExpressionAttributeValues: { ":owner": owner, ...values },
+  });
+  if (!held) throw new Error("this load lost its lease (it expired and another load took over)");
 }
 
 export const renewLease = (client: DynamoDBDocumentClient, table: string, owner: string, expiresAt: number) =>
