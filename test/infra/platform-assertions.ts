@@ -498,6 +498,22 @@ export function platformAssertions(stage: string, synthesized: () => Synthesized
       // 429s and authorizer failures come from the access log: two metric filters per API.
       expect(resources(stateless(), "AWS::Logs::MetricFilter")).toHaveLength(4);
     });
+
+    it("ranks API keys by read cost over the route functions' EMF records, top 20", () => {
+      const [dashboard] = resources(stateless(), "AWS::CloudWatch::Dashboard");
+      const rawBody = props(dashboard?.[1] ?? { Type: "" }).DashboardBody;
+      const body = JSON.stringify(rawBody);
+      expect(body).toContain("Read cost by API key");
+      expect(body).toContain(
+        "filter ispresent(ReadCapacityUnits) | stats sum(ReadCapacityUnits) as rcu, count(*) as requests by keyId | sort rcu desc | limit 20",
+      );
+      // Over every route function's log group (no other widget names one), and not the
+      // authorizer's: it writes no EMF record.
+      for (const route of routesForStage(stage)) {
+        expect(refersTo(rawBody, logicalId(s().stateless.routeFunction(route.id).logGroup))).toBe(true);
+      }
+      expect(refersTo(rawBody, logicalId(s().stateless.authorizerFunction.logGroup))).toBe(false);
+    });
   });
 
   describe(`${stage}: cdk-nag AwsSolutions`, () => {
