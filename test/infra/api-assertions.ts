@@ -290,6 +290,10 @@ export function apiAssertions(stage: string, synthesized: () => SynthesizedStage
         );
         expect(format).toContain('"requestId":"$context.requestId"');
         expect(format).toContain('"keyId":"$context.authorizer.keyId"');
+        // Joins to API Gateway's own id and to both functions' Lambda invocation ids.
+        expect(format).toContain('"extendedRequestId":"$context.extendedRequestId"');
+        expect(format).toContain('"authorizerRequestId":"$context.authorizer.requestId"');
+        expect(format).toContain('"integrationRequestId":"$context.integration.requestId"');
         expect(format).not.toMatch(/authorization|\$context\.identity\.apiKey"|\$context\.error\.message/i);
         // No caller text, which API Gateway could neither redact nor cut: the route's template
         // stands for the path as sent, and the User-Agent is left out.
