@@ -282,7 +282,7 @@ export function apiAssertions(stage: string, synthesized: () => SynthesizedStage
   });
 
   describe(`${stage}: logging`, () => {
-    it("writes JSON access logs with request id, status, latency and key id, never the key", () => {
+    it("writes JSON access logs with request id, status, latency and key id, never the key, and traces with X-Ray", () => {
       for (const [, apiStage] of resources(template(), "AWS::ApiGateway::Stage")) {
         const format = (props(apiStage).AccessLogSetting as { Format: string }).Format;
         expect(renderAccessLog(format)).toEqual(
@@ -302,6 +302,7 @@ export function apiAssertions(stage: string, synthesized: () => SynthesizedStage
           /\$context\.path\b|\$context\.identity\.userAgent|\$input\.|\$method\.request/,
         );
         expect(props(apiStage).StageName).toBe(stage);
+        expect(props(apiStage).TracingEnabled).toBe(true);
         expect(props(apiStage).MethodSettings).toEqual([
           {
             DataTraceEnabled: false,

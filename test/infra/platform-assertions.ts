@@ -86,6 +86,8 @@ export function platformAssertions(stage: string, synthesized: () => Synthesized
           POWERTOOLS_LOG_LEVEL: expect.stringMatching(/^(DEBUG|INFO|WARN|ERROR)$/),
         });
         expect(p.LoggingConfig).toEqual({ LogGroup: { Ref: expect.any(String) } });
+        // X-Ray segments for every invocation, under API Gateway's (its stages trace too).
+        expect(p.TracingConfig).toEqual({ Mode: "Active" });
       }
     });
 
@@ -135,10 +137,13 @@ export function platformAssertions(stage: string, synthesized: () => Synthesized
           .flatMap(([, policy]) => (props(policy).PolicyDocument as { Statement: Statement[] }).Statement);
         const dynamo = statements.filter((st) => [st.Action].flat().some((a) => a.startsWith("dynamodb:")));
         const others = statements.filter((st) => !dynamo.includes(st));
+        // Its own log group, and X-Ray's two write actions (X-Ray has no resource-level permissions).
         expect(others.map((st) => [st.Action].flat().sort())).toEqual([
           ["logs:CreateLogStream", "logs:PutLogEvents"],
+          ["xray:PutTelemetryRecords", "xray:PutTraceSegments"],
         ]);
         expect(refersTo(others[0]?.Resource, logicalId(fn.logGroup))).toBe(true);
+        expect(others[1]?.Resource).toBe("*");
         expect(dynamo).toHaveLength(reads.length);
         for (const st of dynamo) expectDynamoStatement(st, actions);
         for (const tableId of Object.keys(tableLogicalIds) as TableId[]) {
