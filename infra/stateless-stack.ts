@@ -149,6 +149,7 @@ export class StatelessStack extends Stack {
         { id: AUTHORIZER.id, fn: this.authorizerFunction, alarmOnErrors: false },
       ],
       tables: (Object.keys(tables) as TableId[]).map((tableId) => ({ id: tableId, table: tables[tableId] })),
+      routeLogGroups: routes.map((route) => this.routeFunction(route.id).logGroup),
       alarmTopic: this.alarmTopic(config, props.alarmTopicArn),
     });
   }

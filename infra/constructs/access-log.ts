@@ -19,6 +19,8 @@ interface Field {
 
 const ACCESS_LOG_FIELDS: readonly Field[] = [
   { name: "requestId", source: "$context.requestId" },
+  // API Gateway's own id (the x-amz-apigw-id header), which a caller cannot set: AWS Support asks for it.
+  { name: "extendedRequestId", source: "$context.extendedRequestId" },
   { name: "requestTime", source: "$context.requestTimeEpoch", numeric: true },
   { name: "httpMethod", source: "$context.httpMethod" },
   { name: "resourcePath", source: "$context.resourcePath" },
@@ -34,6 +36,10 @@ const ACCESS_LOG_FIELDS: readonly Field[] = [
   { name: "apiKeyId", source: "$context.identity.apiKeyId" },
   { name: "authorizerStatus", source: "$context.authorizer.status" },
   { name: "authorizerLatency", source: "$context.authorizer.latency" },
+  // The Lambda invocation ids of the authorizer and of the route function: each is the
+  // `function_request_id` of that function's log lines, so the access log joins both.
+  { name: "authorizerRequestId", source: "$context.authorizer.requestId" },
+  { name: "integrationRequestId", source: "$context.integration.requestId" },
   { name: "errorType", source: "$context.error.responseType" },
   { name: "wafStatus", source: "$context.wafResponseCode" },
   { name: "sourceIp", source: "$context.identity.sourceIp" },

@@ -1,6 +1,7 @@
 /**
  * The stage's CloudWatch dashboard: per API requests, 4xx, 5xx and 429 by route, latency; then
- * Lambda errors, throttles and duration; then DynamoDB reads and throttles, and the alarms.
+ * Lambda errors, throttles and duration; then DynamoDB reads and throttles, and the alarms; then
+ * read cost by API key, from the route functions' EMF records (lib/observability/metrics.ts).
  */
 import { Duration } from "aws-cdk-lib";
 import {
@@ -9,9 +10,12 @@ import {
   Dashboard,
   GraphWidget,
   type IMetric,
+  LogQueryVisualizationType,
+  LogQueryWidget,
   MathExpression,
   TextWidget,
 } from "aws-cdk-lib/aws-cloudwatch";
+import type { ILogGroup } from "aws-cdk-lib/aws-logs";
 import type { Construct } from "constructs";
 import { METRICS_NAMESPACE } from "./directory-function.js";
 import type { OnCallProps } from "./on-call.js";
@@ -34,7 +38,34 @@ export function addDashboard(scope: Construct, props: OnCallProps, alarms: reado
   for (const api of props.apis) addApiRows(dashboard, api, props.config, period);
   addLambdaRow(dashboard, props.functions, period);
   addTableRow(dashboard, props.tables, alarms, period);
+  addReadCostRow(dashboard, props.routeLogGroups);
   return dashboard;
+}
+
+/**
+ * Read capacity per key, top keys first: each route request's EMF record carries
+ * `ReadCapacityUnits` with `keyId` as a property (not a dimension: keys are unbounded).
+ */
+const READ_COST_BY_KEY_QUERY = [
+  "filter ispresent(ReadCapacityUnits)",
+  "stats sum(ReadCapacityUnits) as rcu, count(*) as requests by keyId",
+  "sort rcu desc",
+  "limit 20",
+].join(" | ");
+
+function addReadCostRow(dashboard: Dashboard, logGroups: readonly ILogGroup[]): void {
+  // A stage without route functions (none today) has no records to query.
+  if (logGroups.length === 0) return;
+  dashboard.addWidgets(
+    new LogQueryWidget({
+      title: "Read cost by API key: top 20 keys by DynamoDB read capacity",
+      logGroupNames: logGroups.map((group) => group.logGroupName),
+      queryString: READ_COST_BY_KEY_QUERY,
+      view: LogQueryVisualizationType.TABLE,
+      width: 24,
+      height: 8,
+    }),
+  );
 }
 
 /** Two rows per API: requests, 4xx, 5xx and 429 by route; then latency and the 5xx rate. */

@@ -3,10 +3,10 @@
  * log group, environment and Powertools settings are decided once here, and a function gets
  * read-only access to exactly the tables it names, nothing else.
  */
-import { Duration } from "aws-cdk-lib";
+import { Duration, Validations } from "aws-cdk-lib";
 import type { ITable } from "aws-cdk-lib/aws-dynamodb";
 import { Grant, Role, ServicePrincipal } from "aws-cdk-lib/aws-iam";
-import { Architecture, Runtime } from "aws-cdk-lib/aws-lambda";
+import { Architecture, Runtime, Tracing } from "aws-cdk-lib/aws-lambda";
 import { NodejsFunction } from "aws-cdk-lib/aws-lambda-nodejs";
 import { LogGroup } from "aws-cdk-lib/aws-logs";
 import type { Construct } from "constructs";
@@ -44,23 +44,14 @@ export interface DirectoryFunctionProps {
 export class DirectoryFunction extends NodejsFunction {
   constructor(scope: Construct, id: string, props: DirectoryFunctionProps) {
     const { config, sizing } = props;
-    if (sizing.timeoutSeconds >= API_GATEWAY_TIMEOUT_SECONDS) {
-      throw new Error(
-        `${id}: timeout ${sizing.timeoutSeconds}s must be below ${API_GATEWAY_TIMEOUT_SECONDS}s`,
-      );
-    }
-    const retryBudget = props.dynamoRetryLimits && retryBudgetMs(props.dynamoRetryLimits);
-    if (retryBudget !== undefined && retryBudget >= sizing.timeoutSeconds * 1000) {
-      throw new Error(
-        `${id}: its DynamoDB retries may take ${retryBudget} ms, not below its ${sizing.timeoutSeconds} s timeout`,
-      );
-    }
+    checkTimeouts(id, props);
     // A log group we own: retention and removal are ours, and no log-retention custom resource.
     const logGroup = new LogGroup(scope, `${id}Logs`, {
       retention: config.logRetention,
       removalPolicy: config.logRemovalPolicy,
     });
-    // Its own role instead of AWSLambdaBasicExecutionRole: it may write to its own log group only.
+    // Its own role instead of AWSLambdaBasicExecutionRole: it may write to its own log group only
+    // (and, through active tracing, send X-Ray segments).
     const role = new Role(scope, `${id}Role`, { assumedBy: new ServicePrincipal("lambda.amazonaws.com") });
     logGroup.grantWrite(role);
     super(scope, id, {
@@ -73,6 +64,9 @@ export class DirectoryFunction extends NodejsFunction {
       timeout: Duration.seconds(sizing.timeoutSeconds),
       // A ceiling per function: a flood on one route cannot take the account's whole concurrency.
       reservedConcurrentExecutions: sizing.reservedConcurrency,
+      // X-Ray segments for each invocation, joined to API Gateway's (its stages trace too). No
+      // Powertools Tracer: its subsegments per DynamoDB call would cost bundle size (docs/operations.md).
+      tracing: Tracing.ACTIVE,
       logGroup,
       role,
       projectRoot: REPO_ROOT,
@@ -85,6 +79,16 @@ export class DirectoryFunction extends NodejsFunction {
       },
       bundling: lambdaBundling(),
     });
+    Validations.of(role).acknowledge({
+      id: "AwsSolutions-IAM5[Resource::*]",
+      reason:
+        "Only X-Ray's PutTraceSegments and PutTelemetryRecords, added by active tracing: X-Ray has no resource-level permissions. Table grants name their tables (tested).",
+    });
+    this.grantReads(props);
+  }
+
+  /** Each table it reads: its name in the environment, and read actions on it (and its indexes). */
+  private grantReads(props: DirectoryFunctionProps): void {
     const actions = props.readActions ?? TABLE_READ_ACTIONS;
     for (const tableId of props.reads) {
       const table = props.tables[tableId];
@@ -99,5 +103,19 @@ export class DirectoryFunction extends NodejsFunction {
         resourceArns: [table.tableArn, ...indexes.map((index) => `${table.tableArn}/index/${index.name}`)],
       });
     }
+  }
+}
+
+/** A function must give up before API Gateway does, and its DynamoDB retries before it times out. */
+function checkTimeouts(id: string, props: DirectoryFunctionProps): void {
+  const { sizing } = props;
+  if (sizing.timeoutSeconds >= API_GATEWAY_TIMEOUT_SECONDS) {
+    throw new Error(`${id}: timeout ${sizing.timeoutSeconds}s must be below ${API_GATEWAY_TIMEOUT_SECONDS}s`);
+  }
+  const retryBudget = props.dynamoRetryLimits && retryBudgetMs(props.dynamoRetryLimits);
+  if (retryBudget !== undefined && retryBudget >= sizing.timeoutSeconds * 1000) {
+    throw new Error(
+      `${id}: its DynamoDB retries may take ${retryBudget} ms, not below its ${sizing.timeoutSeconds} s timeout`,
+    );
   }
 }

@@ -13,6 +13,7 @@ import {
 import { SnsAction } from "aws-cdk-lib/aws-cloudwatch-actions";
 import type { ITable } from "aws-cdk-lib/aws-dynamodb";
 import type { IFunction } from "aws-cdk-lib/aws-lambda";
+import type { ILogGroup } from "aws-cdk-lib/aws-logs";
 import type { ITopic } from "aws-cdk-lib/aws-sns";
 import { Construct } from "constructs";
 import { type ApiId, AUTHORIZER, type RouteDefinition } from "../../lib/routes.js";
@@ -45,6 +46,8 @@ export interface OnCallProps {
     readonly alarmOnErrors: boolean;
   }[];
   readonly tables: readonly { readonly id: TableId; readonly table: ITable }[];
+  /** The route functions' log groups: the dashboard ranks keys by read cost over their EMF records. */
+  readonly routeLogGroups: readonly ILogGroup[];
   readonly alarmTopic?: ITopic;
 }
 

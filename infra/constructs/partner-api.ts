@@ -61,50 +61,14 @@ export class PartnerApi extends Construct {
   constructor(scope: Construct, id: string, props: PartnerApiProps) {
     super(scope, id);
     const { config } = props;
-    const stageName = config.stage;
-
     this.accessLogs = new LogGroup(this, "AccessLogs", {
       retention: config.logRetention,
       removalPolicy: config.logRemovalPolicy,
     });
-
-    this.restApi = new RestApi(this, "Api", {
-      restApiName: `partner-directory-${stageName}-${props.api}`,
-      description: `Partner Directory ${props.api} API (${stageName})`,
-      // Partners call from their backends: a regional endpoint avoids the edge hop.
-      endpointTypes: [EndpointType.REGIONAL],
-      // The usage plan key comes from the authorizer's usageIdentifierKey, never from a header.
-      apiKeySourceType: ApiKeySourceType.AUTHORIZER,
-      cloudWatchRole: false,
-      // A custom domain is the only way in: partners never learn an address that changes on
-      // replacement. Without one the property stays unset, so the template is as before.
-      ...(props.customDomain ? { disableExecuteApiEndpoint: true } : {}),
-      deployOptions: {
-        stageName,
-        accessLogDestination: new LogGroupLogDestination(this.accessLogs),
-        accessLogFormat: AccessLogFormat.custom(accessLogFormat(props.api)),
-        // Errors only, and never request data: full traces would log the Authorization header.
-        loggingLevel: MethodLoggingLevel.ERROR,
-        dataTraceEnabled: false,
-        // Per-method metrics: the dashboard shows requests and errors by route.
-        metricsEnabled: true,
-        // Every method's default, all keys together; usage plans throttle each key below it.
-        throttlingRateLimit: config.stageThrottle.rateLimit,
-        throttlingBurstLimit: config.stageThrottle.burstLimit,
-      },
-    });
+    this.restApi = this.createRestApi(props);
     // RestApi's own "Endpoint" output ends in "/"; the stack outputs baseUrl instead.
     this.restApi.node.tryRemoveChild("Endpoint");
-    const stage = this.restApi.deploymentStage;
-    stage.node.addDependency(props.accountLogging);
-
-    // API Gateway would create this group itself, with no retention; owning it sets one.
-    const executionLogs = new LogGroup(this, "ExecutionLogs", {
-      logGroupName: Fn.join("", ["API-Gateway-Execution-Logs_", this.restApi.restApiId, `/${stageName}`]),
-      retention: config.logRetention,
-      removalPolicy: config.logRemovalPolicy,
-    });
-    stage.node.addDependency(executionLogs);
+    this.prepareStageLogging(props);
 
     this.addRoutes(props);
     // Also keeps an API with no routes deployable (API Gateway refuses a deployment with no method).
@@ -114,8 +78,56 @@ export class PartnerApi extends Construct {
     this.domain = props.customDomain && this.addDomain(props.customDomain);
     this.baseUrl = this.domain
       ? `https://${props.customDomain?.domainName}`
-      : `https://${this.restApi.restApiId}.execute-api.${Aws.REGION}.${Aws.URL_SUFFIX}/${stageName}`;
+      : `https://${this.restApi.restApiId}.execute-api.${Aws.REGION}.${Aws.URL_SUFFIX}/${config.stage}`;
+    this.acknowledgeNagRules();
+  }
 
+  private createRestApi(props: PartnerApiProps): RestApi {
+    const { config } = props;
+    return new RestApi(this, "Api", {
+      restApiName: `partner-directory-${config.stage}-${props.api}`,
+      description: `Partner Directory ${props.api} API (${config.stage})`,
+      // Partners call from their backends: a regional endpoint avoids the edge hop.
+      endpointTypes: [EndpointType.REGIONAL],
+      // The usage plan key comes from the authorizer's usageIdentifierKey, never from a header.
+      apiKeySourceType: ApiKeySourceType.AUTHORIZER,
+      cloudWatchRole: false,
+      // A custom domain is the only way in: partners never learn an address that changes on
+      // replacement. Without one the property stays unset, so the template is as before.
+      ...(props.customDomain ? { disableExecuteApiEndpoint: true } : {}),
+      deployOptions: {
+        stageName: config.stage,
+        accessLogDestination: new LogGroupLogDestination(this.accessLogs),
+        accessLogFormat: AccessLogFormat.custom(accessLogFormat(props.api)),
+        // Errors only, and never request data: full traces would log the Authorization header.
+        loggingLevel: MethodLoggingLevel.ERROR,
+        dataTraceEnabled: false,
+        // Per-method metrics: the dashboard shows requests and errors by route.
+        metricsEnabled: true,
+        // X-Ray: API Gateway's segment, parent of the functions' (they trace actively).
+        tracingEnabled: true,
+        // Every method's default, all keys together; usage plans throttle each key below it.
+        throttlingRateLimit: config.stageThrottle.rateLimit,
+        throttlingBurstLimit: config.stageThrottle.burstLimit,
+      },
+    });
+  }
+
+  /** The stage logs only once the account's CloudWatch role is set and its execution log group exists. */
+  private prepareStageLogging(props: PartnerApiProps): void {
+    const { config } = props;
+    const stage = this.restApi.deploymentStage;
+    stage.node.addDependency(props.accountLogging);
+    // API Gateway would create this group itself, with no retention; owning it sets one.
+    const executionLogs = new LogGroup(this, "ExecutionLogs", {
+      logGroupName: Fn.join("", ["API-Gateway-Execution-Logs_", this.restApi.restApiId, `/${config.stage}`]),
+      retention: config.logRetention,
+      removalPolicy: config.logRemovalPolicy,
+    });
+    stage.node.addDependency(executionLogs);
+  }
+
+  private acknowledgeNagRules(): void {
     Validations.of(this.restApi).acknowledge(
       {
         id: "AwsSolutions-APIG2",

@@ -282,7 +282,7 @@ export function apiAssertions(stage: string, synthesized: () => SynthesizedStage
   });
 
   describe(`${stage}: logging`, () => {
-    it("writes JSON access logs with request id, status, latency and key id, never the key", () => {
+    it("writes JSON access logs with request id, status, latency and key id, never the key, and traces with X-Ray", () => {
       for (const [, apiStage] of resources(template(), "AWS::ApiGateway::Stage")) {
         const format = (props(apiStage).AccessLogSetting as { Format: string }).Format;
         expect(renderAccessLog(format)).toEqual(
@@ -290,6 +290,10 @@ export function apiAssertions(stage: string, synthesized: () => SynthesizedStage
         );
         expect(format).toContain('"requestId":"$context.requestId"');
         expect(format).toContain('"keyId":"$context.authorizer.keyId"');
+        // Joins to API Gateway's own id and to both functions' Lambda invocation ids.
+        expect(format).toContain('"extendedRequestId":"$context.extendedRequestId"');
+        expect(format).toContain('"authorizerRequestId":"$context.authorizer.requestId"');
+        expect(format).toContain('"integrationRequestId":"$context.integration.requestId"');
         expect(format).not.toMatch(/authorization|\$context\.identity\.apiKey"|\$context\.error\.message/i);
         // No caller text, which API Gateway could neither redact nor cut: the route's template
         // stands for the path as sent, and the User-Agent is left out.
@@ -298,6 +302,7 @@ export function apiAssertions(stage: string, synthesized: () => SynthesizedStage
           /\$context\.path\b|\$context\.identity\.userAgent|\$input\.|\$method\.request/,
         );
         expect(props(apiStage).StageName).toBe(stage);
+        expect(props(apiStage).TracingEnabled).toBe(true);
         expect(props(apiStage).MethodSettings).toEqual([
           {
             DataTraceEnabled: false,

@@ -86,6 +86,8 @@ export function platformAssertions(stage: string, synthesized: () => Synthesized
           POWERTOOLS_LOG_LEVEL: expect.stringMatching(/^(DEBUG|INFO|WARN|ERROR)$/),
         });
         expect(p.LoggingConfig).toEqual({ LogGroup: { Ref: expect.any(String) } });
+        // X-Ray segments for every invocation, under API Gateway's (its stages trace too).
+        expect(p.TracingConfig).toEqual({ Mode: "Active" });
       }
     });
 
@@ -135,10 +137,13 @@ export function platformAssertions(stage: string, synthesized: () => Synthesized
           .flatMap(([, policy]) => (props(policy).PolicyDocument as { Statement: Statement[] }).Statement);
         const dynamo = statements.filter((st) => [st.Action].flat().some((a) => a.startsWith("dynamodb:")));
         const others = statements.filter((st) => !dynamo.includes(st));
+        // Its own log group, and X-Ray's two write actions (X-Ray has no resource-level permissions).
         expect(others.map((st) => [st.Action].flat().sort())).toEqual([
           ["logs:CreateLogStream", "logs:PutLogEvents"],
+          ["xray:PutTelemetryRecords", "xray:PutTraceSegments"],
         ]);
         expect(refersTo(others[0]?.Resource, logicalId(fn.logGroup))).toBe(true);
+        expect(others[1]?.Resource).toBe("*");
         expect(dynamo).toHaveLength(reads.length);
         for (const st of dynamo) expectDynamoStatement(st, actions);
         for (const tableId of Object.keys(tableLogicalIds) as TableId[]) {
@@ -497,6 +502,22 @@ export function platformAssertions(stage: string, synthesized: () => Synthesized
       }
       // 429s and authorizer failures come from the access log: two metric filters per API.
       expect(resources(stateless(), "AWS::Logs::MetricFilter")).toHaveLength(4);
+    });
+
+    it("ranks API keys by read cost over the route functions' EMF records, top 20", () => {
+      const [dashboard] = resources(stateless(), "AWS::CloudWatch::Dashboard");
+      const rawBody = props(dashboard?.[1] ?? { Type: "" }).DashboardBody;
+      const body = JSON.stringify(rawBody);
+      expect(body).toContain("Read cost by API key");
+      expect(body).toContain(
+        "filter ispresent(ReadCapacityUnits) | stats sum(ReadCapacityUnits) as rcu, count(*) as requests by keyId | sort rcu desc | limit 20",
+      );
+      // Over every route function's log group (no other widget names one), and not the
+      // authorizer's: it writes no EMF record.
+      for (const route of routesForStage(stage)) {
+        expect(refersTo(rawBody, logicalId(s().stateless.routeFunction(route.id).logGroup))).toBe(true);
+      }
+      expect(refersTo(rawBody, logicalId(s().stateless.authorizerFunction.logGroup))).toBe(false);
     });
   });
 
