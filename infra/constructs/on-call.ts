@@ -59,6 +59,45 @@ export function alarmNamePrefix(stage: string): string {
 /** How many periods an alarm looks at; "any" alarms fire on the first breaching period. */
 type Evaluation = "sustained" | "any";
 
+/** Adds one alarm of the stage: its id (also its name's suffix), metric, threshold and what it means. */
+type AlarmMaker = (
+  alarmId: string,
+  metric: IMetric,
+  threshold: number,
+  what: string,
+  evaluation?: Evaluation,
+) => void;
+
+/** An API's alarms: its 5xx rate and count, and its p99 latency. */
+function apiAlarms(
+  apiId: string,
+  metrics: ApiMetrics,
+  limits: OnCallProps["config"]["alarms"],
+  alarm: AlarmMaker,
+) {
+  const rate = metrics.serverErrorRate(limits.minRequestsForErrorRate);
+  alarm(
+    `${apiId}-5xx-rate`,
+    rate,
+    limits.serverErrorRatePercent,
+    `5xx are ${limits.serverErrorRatePercent}%+ of ${apiId} API requests`,
+  );
+  // The rate alarm ignores quiet periods; this one sees an outage however little traffic there is.
+  alarm(
+    `${apiId}-5xx-count`,
+    metrics.stage("5XXError", "Sum"),
+    limits.serverErrors,
+    `${limits.serverErrors}+ 5xx answers of the ${apiId} API in a period`,
+    "any",
+  );
+  alarm(
+    `${apiId}-p99-latency`,
+    metrics.stage("Latency", "p99"),
+    limits.p99LatencyMs,
+    `${apiId} API p99 latency is ${limits.p99LatencyMs} ms+`,
+  );
+}
+
 export class OnCall extends Construct {
   readonly alarms: Alarm[] = [];
   readonly dashboard: Dashboard;
@@ -68,50 +107,30 @@ export class OnCall extends Construct {
     const { config } = props;
     const limits = config.alarms;
     const period = Duration.minutes(limits.periodMinutes);
-    const name = (suffix: string) => `${alarmNamePrefix(config.stage)}${suffix}`;
-    const alarm = (
-      alarmId: string,
-      metric: IMetric,
-      threshold: number,
-      what: string,
-      evaluation: Evaluation = "sustained",
-    ) => this.addAlarm(alarmId, name(alarmId), metric, threshold, what, evaluation, props);
+    const alarm: AlarmMaker = (alarmId, metric, threshold, what, evaluation = "sustained") =>
+      this.addAlarm(
+        alarmId,
+        `${alarmNamePrefix(config.stage)}${alarmId}`,
+        metric,
+        threshold,
+        what,
+        evaluation,
+        props,
+      );
 
     for (const { id: apiId, api } of props.apis) {
       addRateLimitedMetricFilter(this, `${apiId}RateLimited`, api);
       addAuthorizerFailuresMetricFilter(this, `${apiId}AuthorizerFailures`, api);
-      const metrics = new ApiMetrics(api, apiId, period);
-      const rate = metrics.serverErrorRate(limits.minRequestsForErrorRate);
-      alarm(
-        `${apiId}-5xx-rate`,
-        rate,
-        limits.serverErrorRatePercent,
-        `5xx are ${limits.serverErrorRatePercent}%+ of ${apiId} API requests`,
-      );
-      // The rate alarm ignores quiet periods; this one sees an outage however little traffic there is.
-      alarm(
-        `${apiId}-5xx-count`,
-        metrics.stage("5XXError", "Sum"),
-        limits.serverErrors,
-        `${limits.serverErrors}+ 5xx answers of the ${apiId} API in a period`,
-        "any",
-      );
-      alarm(
-        `${apiId}-p99-latency`,
-        metrics.stage("Latency", "p99"),
-        limits.p99LatencyMs,
-        `${apiId} API p99 latency is ${limits.p99LatencyMs} ms+`,
-      );
+      apiAlarms(apiId, new ApiMetrics(api, apiId, period), limits, alarm);
     }
     for (const { id: fnId, fn, alarmOnErrors } of props.functions) {
-      if (alarmOnErrors) {
+      if (alarmOnErrors)
         alarm(
           `${fnId}-errors`,
           fn.metricErrors({ period }),
           limits.lambdaErrors,
           `${fnId} function errors (crashes, timeouts)`,
         );
-      }
       alarm(
         `${fnId}-throttles`,
         fn.metricThrottles({ period }),
