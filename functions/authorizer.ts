@@ -33,4 +33,6 @@ async function authorize(event: APIGatewayTokenAuthorizerEvent): Promise<APIGate
   return allowPolicy(event.methodArn, toAuthorizerContext(record), record.usageKey);
 }
 
-export const handler = middy(authorize).use(injectLambdaContext(logger, { resetKeys: true }));
+export const handler = middy(authorize).use(
+  injectLambdaContext(logger, { resetKeys: true, logEvent: false }),
+);

@@ -104,8 +104,10 @@ export class PartnerApi extends Construct {
         dataTraceEnabled: false,
         // Per-method metrics: the dashboard shows requests and errors by route.
         metricsEnabled: true,
-        // X-Ray: API Gateway's segment, parent of the functions' (they trace actively).
-        tracingEnabled: true,
+        // No X-Ray segment from API Gateway: it records the URL as sent, and a key pasted as a
+        // company id would be kept in a trace (the access log leaves `$context.path` out for the
+        // same reason). The functions trace actively; their segments hold no request data.
+        tracingEnabled: false,
         // Every method's default, all keys together; usage plans throttle each key below it.
         throttlingRateLimit: config.stageThrottle.rateLimit,
         throttlingBurstLimit: config.stageThrottle.burstLimit,

@@ -93,7 +93,7 @@ export function routeHandler<Route extends RouteDefinition>(route: Route, run: R
     ...accessLog({ resourcePath: route.path, route: route.id }),
   })
     // First, so every line of the request, the error mapping's included, has the Lambda context.
-    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(injectLambdaContext(logger, { resetKeys: true, logEvent: false }))
     // Before the error mapping: its after and onError run after it, on the final status.
     .use(requestMetrics(requestOutcome(route.id)))
     .use(errorResponse({ route: route.id }))

@@ -12,6 +12,7 @@ import { logMetrics } from "@aws-lambda-powertools/metrics/middleware";
 import type { MiddlewareObj, Request } from "@middy/core";
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from "aws-lambda";
 import type { DynamoWork } from "../store/request-capacity.js";
+import { logger } from "./logger.js";
 
 const METRIC_NAMES = {
   readCapacity: "ReadCapacityUnits",
@@ -49,8 +50,14 @@ export function requestMetrics(
 ): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
   const publishing = logMetrics(target);
   const recordAndPublish = (request: HttpRequest) => {
-    record(target, outcome(request));
-    publishing.after?.(request);
+    // A metric must never cost the caller its answer: this runs after the error mapping, so a
+    // throw here would reach Lambda as a 502 without x-request-id.
+    try {
+      record(target, outcome(request));
+      publishing.after?.(request);
+    } catch (error) {
+      logger.error("metrics record not published", { errorName: (error as Error).name });
+    }
   };
   return { before: publishing.before, after: recordAndPublish, onError: recordAndPublish };
 }

@@ -6,7 +6,7 @@
 import { DynamoDBClient, GetItemCommand, QueryCommand } from "@aws-sdk/client-dynamodb";
 import type { HttpHandler } from "../../lib/http/pipeline.js";
 import { generateApiKey } from "../../lib/keys/api-key.js";
-import { invoke, KEY_ID } from "../http/harness.js";
+import { gatewayEvent, invoke, KEY_ID, lambdaContext } from "../http/harness.js";
 import { type CapturedOutput, captureOutput } from "../http/output-capture.js";
 
 // Quiet by default in tests (test/support/quiet-logs.ts); read when the metrics are made.
@@ -93,5 +93,27 @@ describe("the request's metrics", () => {
     const [record, ...more] = emfRecords();
     expect(more).toHaveLength(0);
     expect(record).toMatchObject({ status: "500", ReadCapacityUnits: 1.5, DynamoDbCalls: 1 });
+  });
+});
+
+describe("a metrics record that cannot be made", () => {
+  it("costs the request nothing: its answer goes out, and the failure is logged", async () => {
+    const { default: middy } = await import("@middy/core");
+    const { requestMetrics } = await import("../../lib/observability/metrics.js");
+    const { logger } = await import("../../lib/observability/logger.js");
+    logger.setLogLevel("INFO");
+    const answered = middy(async () => ({ statusCode: 200, body: "{}" })).use(
+      requestMetrics(() => {
+        throw new TypeError("no outcome");
+      }),
+    );
+    const response = await answered(gatewayEvent(), lambdaContext()).finally(() =>
+      logger.setLogLevel("SILENT"),
+    );
+    expect(response).toEqual({ statusCode: 200, body: "{}" });
+    expect(output.entries()).toContainEqual(
+      expect.objectContaining({ message: "metrics record not published", errorName: "TypeError" }),
+    );
+    expect(emfRecords()).toEqual([]);
   });
 });
