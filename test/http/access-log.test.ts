@@ -4,7 +4,7 @@ import { generateApiKey } from "../../lib/keys/api-key.js";
 import { logger } from "../../lib/observability/logger.js";
 import { echoRoute, plainRoute } from "./echo-route.js";
 import { type EventOptions, header, invoke, KEY_ID } from "./harness.js";
-import { type CapturedOutput, captureOutput } from "./output-capture.js";
+import { captureLogsPerTest } from "./output-capture.js";
 
 const KEY = generateApiKey("live");
 const headers = {
@@ -13,17 +13,7 @@ const headers = {
   "User-Agent": "partner-client/1.0",
 };
 
-let output: CapturedOutput;
-beforeAll(() => {
-  // Test runs are SILENT (test/support/quiet-logs.ts); request loggers are children of this one.
-  logger.setLogLevel("INFO");
-  output = captureOutput();
-});
-afterEach(() => output.clear());
-afterAll(() => {
-  output.restore();
-  logger.setLogLevel("SILENT");
-});
+const output = captureLogsPerTest(logger);
 
 const { handler: echo } = echoRoute();
 const failing = plainRoute(async () => {

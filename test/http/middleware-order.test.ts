@@ -13,7 +13,7 @@ import { requestContext } from "../../lib/http/request-context.js";
 import { jsonResponse } from "../../lib/http/response.js";
 import { logger } from "../../lib/observability/logger.js";
 import { gatewayEvent, header, lambdaContext } from "./harness.js";
-import { type CapturedOutput, captureOutput } from "./output-capture.js";
+import { captureLogsPerTest } from "./output-capture.js";
 
 const REQUEST_ID = "gw-order-request-id";
 /** The success answer's exact size, x-request-id included, as Lambda would serialize it. */
@@ -53,16 +53,7 @@ function handlerIn(order: (typeof ORDERS)[number], answer: Answer, limitBytes: n
     run(gatewayEvent({ method: "GET", body: null, ...options }), lambdaContext() as Context);
 }
 
-let output: CapturedOutput;
-beforeAll(() => {
-  logger.setLogLevel("INFO");
-  output = captureOutput();
-});
-afterEach(() => output.clear());
-afterAll(() => {
-  output.restore();
-  logger.setLogLevel("SILENT");
-});
+const output = captureLogsPerTest(logger);
 const completions = () => output.entries().filter((entry) => entry.message === "request completed");
 
 describe.each(ORDERS.map((order) => [order.join(" then "), order] as const))(

@@ -1,4 +1,5 @@
 /** Captures what the process writes to stdout and stderr (Powertools writes its JSON lines there). */
+import type { Logger } from "../../lib/observability/logger.js";
 
 export interface CapturedOutput {
   /** Everything written so far, as text. */
@@ -36,5 +37,34 @@ export function captureOutput(): CapturedOutput {
         if (original) stream.write = original;
       });
     },
+  };
+}
+
+/**
+ * The log lines of each test of a suite: the logger raised to INFO (test runs are SILENT, see
+ * test/support/quiet-logs.ts; request loggers are its children) and the output captured for the
+ * suite, cleared after each test, restored after all. The logger is passed in: importing it here
+ * would create it before a suite sets the environment it reads (cold start, level).
+ */
+export function captureLogsPerTest(logger: Logger): CapturedOutput {
+  let output: CapturedOutput | undefined;
+  beforeAll(() => {
+    logger.setLogLevel("INFO");
+    output = captureOutput();
+  });
+  afterEach(() => output?.clear());
+  afterAll(() => {
+    output?.restore();
+    logger.setLogLevel("SILENT");
+  });
+  const current = () => {
+    if (!output) throw new Error("logs are captured only while the suite's tests run");
+    return output;
+  };
+  return {
+    text: () => current().text(),
+    entries: () => current().entries(),
+    clear: () => current().clear(),
+    restore: () => current().restore(),
   };
 }
