@@ -1,11 +1,10 @@
 /**
  * A load file read as a stream of changes (docs/data-format.md): a data file (JSON or NDJSON) gives
  * an upsert per record; a changes file (NDJSON) one change a line. NDJSON is read line by line, so
- * memory does not grow with the file; a JSON data file is one document and is read whole.
+ * memory does not grow with the file, and from any position a change left off; a JSON data file
+ * is one document and is read whole.
  */
 import { createReadStream } from "node:fs";
-import { readFile } from "node:fs/promises";
-import { createInterface } from "node:readline";
 import { z } from "zod";
 import {
   DataFileError,
@@ -16,6 +15,7 @@ import {
   validateRecord,
 } from "../directory/source.js";
 import type { Change } from "../store/port.js";
+import { type LinePosition, linesFrom, type OpenBytes, START } from "./lines.js";
 
 export const LOAD_MODES = ["merge", "snapshot", "changes"] as const;
 export type LoadMode = (typeof LOAD_MODES)[number];
@@ -26,18 +26,28 @@ export interface LocatedChange {
   readonly label: string;
 }
 
-/** Non-blank lines with their numbers, streamed. */
-async function* lines(path: string): AsyncGenerator<{ text: string; number: number }> {
-  const reader = createInterface({
-    input: createReadStream(path, "utf8"),
-    crlfDelay: Number.POSITIVE_INFINITY,
-  });
-  let number = 0;
-  for await (const line of reader) {
-    number += 1;
-    const text = number === 1 && line.startsWith("\uFEFF") ? line.slice(1) : line;
-    if (text.trim() !== "") yield { text, number };
-  }
+/** Where a load goes on reading its file: a line of NDJSON, or the index of a JSON file's record. */
+export interface SourcePosition extends LinePosition {
+  /** Changes read before this position. */
+  readonly index: number;
+}
+
+export const FILE_START: SourcePosition = { ...START, index: 0 };
+
+/** A change, and where the one after it starts. */
+export interface PositionedChange extends LocatedChange {
+  readonly next: SourcePosition;
+}
+
+/** A local file's bytes from an offset. */
+export const fileBytes =
+  (path: string): OpenBytes =>
+  (offset) =>
+    createReadStream(path, { start: offset });
+
+/** Non-blank lines with their numbers, streamed from `from`. */
+async function* lines(open: OpenBytes, from: LinePosition = START) {
+  for await (const line of linesFrom(open, from)) if (line.text.trim() !== "") yield line;
 }
 
 const uuid = z.guid().transform((id) => id.toLowerCase());
@@ -84,8 +94,8 @@ function upsertOf(value: unknown, number: number): LocatedChange {
 }
 
 /** Whether the file is NDJSON: its first line is a whole JSON value, one entry or change. */
-async function isNdjson(path: string): Promise<boolean> {
-  for await (const { text } of lines(path)) {
+async function isNdjson(open: OpenBytes): Promise<boolean> {
+  for await (const { text } of lines(open)) {
     const first = parseJson(text);
     return (
       first.ok &&
@@ -99,19 +109,48 @@ async function isNdjson(path: string): Promise<boolean> {
   throw new DataFileError("data file", null, "is empty; expected JSON {persons, employees} or NDJSON");
 }
 
-/** The file's changes in order, each validated; the first problem throws `DataFileError`. */
-export async function* readChanges(path: string, mode: LoadMode): AsyncGenerator<LocatedChange> {
-  if (mode !== "changes" && !(await isNdjson(path))) {
-    const data = parseDataFile(await readFile(path, "utf8"));
-    for (const [i, person] of data.persons.entries())
-      yield { label: `persons[${i}]`, change: { op: "upsert", person } };
-    for (const [i, employee] of data.employees.entries())
-      yield { label: `employees[${i}]`, change: { op: "upsert", employee } };
+async function readWhole(open: OpenBytes): Promise<string> {
+  const parts: Uint8Array[] = [];
+  for await (const chunk of open(0)) parts.push(chunk);
+  return Buffer.concat(parts).toString("utf8");
+}
+
+/** A JSON data file's records as upserts, from the `from`-th. */
+async function* documentChanges(open: OpenBytes, from: number): AsyncGenerator<PositionedChange> {
+  const data = parseDataFile(await readWhole(open));
+  const located: LocatedChange[] = [
+    ...data.persons.map((person, i) => ({
+      label: `persons[${i}]`,
+      change: { op: "upsert", person } as const,
+    })),
+    ...data.employees.map((employee, i) => ({
+      label: `employees[${i}]`,
+      change: { op: "upsert", employee } as const,
+    })),
+  ];
+  for (let index = from; index < located.length; index += 1)
+    yield { ...(located[index] as LocatedChange), next: { ...START, index: index + 1 } };
+}
+
+/**
+ * The file's changes in order from `from` (default: its start), each validated and with the
+ * position after it; the first problem throws `DataFileError`.
+ */
+export async function* readChanges(
+  open: OpenBytes,
+  mode: LoadMode,
+  from: SourcePosition = FILE_START,
+): AsyncGenerator<PositionedChange> {
+  if (mode !== "changes" && !(await isNdjson(open))) {
+    yield* documentChanges(open, from.index);
     return;
   }
-  for await (const { text, number } of lines(path)) {
+  let index = from.index;
+  for await (const { text, number, next } of lines(open, from)) {
     const parsed = parseJson(text);
     if (!parsed.ok) throw new DataFileError(`line ${number}`, null, "not valid JSON");
-    yield mode === "changes" ? changeOf(parsed.value, number) : upsertOf(parsed.value, number);
+    const located = mode === "changes" ? changeOf(parsed.value, number) : upsertOf(parsed.value, number);
+    index += 1;
+    yield { ...located, next: { ...next, index } };
   }
 }

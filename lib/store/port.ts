@@ -63,6 +63,22 @@ export interface DanglingReference {
   readonly employeeId: string;
 }
 
+/** True once the caller's time is up: long work stops between its units and says it did. */
+export type Deadline = () => boolean;
+
+/** A page of the ids a load's pending state holds, and where the next page starts. */
+export interface StoredIdsPage {
+  readonly ids: readonly string[];
+  /** Undefined after the last page. */
+  readonly next?: string;
+}
+
+/**
+ * What `resumeLoad` needs to go on with a load in another process or a later step (an ingest's
+ * next Lambda invocation): plain JSON, opaque to the caller.
+ */
+export type LoadCheckpoint = { readonly [key: string]: unknown };
+
 /**
  * A load in progress: changes build a pending state that no reader sees until `commit`, which
  * publishes it whole. `abort` (or a crash) leaves what readers see unchanged.
@@ -70,26 +86,45 @@ export interface DanglingReference {
 export interface LoadSession {
   /** Applies changes in order to the pending state; a later change of an id wins. */
   apply(changes: readonly Change[]): Promise<void>;
-  /** Every id the pending state holds, of persons or of employee records (snapshots delete the rest). */
-  storedIds(kind: "person" | "employee"): AsyncIterable<string>;
+  /**
+   * The ids the pending state holds, of persons or of employee records (snapshots delete the rest),
+   * a page at a time from `cursor` (a page's `next`; undefined: the first).
+   */
+  storedIds(kind: "person" | "employee", cursor?: string): AsyncIterable<StoredIdsPage>;
   /** A record of the pending state that links to a person it lacks, if any. */
   danglingReference(): Promise<DanglingReference | undefined>;
   /**
    * Publishes the pending state; searches see it within the readers' manifest cache (1 s). What it
-   * superseded is then removed; if that fails, the next load finishes it (the load still applied).
+   * superseded is then removed, until `deadline` (then `cleanupPending`: resume and commit again);
+   * if the removal fails, the next load finishes it (the load still applied). `onPublished` runs
+   * between the flip and the removal, while the load still holds the lease.
    */
-  commit(): Promise<CommitReport>;
-  abort(): Promise<void>;
+  commit(options?: CommitOptions): Promise<CommitReport>;
+  /** Undoes the load and releases the lease; false when `deadline` came first (resume, abort again). */
+  abort(deadline?: Deadline): Promise<boolean>;
+  /** Whether the flip happened (a load resumed after it can only finish its clean-up). */
+  readonly published: boolean;
+  /** Stops renewing the lease (it lasts until it expires) and says how to resume. */
+  suspend(): LoadCheckpoint;
+}
+
+export interface CommitOptions {
+  readonly deadline?: Deadline;
+  readonly onPublished?: () => Promise<void>;
 }
 
 export interface CommitReport {
   /** Why superseded versions are still stored (the next load removes them), or undefined. */
   readonly cleanupDeferred?: string;
+  /** The deadline came before the clean-up ended: resume the session and commit again. */
+  readonly cleanupPending?: boolean;
 }
 
 export interface DirectoryWriter {
   /** Takes the directory's one load lease, or throws `LoadInProgressError`. `label`: what is loaded. */
   beginLoad(label: string): Promise<LoadSession>;
+  /** The load a `suspend` left, lease renewed; throws when the lease was lost meanwhile. */
+  resumeLoad(checkpoint: LoadCheckpoint): Promise<LoadSession>;
 }
 
 /**

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { instantKey } from "../../lib/directory/instant-key.js";
 import { normalizePhone } from "../../lib/directory/phone.js";
-import { type LoadMode, readChanges } from "../../lib/load/change-lines.js";
+import { fileBytes, type LoadMode, readChanges } from "../../lib/load/change-lines.js";
 import { type LoadFileOptions, type LoadSummary, loadFile } from "../../lib/load/load-file.js";
 import { employmentFilter } from "../../lib/search/matching.js";
 import { documentClientFor } from "../../lib/store/dynamo-client.js";
@@ -105,7 +105,8 @@ export const deleteEmployee = (id: string) => ({ op: "delete", employee: id });
 /** Change lines as the loader reads them from a file, to apply to a load session directly. */
 export async function parsedChanges(lines: readonly unknown[]): Promise<Change[]> {
   const parsed: Change[] = [];
-  for await (const { change } of readChanges(await fileWith(ndjson(lines)), "changes")) parsed.push(change);
+  for await (const { change } of readChanges(fileBytes(await fileWith(ndjson(lines))), "changes"))
+    parsed.push(change);
   return parsed;
 }
 

@@ -37,7 +37,7 @@ const recordsAt = async (directory: MemoryDirectory, companyId: string) =>
 
 const idsOf = async (session: LoadSession, kind: "person" | "employee") => {
   const ids: string[] = [];
-  for await (const id of session.storedIds(kind)) ids.push(id);
+  for await (const page of session.storedIds(kind)) ids.push(...page.ids);
   return ids.sort();
 };
 

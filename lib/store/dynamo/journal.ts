@@ -5,7 +5,8 @@
  */
 
 import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
-import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { type DynamoDBDocumentClient, PutCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import type { Deadline } from "../port.js";
 import { DIRECTORY_ATTR as A } from "../tables.js";
 import {
   batchGet,
@@ -22,7 +23,7 @@ import {
   type WriteRequest,
 } from "./batch.js";
 import { compress, decompress } from "./codec.js";
-import { journalPartition, journalSort, LOCATION_SORT, locationPartition } from "./layout.js";
+import { journalPartition, journalSort, LOCATION_SORT, locationPartition, seqOfJournal } from "./layout.js";
 import { storedLocation } from "./load-plan.js";
 
 export interface JournalEntry {
@@ -112,6 +113,23 @@ export class Journal {
         yield { key: keyOf(item), entry: decompress<JournalEntry>(bytesOf(item[A.data])) };
   }
 
+  /** The highest sequence number journaled under `gen`, or -1 when none is. */
+  async lastSeq(gen: number): Promise<number> {
+    const { Items } = await this.client.send(
+      new QueryCommand({
+        TableName: this.table,
+        ConsistentRead: true,
+        Limit: 1,
+        ScanIndexForward: false,
+        KeyConditionExpression: "#p = :p",
+        ExpressionAttributeNames: { "#p": A.partition },
+        ExpressionAttributeValues: { ":p": journalPartition(gen) },
+      }),
+    );
+    const last = Items?.[0];
+    return last ? seqOfJournal(bytesOf(last[A.sort])) : -1;
+  }
+
   /** Sets or removes the superseded stamp; an item that is gone (or already changed) is left as it is. */
   async stamp(keys: readonly ItemKey[], gen: number, remove: boolean): Promise<void> {
     await inParallel(keys, STAMPS_IN_FLIGHT, async (key) => {
@@ -129,9 +147,13 @@ export class Journal {
     return batchGet(this.client, this.table, locationKeys(entry.locations), true);
   }
 
-  /** Undoes a generation that never committed: its items go, stamps and locations are restored. */
-  async undo(gen: number): Promise<void> {
+  /**
+   * Undoes a generation that never committed: its items go, stamps and locations are restored.
+   * Entry by entry, each deleted once undone: false when `deadline` came first (call again).
+   */
+  async undo(gen: number, deadline: Deadline = () => false): Promise<boolean> {
     for await (const { key, entry } of this.entries(gen)) {
+      if (deadline()) return false;
       await batchWrite(
         this.client,
         this.table,
@@ -141,11 +163,16 @@ export class Journal {
       await batchWrite(this.client, this.table, locationRestores(await this.locations(entry), gen));
       await batchWrite(this.client, this.table, [{ delete: key }]);
     }
+    return true;
   }
 
-  /** After a commit: the versions the generation superseded go, and so do locations it deleted. */
-  async cleanUp(gen: number): Promise<void> {
+  /**
+   * After a commit: the versions the generation superseded go, and so do locations it deleted.
+   * False when `deadline` came first (call again: done entries are gone from the journal).
+   */
+  async cleanUp(gen: number, deadline: Deadline = () => false): Promise<boolean> {
     for await (const { key, entry } of this.entries(gen)) {
+      if (deadline()) return false;
       const locations = await this.locations(entry);
       const deleted = [...locations].filter(([, item]) => item[A.gen] === gen && item[A.data] === undefined);
       await batchWrite(this.client, this.table, [
@@ -154,6 +181,7 @@ export class Journal {
       ]);
       await batchWrite(this.client, this.table, [{ delete: key }]);
     }
+    return true;
   }
 }
 

@@ -109,6 +109,7 @@ export const bundleChunkOf = (sort: Uint8Array): number => new ByteReader(sort, 
 
 /** A journal item: the sequence number of the chunk it journals. */
 export const journalSort = (seq: number): SortKey => sortKey(new ByteWriter(4).u32(seq));
+export const seqOfJournal = (sort: Uint8Array): number => new ByteReader(sort).u32();
 
 /** A versioned item is visible at generation `at` when written at or before it and not superseded by then. */
 export function visibleAt(gen: number, supersededAt: number | undefined, at: number): boolean {

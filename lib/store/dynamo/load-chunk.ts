@@ -92,13 +92,31 @@ const journalEntry = (plan: ChunkPlan): JournalEntry => ({
   locations: plan.locations,
 });
 
+/** Where a load's chunks stand: what a resumed load goes on from. */
+export interface ChunkProgress {
+  /** The journal sequence number of the next chunk. */
+  readonly seq: number;
+  /** Person ids missing but linked to, each with a record linking to them. */
+  readonly dangling: ReadonlyArray<readonly [string, string]>;
+}
+
 /** Applies chunks in order; keeps which persons are missing but linked to, as of the last chunk. */
 export class ChunkWriter {
-  private seq = 0;
+  private seq: number;
   /** Person id to a record linking to them while they are missing. */
-  readonly dangling = new Map<string, string>();
+  readonly dangling: Map<string, string>;
 
-  constructor(private readonly context: ChunkContext) {}
+  constructor(
+    private readonly context: ChunkContext,
+    from: ChunkProgress = { seq: 0, dangling: [] },
+  ) {
+    this.seq = from.seq;
+    this.dangling = new Map(from.dangling);
+  }
+
+  progress(): ChunkProgress {
+    return { seq: this.seq, dangling: [...this.dangling] };
+  }
 
   async apply(changes: readonly Change[]): Promise<void> {
     const { client, table, log, gen } = this.context;

@@ -6,14 +6,31 @@
  */
 import { randomUUID } from "node:crypto";
 import { type DynamoDBDocumentClient, ScanCommand, type ScanCommandInput } from "@aws-sdk/lib-dynamodb";
-import type { Change, CommitReport, DirectoryWriter, LoadSession } from "../port.js";
+import type {
+  Change,
+  CommitOptions,
+  CommitReport,
+  Deadline,
+  DirectoryWriter,
+  LoadCheckpoint,
+  LoadSession,
+  StoredIdsPage,
+} from "../port.js";
 import { DIRECTORY_ATTR as A } from "../tables.js";
-import { bytesOf, sleep } from "./batch.js";
+import { bytesOf, type Item, keyOf, keyOfText, keyText, sleep } from "./batch.js";
 import { type Journal, journal } from "./journal.js";
 import { idOfPartition } from "./layout.js";
 import { type LeaseHolder, thisProcess } from "./lease-holder.js";
-import { ChunkWriter } from "./load-chunk.js";
-import { acquireLease, cleanedUp, type Lease, publish, releaseLease, renewLease } from "./manifest.js";
+import { type ChunkProgress, ChunkWriter } from "./load-chunk.js";
+import {
+  acquireLease,
+  cleanedUp,
+  type Lease,
+  publish,
+  readManifest,
+  releaseLease,
+  renewLease,
+} from "./manifest.js";
 import { MANIFEST_TTL_MS, MAX_READ_AGE_MS } from "./reader.js";
 import { type DirectoryReads, directoryReads } from "./reads.js";
 
@@ -66,7 +83,10 @@ export function dynamoDirectoryWriter(
     reads: directoryReads(client, table),
     log: journal(client, table),
   };
-  return { beginLoad: (label) => beginLoad(store, label) };
+  return {
+    beginLoad: (label) => beginLoad(store, label),
+    resumeLoad: (checkpoint) => resumeLoad(store, checkpoint),
+  };
 }
 
 /** Renews the lease until stopped; `alive` throws once a renewal failed (the lease may be lost). */
@@ -141,44 +161,129 @@ function storedIdsScan(table: string, kind: "person" | "employee", gen: number):
   };
 }
 
-async function* storedIds(store: Store, kind: "person" | "employee", gen: number): AsyncGenerator<string> {
+/** A scan position: the last key read and the id it held (a person's items come one after another). */
+interface ScanCursor {
+  readonly key: string;
+  readonly last?: string;
+}
+
+async function* storedIds(
+  store: Store,
+  kind: "person" | "employee",
+  gen: number,
+  cursor: string | undefined,
+): AsyncGenerator<StoredIdsPage> {
   const input = storedIdsScan(store.table, kind, gen);
-  let start: Record<string, unknown> | undefined;
-  let last: string | undefined;
+  const from = cursor === undefined ? undefined : (JSON.parse(cursor) as ScanCursor);
+  let start: Item | undefined = from && keyItem(from.key);
+  let last = from?.last;
   do {
     const page = await store.client.send(new ScanCommand({ ...input, ExclusiveStartKey: start }));
+    const ids: string[] = [];
     for (const item of page.Items ?? []) {
       const id = idOfPartition(bytesOf(item[A.partition]));
-      // A person's chunks and versions come one after another.
-      if (id !== last) yield id;
+      if (id !== last) ids.push(id);
       last = id;
     }
     start = page.LastEvaluatedKey;
+    yield start ? { ids, next: JSON.stringify({ key: keyText(keyOf(start)), last }) } : { ids };
   } while (start);
 }
 
+function keyItem(text: string): Item {
+  const { p, s } = keyOfText(text as ReturnType<typeof keyText>);
+  return { [A.partition]: p, [A.sort]: s };
+}
+
+/** What a suspended load resumes from (`LoadCheckpoint`, as JSON). */
+interface DynamoCheckpoint extends ChunkProgress {
+  readonly owner: string;
+  readonly gen: number;
+}
+
+function dynamoCheckpoint(checkpoint: LoadCheckpoint): DynamoCheckpoint {
+  const { owner, gen, seq, dangling } = checkpoint;
+  if (
+    typeof owner !== "string" ||
+    typeof gen !== "number" ||
+    typeof seq !== "number" ||
+    !Array.isArray(dangling)
+  )
+    throw new Error("not a checkpoint of a DynamoDB load");
+  return { owner, gen, seq, dangling: dangling as DynamoCheckpoint["dangling"] };
+}
+
+/**
+ * Goes on with a suspended load: renews its lease (it throws if another load took it over), and
+ * finds out whether the flip happened and whether a step was cut short after the checkpoint (its
+ * journal goes further: the load can then only be undone).
+ */
+async function resumeLoad(store: Store, checkpoint: LoadCheckpoint): Promise<LoadSession> {
+  const { owner, gen, seq, dangling } = dynamoCheckpoint(checkpoint);
+  await renewLease(store.client, store.table, owner, store.now() + store.ttl);
+  const renewal = renewWhileRunning(store, owner);
+  try {
+    const [manifest, lastSeq] = await Promise.all([
+      readManifest(store.client, store.table),
+      store.log.lastSeq(gen),
+    ]);
+    return new DynamoLoadSession(store, owner, gen, renewal, {
+      seq,
+      dangling,
+      published: manifest.committed >= gen,
+      cutShort: lastSeq >= seq,
+    });
+  } catch (error) {
+    renewal.stop();
+    throw error;
+  }
+}
+
+/** How a session starts: fresh, or resumed from a checkpoint. */
+interface SessionStart extends ChunkProgress {
+  readonly published: boolean;
+  /** A step of the load wrote past the checkpoint: going on would miss what it wrote. */
+  readonly cutShort: boolean;
+}
+
+const FRESH: SessionStart = { seq: 0, dangling: [], published: false, cutShort: false };
+
 class DynamoLoadSession implements LoadSession {
   private readonly chunks: ChunkWriter;
-  private published = false;
+  private isPublished: boolean;
+  private readonly cutShort: boolean;
 
   constructor(
     private readonly store: Store,
     private readonly owner: string,
     private readonly gen: number,
     private readonly renewal: Renewal,
+    start: SessionStart = FRESH,
   ) {
-    this.chunks = new ChunkWriter({ ...store, gen });
+    this.chunks = new ChunkWriter({ ...store, gen }, start);
+    this.isPublished = start.published;
+    this.cutShort = start.cutShort;
+  }
+
+  get published(): boolean {
+    return this.isPublished;
+  }
+
+  private mayGoOn(): void {
+    this.renewal.alive();
+    if (this.cutShort)
+      throw new Error("a step of this load was cut short after its last checkpoint; it can only be undone");
   }
 
   async apply(changes: readonly Change[]): Promise<void> {
     for (let i = 0; i < changes.length; i += CHUNK) {
-      this.renewal.alive();
+      this.mayGoOn();
       await this.chunks.apply(changes.slice(i, i + CHUNK));
     }
   }
 
-  storedIds(kind: "person" | "employee"): AsyncIterable<string> {
-    return storedIds(this.store, kind, this.gen);
+  storedIds(kind: "person" | "employee", cursor?: string): AsyncIterable<StoredIdsPage> {
+    return storedIds(this.store, kind, this.gen, cursor);
   }
 
   async danglingReference() {
@@ -186,15 +291,21 @@ class DynamoLoadSession implements LoadSession {
     return first && { personId: first[0], employeeId: first[1] };
   }
 
-  async commit(): Promise<CommitReport> {
-    const { client, table, options, log } = this.store;
-    this.renewal.alive();
+  private async publish(onPublished: CommitOptions["onPublished"]): Promise<void> {
+    const { client, table, options } = this.store;
+    this.mayGoOn();
     if (options.settleMs) await sleep(options.settleMs);
     await publish(client, table, this.owner, this.gen, new Date(this.store.now()));
-    this.published = true;
+    this.isPublished = true;
+    await onPublished?.();
+    await sleep(options.graceMs ?? GRACE_MS);
+  }
+
+  async commit(options: CommitOptions = {}): Promise<CommitReport> {
+    const { client, table, log } = this.store;
+    if (!this.isPublished) await this.publish(options.onPublished);
     try {
-      await sleep(options.graceMs ?? GRACE_MS);
-      await log.cleanUp(this.gen);
+      if (!(await log.cleanUp(this.gen, options.deadline))) return { cleanupPending: true };
       await cleanedUp(client, table, this.owner);
       await releaseLease(client, table, this.owner);
       return {};
@@ -206,14 +317,23 @@ class DynamoLoadSession implements LoadSession {
     }
   }
 
-  async abort(): Promise<void> {
+  async abort(deadline?: Deadline): Promise<boolean> {
     // Once published, the generation is the directory: a failed clean-up is finished by the next load.
-    if (this.published) return this.renewal.stop();
+    if (this.isPublished) {
+      this.renewal.stop();
+      return true;
+    }
     try {
-      await this.store.log.undo(this.gen);
+      if (!(await this.store.log.undo(this.gen, deadline))) return false;
       await releaseLease(this.store.client, this.store.table, this.owner);
+      return true;
     } finally {
       this.renewal.stop();
     }
+  }
+
+  suspend(): LoadCheckpoint {
+    this.renewal.stop();
+    return { owner: this.owner, gen: this.gen, ...this.chunks.progress() };
   }
 }

@@ -13,9 +13,11 @@ import {
   type DirectoryWriter,
   type EmployeesQuery,
   LoadInProgressError,
+  type LoadSession,
   type Page,
   type PersonsQuery,
   type PersonWithEmployments,
+  type StoredIdsPage,
 } from "../port.js";
 
 /** One state of the directory: persons and employee records by id. */
@@ -102,6 +104,29 @@ export interface MemoryDirectory extends DirectoryReader, DirectoryWriter {
   state(): DirectoryState;
 }
 
+/** Ids in pages of this many, so callers meet the paging a table's scan gives. */
+const IDS_PER_PAGE = 100;
+
+function* idPages(ids: Iterable<string>, cursor: string | undefined): Generator<StoredIdsPage> {
+  const sorted = [...ids].sort().filter((id) => cursor === undefined || id > cursor);
+  for (let i = 0; i < sorted.length; i += IDS_PER_PAGE) {
+    const page = sorted.slice(i, i + IDS_PER_PAGE);
+    const more = i + IDS_PER_PAGE < sorted.length;
+    yield more ? { ids: page, next: page[page.length - 1] } : { ids: page };
+  }
+  if (sorted.length === 0) yield { ids: [] };
+}
+
+type Pending = ReturnType<typeof pendingFrom>;
+
+function danglingIn(pending: Pending) {
+  for (const record of pending.employees.values()) {
+    if (record.personId !== null && !pending.persons.has(record.personId))
+      return { personId: record.personId, employeeId: record.id };
+  }
+  return undefined;
+}
+
 /** The whole directory in memory, with loads that publish all at once and one load at a time. */
 export function memoryDirectory(
   initial: DirectoryState = emptyState(),
@@ -109,6 +134,51 @@ export function memoryDirectory(
 ): MemoryDirectory {
   let committed = initial;
   let lease: { label: string; startedAt: number } | undefined;
+  // Loads a `suspend` left, by token: a resume in this process goes on with the same session.
+  const suspended = new Map<string, LoadSession>();
+  let tokens = 0;
+  const session = (mine: { label: string; startedAt: number }): LoadSession => {
+    const pending = pendingFrom(committed);
+    tokens += 1;
+    const token = String(tokens);
+    const release = () => {
+      if (lease !== mine) throw new Error("this load no longer holds the lease");
+      lease = undefined;
+      suspended.delete(token);
+    };
+    let published = false;
+    const loadSession: LoadSession = {
+      get published() {
+        return published;
+      },
+      async apply(changes) {
+        for (const change of changes) applyChange(pending, change);
+      },
+      async *storedIds(kind, cursor) {
+        yield* idPages((kind === "person" ? pending.persons : pending.employees).keys(), cursor);
+      },
+      danglingReference: async () => danglingIn(pending),
+      async commit(options = {}) {
+        if (!published) {
+          if (lease !== mine) throw new Error("this load no longer holds the lease");
+          committed = pending;
+          published = true;
+          await options.onPublished?.();
+        }
+        release();
+        return {};
+      },
+      async abort() {
+        if (!published) release();
+        return true;
+      },
+      suspend() {
+        suspended.set(token, loadSession);
+        return { memory: token };
+      },
+    };
+    return loadSession;
+  };
   return {
     ...memoryReader(() => committed),
     state: () => committed,
@@ -116,34 +186,12 @@ export function memoryDirectory(
       if (lease) throw new LoadInProgressError(lease.label, lease.startedAt, undefined);
       const mine = { label, startedAt: now() };
       lease = mine;
-      const pending = pendingFrom(committed);
-      const release = () => {
-        if (lease !== mine) throw new Error("this load no longer holds the lease");
-        lease = undefined;
-      };
-      return {
-        async apply(changes) {
-          for (const change of changes) applyChange(pending, change);
-        },
-        async *storedIds(kind) {
-          yield* [...(kind === "person" ? pending.persons : pending.employees).keys()];
-        },
-        async danglingReference() {
-          for (const record of pending.employees.values()) {
-            if (record.personId !== null && !pending.persons.has(record.personId))
-              return { personId: record.personId, employeeId: record.id };
-          }
-          return undefined;
-        },
-        async commit() {
-          release();
-          committed = pending;
-          return {};
-        },
-        async abort() {
-          release();
-        },
-      };
+      return session(mine);
+    },
+    async resumeLoad(checkpoint) {
+      const resumed = suspended.get(String(checkpoint.memory));
+      if (!resumed) throw new Error("this load no longer holds the lease");
+      return resumed;
     },
   };
 }

@@ -1,0 +1,74 @@
+/**
+ * Lines of a file read from any byte offset, each with its number and the offset just past it, so
+ * a load can stop after any line and go on from there later: in another step of an ingest, in
+ * another Lambda invocation. The bytes come from a local file or an S3 object (ranged reads).
+ */
+
+/** Where reading goes on: the byte offset of the next line, and that line's number less one. */
+export interface LinePosition {
+  readonly offset: number;
+  readonly line: number;
+}
+
+export const START: LinePosition = { offset: 0, line: 0 };
+
+export interface Line {
+  /** Without its line break (and without the byte order mark of the file's first line). */
+  readonly text: string;
+  readonly number: number;
+  /** Where the next line starts. */
+  readonly next: LinePosition;
+}
+
+/** Opens the bytes of a file from an offset. */
+export type OpenBytes = (offset: number) => AsyncIterable<Uint8Array>;
+
+const NEWLINE = 0x0a;
+const decoder = new TextDecoder("utf-8", { fatal: false });
+
+function lineText(bytes: Uint8Array, number: number): string {
+  let end = bytes.length;
+  if (end > 0 && bytes[end - 1] === 0x0d) end -= 1;
+  const text = decoder.decode(bytes.subarray(0, end));
+  return number === 1 && text.startsWith("\uFEFF") ? text.slice(1) : text;
+}
+
+/** Every line from `from` on, blank ones included (callers skip those), with positions. */
+export async function* linesFrom(open: OpenBytes, from: LinePosition = START): AsyncGenerator<Line> {
+  let offset = from.offset;
+  let number = from.line;
+  let pending: Uint8Array[] = [];
+  let pendingLength = 0;
+  for await (const chunk of open(from.offset)) {
+    let start = 0;
+    for (let at = chunk.indexOf(NEWLINE); at >= 0; at = chunk.indexOf(NEWLINE, start)) {
+      const piece = chunk.subarray(start, at);
+      const bytes = pendingLength === 0 ? piece : concat([...pending, piece], pendingLength + piece.length);
+      pending = [];
+      pendingLength = 0;
+      offset += bytes.length + 1;
+      number += 1;
+      yield { text: lineText(bytes, number), number, next: { offset, line: number } };
+      start = at + 1;
+    }
+    if (start < chunk.length) {
+      pending.push(chunk.subarray(start));
+      pendingLength += chunk.length - start;
+    }
+  }
+  if (pendingLength > 0) {
+    number += 1;
+    offset += pendingLength;
+    yield { text: lineText(concat(pending, pendingLength), number), number, next: { offset, line: number } };
+  }
+}
+
+function concat(parts: readonly Uint8Array[], length: number): Uint8Array {
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}

@@ -1,0 +1,291 @@
+/**
+ * A load as a sequence of steps, each going as far as its deadline allows and saying where the
+ * next goes on (docs/data-format.md, "Keeping the directory current"). `npm run load` runs the
+ * steps one after another in one process; an ingest on AWS runs each in its own Lambda invocation
+ * (lib/ingest). Same phases, same validation, same lease, same all-or-nothing flip:
+ *
+ * validate (every line, ids once) → apply (in chunks, in a load session) → snapshot (delete the
+ * stored ids the file lacks) → commit (the flip, then clean-up) ; abort (undo) after any failure.
+ */
+import { DataFileError } from "../directory/source.js";
+import type { Change, Deadline, DirectoryWriter, LoadCheckpoint, LoadSession } from "../store/port.js";
+import { FILE_START, type LoadMode, type PositionedChange, type SourcePosition } from "./change-lines.js";
+import { type LoadIds, recordId } from "./load-ids.js";
+
+export type LoadPhase = "validate" | "apply" | "snapshot" | "commit" | "abort";
+
+/** Why a load was undone, as JSON: a refusal names the record, the field and the rule. */
+export type LoadFailure =
+  | {
+      readonly kind: "refused";
+      readonly record: string;
+      readonly field: string | null;
+      readonly rule: string;
+    }
+  | { readonly kind: "failed"; readonly message: string };
+
+/** Where a load stands between steps: small, plain JSON. The ids it carries are kept apart (`LoadIds`). */
+export interface LoadProgress {
+  readonly mode: LoadMode;
+  /** What is loaded, as the lease shows it. */
+  readonly label: string;
+  readonly phase: LoadPhase;
+  /** The next change of the file to validate or apply. */
+  readonly position: SourcePosition;
+  readonly validated: number;
+  readonly applied: number;
+  readonly deleted: number;
+  /** A snapshot's deletes: the kind of stored id being scanned, and from where. */
+  readonly scan?: { readonly kind: "employee" | "person"; readonly cursor?: string };
+  /** The load session, once the lease is held. */
+  readonly session?: LoadCheckpoint;
+  readonly failure?: LoadFailure;
+}
+
+export interface LoadSummary {
+  readonly mode: LoadMode;
+  /** Lines (or records) of the file. */
+  readonly changes: number;
+  /** Stored ids a snapshot deleted because the file lacks them. */
+  readonly deletedBySnapshot: number;
+  /** Superseded versions left for the next load to remove, and why. */
+  readonly cleanupDeferred?: string;
+}
+
+/** How a load ended: applied, or undone (nothing changed) with the reason. */
+export type LoadOutcome =
+  | { readonly status: "applied"; readonly summary: LoadSummary }
+  | { readonly status: "undone"; readonly failure: LoadFailure; readonly error?: unknown };
+
+export type StepResult = { readonly progress: LoadProgress } | { readonly outcome: LoadOutcome };
+
+/** Where a load's changes come from: the file read from a position (validated, positioned). */
+export type ChangeReader = (from?: SourcePosition) => AsyncIterable<PositionedChange>;
+
+export interface StepContext {
+  readonly read: ChangeReader;
+  readonly directory: DirectoryWriter;
+  /** The file's ids, filled while validating and read by a snapshot's deletes. */
+  readonly ids: LoadIds;
+  readonly deadline: Deadline;
+  /** Changes per `apply`: bounds what is held in memory at once. */
+  readonly chunk: number;
+  readonly onProgress?: (progress: { phase: "validated" | "applied" | "snapshot"; changes: number }) => void;
+  /** Runs between the flip and the clean-up, while the load still holds the lease. */
+  readonly onPublished?: (summary: LoadSummary) => Promise<void>;
+  /** Stops the load between chunks; what it wrote is undone and the lease released. */
+  readonly signal?: AbortSignal;
+}
+
+/** The progress of a load not yet started. */
+export const firstStep = (mode: LoadMode, label: string): LoadProgress => ({
+  mode,
+  label,
+  phase: "validate",
+  position: FILE_START,
+  validated: 0,
+  applied: 0,
+  deleted: 0,
+});
+
+/** The file is refused as a whole: after it, a record would link to a missing person. */
+export class DanglingReferenceError extends DataFileError {
+  constructor(personId: string, employeeId: string) {
+    super(
+      `employee ${employeeId}`,
+      "personId",
+      `names person ${personId}, which would not exist after this load`,
+    );
+  }
+}
+
+export function failureOf(error: unknown): LoadFailure {
+  return error instanceof DataFileError
+    ? { kind: "refused", record: error.record, field: error.field, rule: error.rule }
+    : { kind: "failed", message: error instanceof Error ? error.message : String(error) };
+}
+
+/** The label of the first change about `id` (an id seen twice): read again, only to word an error. */
+async function firstLabelOf(read: ChangeReader, id: string): Promise<string> {
+  for await (const { change, label } of read()) if (recordId(change) === id) return label;
+  return "an earlier change";
+}
+
+/** Every change valid and, in a data file, no id twice; the ids are kept for a snapshot. */
+async function validate(progress: LoadProgress, context: StepContext): Promise<StepResult> {
+  const { read, ids, deadline, signal } = context;
+  let { validated } = progress;
+  for await (const { change, label, next } of read(progress.position)) {
+    signal?.throwIfAborted();
+    validated += 1;
+    if (progress.mode !== "changes" && !ids.add(change)) {
+      const id = recordId(change);
+      const kind = "person" in change ? "person" : "employee";
+      const first = await firstLabelOf(read, id);
+      throw new DataFileError(`${label} (id ${id})`, "id", `duplicate ${kind} id (first used by ${first})`);
+    }
+    if (validated % 1_000 === 0 && deadline())
+      return { progress: { ...progress, position: next, validated } };
+  }
+  context.onProgress?.({ phase: "validated", changes: validated });
+  return { progress: { ...progress, phase: "apply", position: FILE_START, validated } };
+}
+
+/** Applies the file from its position in chunks, until the end or the deadline. */
+async function applyFile(progress: LoadProgress, session: LoadSession, context: StepContext) {
+  let { applied, position } = progress;
+  let chunk: Change[] = [];
+  const flush = async () => {
+    context.signal?.throwIfAborted();
+    await session.apply(chunk);
+    applied += chunk.length;
+    context.onProgress?.({ phase: "applied", changes: applied });
+    chunk = [];
+  };
+  for await (const { change, next } of context.read(progress.position)) {
+    chunk.push(change);
+    position = next;
+    if (chunk.length >= context.chunk) {
+      await flush();
+      if (context.deadline()) return { ...progress, applied, position };
+    }
+  }
+  if (chunk.length > 0) await flush();
+  const done = { ...progress, applied, position };
+  return progress.mode === "snapshot"
+    ? { ...done, phase: "snapshot" as const, scan: { kind: "employee" as const } }
+    : { ...done, phase: "commit" as const };
+}
+
+/** Deletes the page's ids the file lacks; how many. */
+async function deletePage(
+  ids: readonly string[],
+  kind: "person" | "employee",
+  session: LoadSession,
+  context: StepContext,
+) {
+  const absent: Change[] = ids
+    .filter((id) => !context.ids.holds(kind, id))
+    .map((id) => (kind === "person" ? { op: "delete", person: id } : { op: "delete", employee: id }));
+  for (let i = 0; i < absent.length; i += context.chunk) {
+    context.signal?.throwIfAborted();
+    await session.apply(absent.slice(i, i + context.chunk));
+  }
+  return absent.length;
+}
+
+/** Deletes every stored id the file lacks, a page of stored ids at a time: records, then persons. */
+async function deleteAbsent(progress: LoadProgress, session: LoadSession, context: StepContext) {
+  let { deleted } = progress;
+  let scan = progress.scan ?? { kind: "employee" as const };
+  for (;;) {
+    for await (const page of session.storedIds(scan.kind, scan.cursor)) {
+      const count = await deletePage(page.ids, scan.kind, session, context);
+      deleted += count;
+      if (count > 0) context.onProgress?.({ phase: "snapshot", changes: deleted });
+      if (page.next === undefined) break;
+      scan = { kind: scan.kind, cursor: page.next };
+      if (context.deadline()) return { ...progress, deleted, scan };
+    }
+    if (scan.kind === "person") return { ...progress, deleted, phase: "commit" as const, scan: undefined };
+    scan = { kind: "person" };
+  }
+}
+
+const summaryOf = (progress: LoadProgress, cleanupDeferred?: string): LoadSummary => ({
+  mode: progress.mode,
+  changes: progress.validated,
+  deletedBySnapshot: progress.deleted,
+  ...(cleanupDeferred === undefined ? {} : { cleanupDeferred }),
+});
+
+/** The reference rule, then the flip and the clean-up (resumed until it ends). */
+async function commit(
+  progress: LoadProgress,
+  session: LoadSession,
+  context: StepContext,
+): Promise<StepResult> {
+  if (!session.published) {
+    context.signal?.throwIfAborted();
+    const dangling = await session.danglingReference();
+    if (dangling) throw new DanglingReferenceError(dangling.personId, dangling.employeeId);
+  }
+  const report = await session.commit({
+    deadline: context.deadline,
+    onPublished: async () => context.onPublished?.(summaryOf(progress)),
+  });
+  if (report.cleanupPending) return { progress: { ...progress, session: session.suspend() } };
+  return { outcome: { status: "applied", summary: summaryOf(progress, report.cleanupDeferred) } };
+}
+
+async function inSession(
+  progress: LoadProgress,
+  session: LoadSession,
+  context: StepContext,
+): Promise<StepResult> {
+  let next = progress;
+  if (next.phase === "apply") next = await applyFile(next, session, context);
+  if (next.phase === "snapshot" && !context.deadline()) next = await deleteAbsent(next, session, context);
+  if (next.phase === "commit" && !context.deadline()) return commit(next, session, context);
+  return { progress: { ...next, session: session.suspend() } };
+}
+
+/** Undoes the load (if it holds the lease), until done or the deadline. */
+async function abort(
+  progress: LoadProgress,
+  failure: LoadFailure,
+  context: StepContext,
+): Promise<StepResult> {
+  if (progress.session === undefined) return { outcome: { status: "undone", failure } };
+  let session: LoadSession;
+  try {
+    session = await context.directory.resumeLoad(progress.session);
+  } catch {
+    // The lease was lost: the load that took it over undoes what this one wrote.
+    return { outcome: { status: "undone", failure } };
+  }
+  if (session.published) {
+    // The flip happened before the failure: the load applied; the next load finishes its clean-up.
+    session.suspend();
+    return {
+      outcome: {
+        status: "applied",
+        summary: summaryOf(progress, failure.kind === "failed" ? failure.message : failure.rule),
+      },
+    };
+  }
+  if (!(await session.abort(context.deadline)))
+    return { progress: { ...progress, phase: "abort", failure, session: session.suspend() } };
+  return { outcome: { status: "undone", failure } };
+}
+
+/**
+ * One step of a load from `progress`: returns the progress to go on from, or how the load ended.
+ * A `LoadInProgressError` (another load holds the lease) is thrown before anything is written.
+ */
+export async function loadStep(progress: LoadProgress, context: StepContext): Promise<StepResult> {
+  if (progress.phase === "abort")
+    return abort(progress, progress.failure ?? { kind: "failed", message: "aborted" }, context);
+  if (progress.phase === "validate") {
+    try {
+      return await validate(progress, context);
+    } catch (error) {
+      return { outcome: { status: "undone", failure: failureOf(error), error } };
+    }
+  }
+  if (progress.session === undefined) {
+    // Taking the lease is a step of its own: the session is on record before anything is written.
+    const session = await context.directory.beginLoad(progress.label);
+    return { progress: { ...progress, session: session.suspend() } };
+  }
+  const session = await context.directory.resumeLoad(progress.session);
+  try {
+    return await inSession(progress, session, context);
+  } catch (error) {
+    const failure = failureOf(error);
+    const result = await abort({ ...progress, session: session.suspend() }, failure, context);
+    return "outcome" in result && result.outcome.status === "undone"
+      ? { outcome: { ...result.outcome, error } }
+      : result;
+  }
+}
