@@ -25,6 +25,29 @@ export interface FunctionSizing {
   readonly reservedConcurrency: number;
 }
 
+/** The ingest's step function (infra/constructs/ingest.ts): not behind API Gateway. */
+interface IngestSizing {
+  /** Holds the ids a load keeps in memory: about 20 million 16-byte ids for a 10M-record snapshot. */
+  readonly memoryMb: number;
+  /** Each invocation watches its remaining time and returns well before this. */
+  readonly timeoutSeconds: number;
+  /** Executions of different files wait for the one lease anyway: a few instances are enough. */
+  readonly reservedConcurrency: number;
+}
+
+/** What happens to the inbox's objects over time (days), and to the bucket with the stack. */
+export interface InboxSettings {
+  readonly removalPolicy: RemovalPolicy;
+  /** A replaced or deleted object's old versions. */
+  readonly noncurrentVersionDays: number;
+  /** Files under the load prefixes (merge/, snapshot/, changes/): the inbox is not their archive. */
+  readonly inputDays: number;
+  /** What the loader carries between steps (work/): a finished or abandoned load's is garbage. */
+  readonly workDays: number;
+  /** Reports (reports/): a year of loads, and some. */
+  readonly reportDays: number;
+}
+
 /** WAF's per-IP limit: requests from one address over a sliding window, across both APIs. */
 export interface IpRateLimit {
   readonly requests: number;
@@ -52,6 +75,10 @@ interface AlarmThresholds {
   readonly lambdaThrottles: number;
   /** Read throttle events of a table and its indexes together. */
   readonly dynamoReadThrottles: number;
+  /** Messages waiting in the ingest's dead-letter queue (its maximum over 5 minutes). */
+  readonly ingestDeadLetters: number;
+  /** Ingest executions that failed or timed out in one period. */
+  readonly ingestFailedExecutions: number;
 }
 
 export interface StageConfig {
@@ -81,6 +108,8 @@ export interface StageConfig {
   readonly logLevel: "DEBUG" | "INFO" | "WARN" | "ERROR";
   readonly routeFunction: FunctionSizing;
   readonly authorizerFunction: FunctionSizing;
+  readonly ingestFunction: IngestSizing;
+  readonly inbox: InboxSettings;
   readonly tables: { readonly removalPolicy: RemovalPolicy; readonly deletionProtection: boolean };
   /** CloudFormation refuses to delete the stacks while this is on. */
   readonly terminationProtection: boolean;
@@ -123,6 +152,9 @@ export const STAGE_ACCOUNTS: Readonly<Record<DeployedStage, string | undefined>>
 
 const ROUTE_FUNCTION = { memoryMb: 1024, timeoutSeconds: 10 } as const;
 const AUTHORIZER_FUNCTION = { memoryMb: 512, timeoutSeconds: 5 } as const;
+/** Lambda's longest run; 3008 MB in every stage, so a file that loads in dev loads in prod. */
+const INGEST_FUNCTION: IngestSizing = { memoryMb: 3008, timeoutSeconds: 900, reservedConcurrency: 5 };
+const INBOX_LIFECYCLE = { noncurrentVersionDays: 30, inputDays: 90, workDays: 7, reportDays: 400 } as const;
 /** 100 requests a second from one address (twice the premium tier), over one minute. */
 const IP_RATE_LIMIT: IpRateLimit = { requests: 6_000, windowSeconds: 60 };
 
@@ -138,6 +170,8 @@ const PROD_ALARMS: AlarmThresholds = {
   lambdaErrors: 1,
   lambdaThrottles: 1,
   dynamoReadThrottles: 1,
+  ingestDeadLetters: 1,
+  ingestFailedExecutions: 1,
 };
 
 const CONFIGS: Readonly<
@@ -151,6 +185,8 @@ const CONFIGS: Readonly<
     logLevel: "INFO",
     routeFunction: { ...ROUTE_FUNCTION, reservedConcurrency: 10 },
     authorizerFunction: { ...AUTHORIZER_FUNCTION, reservedConcurrency: 10 },
+    ingestFunction: INGEST_FUNCTION,
+    inbox: { ...INBOX_LIFECYCLE, removalPolicy: RemovalPolicy.DESTROY },
     stageThrottle: { rateLimit: 100, burstLimit: 200 },
     ipRateLimit: IP_RATE_LIMIT,
     tables: { removalPolicy: RemovalPolicy.DESTROY, deletionProtection: false },
@@ -169,6 +205,8 @@ const CONFIGS: Readonly<
     logLevel: "INFO",
     routeFunction: { ...ROUTE_FUNCTION, reservedConcurrency: 20 },
     authorizerFunction: { ...AUTHORIZER_FUNCTION, reservedConcurrency: 10 },
+    ingestFunction: INGEST_FUNCTION,
+    inbox: { ...INBOX_LIFECYCLE, removalPolicy: RemovalPolicy.RETAIN },
     stageThrottle: { rateLimit: 100, burstLimit: 200 },
     ipRateLimit: IP_RATE_LIMIT,
     // Partners' test keys live here: keep the tables if the stack is deleted by mistake.
@@ -191,6 +229,8 @@ const CONFIGS: Readonly<
     routeFunction: { ...ROUTE_FUNCTION, reservedConcurrency: 100 },
     // Its answers are cached per key for 5 minutes: it runs far less often than the routes.
     authorizerFunction: { ...AUTHORIZER_FUNCTION, reservedConcurrency: 50 },
+    ingestFunction: INGEST_FUNCTION,
+    inbox: { ...INBOX_LIFECYCLE, removalPolicy: RemovalPolicy.RETAIN },
     stageThrottle: { rateLimit: 500, burstLimit: 1000 },
     ipRateLimit: IP_RATE_LIMIT,
     tables: { removalPolicy: RemovalPolicy.RETAIN, deletionProtection: true },

@@ -75,14 +75,15 @@ export function addStage(app: App, stage: string, options: StageOptions = {}): S
   };
   const stateful = new StatefulStack(app, stackName(stage, "Stateful"), {
     ...common,
-    description: `Partner Directory ${stage}: DynamoDB tables`,
+    description: `Partner Directory ${stage}: DynamoDB tables, inbox bucket`,
     config,
   });
   const stateless = new StatelessStack(app, stackName(stage, "Stateless"), {
     ...common,
-    description: `Partner Directory ${stage}: functions, APIs, usage plans, alarms`,
+    description: `Partner Directory ${stage}: functions, APIs, usage plans, ingest, alarms`,
     config,
     tables: stateful.tables,
+    inbox: stateful.inbox,
     alarmTopicArn: options.alarmTopicArn,
     ...(options.routes ? { routes: options.routes } : {}),
   });

@@ -1,6 +1,7 @@
 /**
- * The data: the directory table and the keys table, built from lib/store/tables.ts. Kept apart
- * from the functions and APIs so those can be replaced freely without touching the tables.
+ * The data: the directory table and the keys table, built from lib/store/tables.ts, and the
+ * inbox bucket that files to load arrive in. Kept apart from the functions and APIs so those can
+ * be replaced freely without touching the data.
  */
 import { Stack, type StackProps } from "aws-cdk-lib";
 import {
@@ -11,10 +12,12 @@ import {
   Table,
   TableEncryption,
 } from "aws-cdk-lib/aws-dynamodb";
+import type { IBucket } from "aws-cdk-lib/aws-s3";
 import { StringParameter } from "aws-cdk-lib/aws-ssm";
 import type { Construct } from "constructs";
 import { type KeyAttribute, TABLES, type TableDefinition, type TableId } from "../lib/store/tables.js";
 import { type StageConfig, ssmParameterNames } from "./config.js";
+import { addInboxBucket } from "./constructs/inbox-bucket.js";
 
 export interface StatefulStackProps extends StackProps {
   readonly config: StageConfig;
@@ -22,6 +25,7 @@ export interface StatefulStackProps extends StackProps {
 
 export class StatefulStack extends Stack {
   readonly tables: Readonly<Record<TableId, ITable>>;
+  readonly inbox: IBucket;
 
   constructor(scope: Construct, id: string, props: StatefulStackProps) {
     super(scope, id, props);
@@ -40,6 +44,12 @@ export class StatefulStack extends Stack {
       parameterName: ssmParameterNames.directoryTableName(config.stage),
       stringValue: this.tables.directory.tableName,
       description: "Physical name of the directory table (read by the load CLI)",
+    });
+    this.inbox = addInboxBucket(this, "InboxBucket", config.inbox);
+    new StringParameter(this, "InboxBucketName", {
+      parameterName: ssmParameterNames.inboxBucketName(config.stage),
+      stringValue: this.inbox.bucketName,
+      description: "Name of the inbox bucket (the load CLI uploads there and waits for the report)",
     });
   }
 

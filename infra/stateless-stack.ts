@@ -1,12 +1,13 @@
 /**
  * Everything that can be redeployed freely: one function per route of this stage plus the
- * authorizer, the two REST APIs, the usage plans, the body-size guard and on-call. Driven by
- * lib/routes.ts; nothing here names a route.
+ * authorizer, the two REST APIs, the usage plans, the body-size guard, the ingest and on-call.
+ * Driven by lib/routes.ts; nothing here names a route.
  */
 import { ArnFormat, Aws, CfnOutput, Stack, type StackProps, Validations } from "aws-cdk-lib";
 import { Certificate } from "aws-cdk-lib/aws-certificatemanager";
 import type { ITable } from "aws-cdk-lib/aws-dynamodb";
 import { Effect, PolicyStatement, ServicePrincipal } from "aws-cdk-lib/aws-iam";
+import type { IBucket } from "aws-cdk-lib/aws-s3";
 import { type ITopic, Topic } from "aws-cdk-lib/aws-sns";
 import { EmailSubscription } from "aws-cdk-lib/aws-sns-subscriptions";
 import type { Construct } from "constructs";
@@ -23,6 +24,7 @@ import type { TableId } from "../lib/store/tables.js";
 import type { StageConfig } from "./config.js";
 import { ApiGatewayAccountLogging } from "./constructs/api-gateway-account.js";
 import { DirectoryFunction } from "./constructs/directory-function.js";
+import { Ingest } from "./constructs/ingest.js";
 import { alarmNamePrefix, OnCall } from "./constructs/on-call.js";
 import { PartnerApi } from "./constructs/partner-api.js";
 import { RequestFirewall } from "./constructs/request-firewall.js";
@@ -32,6 +34,8 @@ export interface StatelessStackProps extends StackProps {
   readonly config: StageConfig;
   /** From the stateful stack. */
   readonly tables: Readonly<Record<TableId, ITable>>;
+  /** From the stateful stack: files put there are loaded by the ingest. */
+  readonly inbox: IBucket;
   /** An existing topic for the alarms; otherwise `config.createAlarmTopic` (or an email) decides. */
   readonly alarmTopicArn?: string;
   /** The route table to deploy (default ROUTES; tests add routes to a copy). */
@@ -47,6 +51,7 @@ export class StatelessStack extends Stack {
   readonly authorizerFunction: DirectoryFunction;
   readonly usagePlans: UsagePlans;
   readonly firewall: RequestFirewall;
+  readonly ingest: Ingest;
   readonly onCall: OnCall;
 
   constructor(scope: Construct, id: string, props: StatelessStackProps) {
@@ -76,6 +81,7 @@ export class StatelessStack extends Stack {
       config,
       apiStages: partnerApis.map((api) => api.restApi.deploymentStage),
     });
+    this.ingest = new Ingest(this, "Ingest", { config, tables, inbox: props.inbox });
     this.onCall = this.addOnCall(routes, props);
     this.addOutputs();
   }
@@ -150,6 +156,7 @@ export class StatelessStack extends Stack {
       ],
       tables: (Object.keys(tables) as TableId[]).map((tableId) => ({ id: tableId, table: tables[tableId] })),
       routeLogGroups: routes.map((route) => this.routeFunction(route.id).logGroup),
+      ingest: this.ingest,
       alarmTopic: this.alarmTopic(config, props.alarmTopicArn),
     });
   }

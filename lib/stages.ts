@@ -40,5 +40,7 @@ export const DEFAULT_THROTTLE_TIER: ThrottleTier = "standard";
 export const stageParameterNames = {
   keysTableName: (stage: DeployedStage) => `/partner-directory/${stage}/keys-table-name`,
   directoryTableName: (stage: DeployedStage) => `/partner-directory/${stage}/directory-table-name`,
+  /** The inbox bucket (lib/ingest/inbox.ts): the load CLI uploads there and reads the report. */
+  inboxBucketName: (stage: DeployedStage) => `/partner-directory/${stage}/inbox-bucket-name`,
   usagePlan: (stage: DeployedStage, tier: string) => `/partner-directory/${stage}/usage-plan/${tier}`,
 };

@@ -1,7 +1,8 @@
 /**
  * The stage's CloudWatch dashboard: per API requests, 4xx, 5xx and 429 by route, latency; then
  * Lambda errors, throttles and duration; then DynamoDB reads and throttles, and the alarms; then
- * read cost by API key, from the route functions' EMF records (lib/observability/metrics.ts).
+ * the ingest's executions and dead letters; then read cost by API key, from the route functions'
+ * EMF records (lib/observability/metrics.ts).
  */
 import { Duration } from "aws-cdk-lib";
 import {
@@ -38,6 +39,7 @@ export function addDashboard(scope: Construct, props: OnCallProps, alarms: reado
   for (const api of props.apis) addApiRows(dashboard, api, props.config, period);
   addLambdaRow(dashboard, props.functions, period);
   addTableRow(dashboard, props.tables, alarms, period);
+  addIngestRow(dashboard, props.ingest, period);
   addReadCostRow(dashboard, props.routeLogGroups);
   return dashboard;
 }
@@ -120,6 +122,27 @@ function addLambdaRow(dashboard: Dashboard, fns: OnCallProps["functions"], perio
     graph(
       "Lambda duration p99",
       fns.map(({ id, fn }) => fn.metricDuration({ period, statistic: "p99", label: id })),
+    ),
+  );
+}
+
+function addIngestRow(dashboard: Dashboard, ingest: OnCallProps["ingest"], period: Duration): void {
+  const { stateMachine, deadLetters } = ingest;
+  dashboard.addWidgets(
+    graph(
+      "Ingest executions",
+      [
+        stateMachine.metricStarted({ period, label: "started" }),
+        stateMachine.metricSucceeded({ period, label: "succeeded" }),
+        stateMachine.metricFailed({ period, label: "failed" }),
+        stateMachine.metricTimedOut({ period, label: "timed out" }),
+      ],
+      12,
+    ),
+    graph(
+      "Ingest dead letters waiting",
+      [deadLetters.metricApproximateNumberOfMessagesVisible({ statistic: "Maximum", label: "messages" })],
+      12,
     ),
   );
 }

@@ -1,7 +1,7 @@
 /**
  * Every Lambda of the service goes through this construct: the runtime, architecture, bundling,
  * log group, environment and Powertools settings are decided once here, and a function gets
- * read-only access to exactly the tables it names, nothing else.
+ * access to exactly the tables it names, nothing else: read-only, except the ingest's (`loads`).
  */
 import { Duration, Validations } from "aws-cdk-lib";
 import type { ITable } from "aws-cdk-lib/aws-dynamodb";
@@ -25,6 +25,14 @@ const API_GATEWAY_TIMEOUT_SECONDS = 29;
 /** The only DynamoDB actions a function may use: point reads, batch reads and queries (no Scan). */
 const TABLE_READ_ACTIONS = ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query"] as const;
 type TableReadAction = (typeof TABLE_READ_ACTIONS)[number];
+/** What a load does besides reading: scan (verify, snapshot) and write items. No table admin. */
+const TABLE_LOAD_ACTIONS = [
+  "dynamodb:Scan",
+  "dynamodb:PutItem",
+  "dynamodb:UpdateItem",
+  "dynamodb:DeleteItem",
+  "dynamodb:BatchWriteItem",
+] as const;
 
 export interface DirectoryFunctionProps {
   /** Lambda entry relative to the repository root (from lib/routes.ts). */
@@ -35,6 +43,13 @@ export interface DirectoryFunctionProps {
   readonly reads: readonly TableId[];
   /** What it may do on those tables (default: all of TABLE_READ_ACTIONS). */
   readonly readActions?: readonly TableReadAction[];
+  /** It loads data into those tables: TABLE_LOAD_ACTIONS too (the ingest only). */
+  readonly loads?: boolean;
+  /**
+   * Who invokes it (default API Gateway, whose 29 s integration timeout caps the function's). A
+   * state machine waits as long as Lambda runs.
+   */
+  readonly invokedBy?: "api-gateway" | "state-machine";
   /** Its DynamoDB client's retry limits, when they must end before the function's timeout. */
   readonly dynamoRetryLimits?: RetryLimits;
   readonly tables: Readonly<Record<TableId, ITable>>;
@@ -89,17 +104,20 @@ export class DirectoryFunction extends NodejsFunction {
 
   /** Each table it reads: its name in the environment, and read actions on it (and its indexes). */
   private grantReads(props: DirectoryFunctionProps): void {
-    const actions = props.readActions ?? TABLE_READ_ACTIONS;
+    const actions = [
+      ...(props.readActions ?? TABLE_READ_ACTIONS),
+      ...(props.loads ? TABLE_LOAD_ACTIONS : []),
+    ];
     for (const tableId of props.reads) {
       const table = props.tables[tableId];
       const definition = TABLES[tableId];
       this.addEnvironment(definition.envVar, table.tableName);
-      // The table, and its named indexes (no `index/*`) when it may query them; read actions
-      // only, not grantReadData's set.
+      // The table, and its named indexes (no `index/*`) when it may query them; the actions
+      // named, not grantReadData's or grantReadWriteData's sets.
       const indexes = actions.includes("dynamodb:Query") ? definition.indexes : [];
       Grant.addToPrincipal({
         grantee: this,
-        actions: [...actions],
+        actions,
         resourceArns: [table.tableArn, ...indexes.map((index) => `${table.tableArn}/index/${index.name}`)],
       });
     }
@@ -109,7 +127,10 @@ export class DirectoryFunction extends NodejsFunction {
 /** A function must give up before API Gateway does, and its DynamoDB retries before it times out. */
 function checkTimeouts(id: string, props: DirectoryFunctionProps): void {
   const { sizing } = props;
-  if (sizing.timeoutSeconds >= API_GATEWAY_TIMEOUT_SECONDS) {
+  if (
+    (props.invokedBy ?? "api-gateway") === "api-gateway" &&
+    sizing.timeoutSeconds >= API_GATEWAY_TIMEOUT_SECONDS
+  ) {
     throw new Error(`${id}: timeout ${sizing.timeoutSeconds}s must be below ${API_GATEWAY_TIMEOUT_SECONDS}s`);
   }
   const retryBudget = props.dynamoRetryLimits && retryBudgetMs(props.dynamoRetryLimits);

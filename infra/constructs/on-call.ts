@@ -20,6 +20,7 @@ import { type ApiId, AUTHORIZER, type RouteDefinition } from "../../lib/routes.j
 import type { TableId } from "../../lib/store/tables.js";
 import type { StageConfig } from "../config.js";
 import { addDashboard } from "./dashboard.js";
+import type { Ingest } from "./ingest.js";
 import type { PartnerApi } from "./partner-api.js";
 import {
   ApiMetrics,
@@ -48,6 +49,8 @@ export interface OnCallProps {
   readonly tables: readonly { readonly id: TableId; readonly table: ITable }[];
   /** The route functions' log groups: the dashboard ranks keys by read cost over their EMF records. */
   readonly routeLogGroups: readonly ILogGroup[];
+  /** The ingest's state machine and dead-letter queue. */
+  readonly ingest: Pick<Ingest, "stateMachine" | "deadLetters">;
   readonly alarmTopic?: ITopic;
 }
 
@@ -67,6 +70,45 @@ type AlarmMaker = (
   what: string,
   evaluation?: Evaluation,
 ) => void;
+
+/**
+ * SQS reports a queue's depth every minute or so, and nothing for an idle empty queue: over
+ * 5-minute periods a waiting dead letter is seen in every period, so the alarm does not flap.
+ */
+const DEAD_LETTER_PERIOD = Duration.minutes(5);
+
+/** The ingest's alarms: a dead letter waiting, and executions that failed or timed out. */
+function ingestAlarms(
+  ingest: OnCallProps["ingest"],
+  limits: OnCallProps["config"]["alarms"],
+  period: Duration,
+  alarm: AlarmMaker,
+) {
+  alarm(
+    "ingest-dead-letters",
+    ingest.deadLetters.metricApproximateNumberOfMessagesVisible({
+      period: DEAD_LETTER_PERIOD,
+      statistic: "Maximum",
+    }),
+    limits.ingestDeadLetters,
+    "a failed ingest (or an inbox event the rule could not deliver) waits in the dead-letter queue",
+    "any",
+  );
+  alarm(
+    "ingest-executions-failed",
+    ingest.stateMachine.metricFailed({ period }),
+    limits.ingestFailedExecutions,
+    "ingest executions failed",
+    "any",
+  );
+  alarm(
+    "ingest-executions-timed-out",
+    ingest.stateMachine.metricTimedOut({ period }),
+    limits.ingestFailedExecutions,
+    "ingest executions timed out",
+    "any",
+  );
+}
 
 /** An API's alarms: its 5xx rate and count, and its p99 latency. */
 function apiAlarms(
@@ -154,6 +196,7 @@ export class OnCall extends Construct {
         `${tableId} table or index read throttles`,
       );
     }
+    ingestAlarms(props.ingest, limits, period, alarm);
     this.dashboard = addDashboard(this, props, this.alarms);
   }
 

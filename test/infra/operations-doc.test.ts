@@ -32,6 +32,13 @@ describe("docs/operations.md against infra/config.ts", () => {
     expect(stageCells("`directory-table-read-throttles`")).toEqual(
       stages.map((c) => `≥ ${c.alarms.dynamoReadThrottles}`),
     );
+    expect(stageCells("`ingest-dead-letters`")).toEqual(stages.map((c) => `≥ ${c.alarms.ingestDeadLetters}`));
+    expect(stageCells("`ingest-executions-failed`")).toEqual(
+      stages.map((c) => `≥ ${c.alarms.ingestFailedExecutions}`),
+    );
+    expect(stageCells("`ingest-executions-timed-out`")).toEqual(
+      stages.map((c) => `≥ ${c.alarms.ingestFailedExecutions}`),
+    );
     for (const config of stages) {
       const { datapointsToAlarm, evaluationPeriods, periodMinutes, minRequestsForErrorRate } = config.alarms;
       expect(doc).toContain(`${datapointsToAlarm} of the last ${evaluationPeriods} one-minute periods`);
@@ -49,6 +56,9 @@ describe("docs/operations.md against infra/config.ts", () => {
     );
     expect(stageCells("Reserved concurrency, authorizer")).toEqual(
       stages.map((c) => `${c.authorizerFunction.reservedConcurrency}`),
+    );
+    expect(stageCells("Reserved concurrency, ingest")).toEqual(
+      stages.map((c) => `${c.ingestFunction.reservedConcurrency}`),
     );
     for (const config of stages) expect(config.ipRateLimit.windowSeconds).toBe(60);
     expect(stageCells("WAF limit per IP address")).toEqual(

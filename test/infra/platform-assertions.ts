@@ -68,17 +68,21 @@ export function platformAssertions(stage: string, synthesized: () => Synthesized
     stateless().toJSON().Resources[logicalId(construct)] as CfnResource;
 
   describe(`${stage}: functions`, () => {
-    it("runs every function on nodejs24.x arm64, below API Gateway's 29 s, with the shared environment", () => {
+    it("runs every function on nodejs24.x arm64, those behind API Gateway below its 29 s, with the shared environment", () => {
       const functions = resources(stateless(), "AWS::Lambda::Function");
-      expect(functions).toHaveLength(routesForStage(stage).length + 1);
-      for (const [, fn] of functions) {
+      // The routes', the authorizer and the ingest's step function.
+      expect(functions).toHaveLength(routesForStage(stage).length + 2);
+      const ingest = logicalId(s().stateless.ingest.stepFunction);
+      for (const [id, fn] of functions) {
         const p = props(fn);
         expect(p).toMatchObject({
           Runtime: "nodejs24.x",
           Architectures: ["arm64"],
           Handler: "index.handler",
         });
-        expect(p.Timeout).toBeLessThan(29);
+        // The ingest is invoked by its state machine, which waits as long as Lambda runs.
+        if (id === ingest) expect(p.Timeout).toBe(900);
+        else expect(p.Timeout).toBeLessThan(29);
         expect((p.Environment as { Variables: Record<string, unknown> }).Variables).toMatchObject({
           STAGE: stage,
           POWERTOOLS_SERVICE_NAME: "partner-directory",
@@ -339,7 +343,7 @@ export function platformAssertions(stage: string, synthesized: () => Synthesized
       return props(found[1]);
     };
 
-    it("alarms on 5xx rate and count, p99 latency, function errors and throttles, authorizer failures, and table throttles", () => {
+    it("alarms on 5xx rate and count, p99 latency, function errors and throttles, authorizer failures, table throttles and failed ingests", () => {
       const p = `partner-directory-${stage}`;
       const expected = [
         `${p}-search-5xx-rate`,
@@ -356,6 +360,9 @@ export function platformAssertions(stage: string, synthesized: () => Synthesized
         `${p}-authorizer-throttles`,
         `${p}-directory-table-read-throttles`,
         `${p}-keys-table-read-throttles`,
+        `${p}-ingest-dead-letters`,
+        `${p}-ingest-executions-failed`,
+        `${p}-ingest-executions-timed-out`,
       ];
       expect(alarmNames().sort()).toEqual(expected.sort());
     });
@@ -483,7 +490,7 @@ export function platformAssertions(stage: string, synthesized: () => Synthesized
       }
     });
 
-    it("has a dashboard with traffic, errors by route, latency, Lambda and DynamoDB widgets", () => {
+    it("has a dashboard with traffic, errors by route, latency, Lambda, DynamoDB and ingest widgets", () => {
       const [dashboard] = resources(stateless(), "AWS::CloudWatch::Dashboard");
       expect(props(dashboard?.[1] ?? { Type: "" }).DashboardName).toBe(`partner-directory-${stage}`);
       const body = JSON.stringify(props(dashboard?.[1] ?? { Type: "" }).DashboardBody);
@@ -497,6 +504,8 @@ export function platformAssertions(stage: string, synthesized: () => Synthesized
         "Lambda throttles",
         "DynamoDB consumed read capacity",
         "DynamoDB read throttles",
+        "Ingest executions",
+        "Ingest dead letters waiting",
       ]) {
         expect(body).toContain(title);
       }

@@ -1,0 +1,234 @@
+/**
+ * The ingest: an object put in the inbox under a load prefix starts a Step Functions execution
+ * that invokes `functions/ingest-step.ts` in a loop, one bounded step at a time, until the file is
+ * applied, refused or found a duplicate. Failures end in the dead-letter queue (docs/operations.md
+ * "Loading data on AWS"). The loop, by the step's `status`:
+ *
+ *   running → step again at once        waiting → wait 30 s (another load holds the lease), step
+ *   applied, refused, duplicate → done   failed (or anything else) → dead letter, fail
+ *   a step that crashes → the abort step (same function, the state plus `crash`), then as above
+ *   an abort step that crashes → dead letter, fail
+ */
+import { CfnOutput, Duration, Stack, Validations } from "aws-cdk-lib";
+import type { ITable } from "aws-cdk-lib/aws-dynamodb";
+import { EventField, Rule, RuleTargetInput } from "aws-cdk-lib/aws-events";
+import { SfnStateMachine } from "aws-cdk-lib/aws-events-targets";
+import { PolicyStatement } from "aws-cdk-lib/aws-iam";
+import { LogGroup } from "aws-cdk-lib/aws-logs";
+import type { IBucket } from "aws-cdk-lib/aws-s3";
+import { Queue, QueueEncryption } from "aws-cdk-lib/aws-sqs";
+import {
+  Choice,
+  Condition,
+  DefinitionBody,
+  Errors,
+  Fail,
+  type IChainable,
+  JsonPath,
+  LogLevel,
+  StateMachine,
+  StateMachineType,
+  Succeed,
+  TaskInput,
+  Wait,
+  WaitTime,
+} from "aws-cdk-lib/aws-stepfunctions";
+import { LambdaInvoke, SqsSendMessage } from "aws-cdk-lib/aws-stepfunctions-tasks";
+import { Construct } from "constructs";
+import { INBOX_PREFIXES, REPORTS_PREFIX, WORK_PREFIX } from "../../lib/ingest/inbox.js";
+import type { TableId } from "../../lib/store/tables.js";
+import type { StageConfig } from "../config.js";
+import { DirectoryFunction } from "./directory-function.js";
+import { acknowledgeWildcardResources } from "./wildcard-acknowledgment.js";
+
+const INGEST_ENTRY = "functions/ingest-step.ts";
+/** How long an execution waits before asking for the lease again. */
+const LEASE_WAIT = Duration.seconds(30);
+/**
+ * A backstop against a loop that never ends. A 10-million-record snapshot takes hours; an
+ * execution waiting for the lease all day would meet Step Functions' 25,000 history events first.
+ */
+const EXECUTION_TIMEOUT = Duration.hours(24);
+/** The statuses that end an execution successfully: a refusal is a report, not a failure. */
+const DONE_STATUSES = ["applied", "refused", "duplicate"] as const;
+
+export interface IngestProps {
+  readonly config: StageConfig;
+  readonly tables: Readonly<Record<TableId, ITable>>;
+  /** From the stateful stack. */
+  readonly inbox: IBucket;
+}
+
+export class Ingest extends Construct {
+  readonly stepFunction: DirectoryFunction;
+  readonly stateMachine: StateMachine;
+  /** Failed ingests (their state) and events the rule could not deliver. */
+  readonly deadLetters: Queue;
+  readonly rule: Rule;
+
+  constructor(scope: Construct, id: string, props: IngestProps) {
+    super(scope, id);
+    const { config } = props;
+    this.stepFunction = new DirectoryFunction(this, "StepFunction", {
+      entry: INGEST_ENTRY,
+      description: "Ingest: applies one inbox object version to the directory, one bounded step a call",
+      config,
+      sizing: config.ingestFunction,
+      reads: ["directory"],
+      loads: true,
+      invokedBy: "state-machine",
+      tables: props.tables,
+    });
+    grantInbox(this.stepFunction, props.inbox);
+    this.deadLetters = new Queue(this, "DeadLetters", {
+      queueName: `partner-directory-${config.stage}-ingest-dead-letters`,
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    Validations.of(this.deadLetters).acknowledge({
+      id: "AwsSolutions-SQS3",
+      reason:
+        "It is the dead-letter queue (of the ingest and of its EventBridge rule); its alarm is ingest-dead-letters.",
+    });
+    this.stateMachine = this.addStateMachine(config);
+    this.rule = this.addRule(props.inbox);
+    this.addOutputs();
+  }
+
+  private addStateMachine(config: StageConfig): StateMachine {
+    const logs = new LogGroup(this, "ExecutionLogs", {
+      retention: config.logRetention,
+      removalPolicy: config.logRemovalPolicy,
+    });
+    const stateMachine = new StateMachine(this, "StateMachine", {
+      stateMachineName: `partner-directory-${config.stage}-ingest`,
+      stateMachineType: StateMachineType.STANDARD,
+      definitionBody: DefinitionBody.fromChainable(ingestLoop(this, this.stepFunction, this.deadLetters)),
+      timeout: EXECUTION_TIMEOUT,
+      // Every state transition, without the states' input and output: the state names the object.
+      logs: { destination: logs, level: LogLevel.ALL, includeExecutionData: false },
+      tracingEnabled: true,
+    });
+    Validations.of(stateMachine.role).acknowledge({
+      id: "AwsSolutions-IAM5[Resource::*]",
+      reason:
+        "X-Ray's two write actions and CloudWatch Logs' log-delivery actions (added by CDK for tracing and logging): neither has resource-level permissions.",
+    });
+    acknowledgeWildcardResources(
+      stateMachine.role,
+      [`${this.stepFunction.functionArn}:*`],
+      "Invoking the step function's own versions and aliases (<arn>:*, added by CDK beside the function's ARN): that one function only.",
+    );
+    return stateMachine;
+  }
+
+  /** S3's "Object Created" under a load prefix of this inbox starts an execution with the object version. */
+  private addRule(inbox: IBucket): Rule {
+    const rule = new Rule(this, "ObjectCreated", {
+      description: "A file under a load prefix of the inbox starts an ingest",
+      eventPattern: {
+        source: ["aws.s3"],
+        detailType: ["Object Created"],
+        detail: {
+          bucket: { name: [inbox.bucketName] },
+          object: { key: INBOX_PREFIXES.map((prefix) => ({ prefix })) },
+        },
+      },
+    });
+    rule.addTarget(
+      new SfnStateMachine(this.stateMachine, {
+        input: RuleTargetInput.fromObject({
+          object: {
+            bucket: EventField.fromPath("$.detail.bucket.name"),
+            key: EventField.fromPath("$.detail.object.key"),
+            versionId: EventField.fromPath("$.detail.object.version-id"),
+          },
+        }),
+        retryAttempts: 20,
+        maxEventAge: Duration.hours(24),
+        deadLetterQueue: this.deadLetters,
+      }),
+    );
+    return rule;
+  }
+
+  private addOutputs(): void {
+    const stack = Stack.of(this);
+    new CfnOutput(stack, "IngestStateMachineArn", { value: this.stateMachine.stateMachineArn });
+    new CfnOutput(stack, "IngestDeadLetterQueueUrl", { value: this.deadLetters.queueUrl });
+    new CfnOutput(stack, "IngestLogGroup", { value: this.stepFunction.logGroup.logGroupName });
+  }
+}
+
+/** The loop of the module comment, as Step Functions states. */
+function ingestLoop(scope: Construct, fn: DirectoryFunction, deadLetters: Queue): IChainable {
+  // Output = the function's answer (the state), input = the state: nothing else is added.
+  // Beside the standard retries on Lambda's service errors, throttling: other files' executions
+  // may hold every instance of the reserved concurrency for a while.
+  const invoke = (id: string, comment: string) =>
+    new LambdaInvoke(scope, id, { lambdaFunction: fn, payloadResponseOnly: true, comment }).addRetry({
+      errors: ["Lambda.TooManyRequestsException"],
+      interval: LEASE_WAIT,
+      maxAttempts: 10,
+      backoffRate: 1.5,
+    });
+  const step = invoke("Step", "One bounded step of the ingest");
+  const abort = invoke("Abort", "After a crash: undo the load, answer running or failed");
+  const deadLetter = new SqsSendMessage(scope, "SendToDeadLetters", {
+    queue: deadLetters,
+    messageBody: TaskInput.fromJsonPathAt("$"),
+    resultPath: JsonPath.DISCARD,
+  });
+  deadLetter.addRetry({ errors: [Errors.ALL], maxAttempts: 3 });
+  deadLetter.next(
+    new Fail(scope, "Failed", {
+      error: "IngestFailed",
+      cause: "The ingest failed; its state is in the dead-letter queue",
+    }),
+  );
+  const waitForLease = new Wait(scope, "WaitForLease", { time: WaitTime.duration(LEASE_WAIT) });
+  const route = new Choice(scope, "RouteStatus")
+    .when(Condition.isNotPresent("$.status"), deadLetter)
+    .when(Condition.stringEquals("$.status", "running"), step)
+    .when(Condition.stringEquals("$.status", "waiting"), waitForLease)
+    .when(
+      Condition.or(...DONE_STATUSES.map((status) => Condition.stringEquals("$.status", status))),
+      new Succeed(scope, "Done"),
+    )
+    .otherwise(deadLetter);
+  waitForLease.next(step);
+  step.addCatch(abort, { errors: [Errors.ALL], resultPath: "$.crash" });
+  abort.addCatch(deadLetter, { errors: [Errors.ALL], resultPath: "$.crash" });
+  step.next(route);
+  abort.next(route);
+  return step;
+}
+
+/** Least privilege on the inbox: read the files by version, keep work, write reports. */
+function grantInbox(fn: DirectoryFunction, inbox: IBucket): void {
+  const objects = (prefixes: readonly string[]) =>
+    prefixes.map((prefix) => inbox.arnForObjects(`${prefix}*`));
+  acknowledgeWildcardResources(
+    fn.role ?? fn,
+    objects([...INBOX_PREFIXES, WORK_PREFIX, REPORTS_PREFIX]),
+    "The objects under one prefix of the inbox each (merge/, snapshot/, changes/, work/, reports/): object keys are the files' names, unknown in advance.",
+  );
+  fn.addToRolePolicy(
+    new PolicyStatement({
+      actions: ["s3:GetObject", "s3:GetObjectVersion"],
+      resources: objects(INBOX_PREFIXES),
+    }),
+  );
+  fn.addToRolePolicy(
+    new PolicyStatement({
+      actions: ["s3:GetObject", "s3:PutObject", "s3:DeleteObject"],
+      resources: objects([WORK_PREFIX]),
+    }),
+  );
+  fn.addToRolePolicy(
+    new PolicyStatement({ actions: ["s3:GetObject", "s3:PutObject"], resources: objects([REPORTS_PREFIX]) }),
+  );
+  // Without it a missing object reads as 403, not 404: "no report yet" must be tellable.
+  fn.addToRolePolicy(new PolicyStatement({ actions: ["s3:ListBucket"], resources: [inbox.bucketArn] }));
+}
