@@ -1,14 +1,19 @@
 /**
- * `npm run load -- FILE [--endpoint URL | --stage S] [--mode merge|snapshot|changes] [--table NAME]`:
- * applies a load file to the directory, all or nothing (docs/data-format.md). Exit 0 only when
- * the file was applied; otherwise 1 with the reason on stderr (2 for a bad call).
+ * `npm run load -- FILE [--endpoint URL [--table NAME] | --stage S | --inbox BUCKET] [--mode M]`:
+ * applies a load file to the directory, all or nothing (docs/data-format.md). Locally it runs the
+ * load's steps here; for a stage it uploads the file to the stage's inbox and waits for the ingest's
+ * report (lib/cli/load-inbox.ts). Exit 0 only when the file was applied; otherwise 1 with the
+ * reason on stderr (2 for a bad call).
  */
 import { constants } from "node:fs";
 import { access } from "node:fs/promises";
 import { DataFileError } from "../directory/source.js";
-import { LOAD_MODES } from "../load/change-lines.js";
+import { reportKey } from "../ingest/inbox.js";
+import { InboxStore, inboxClient } from "../ingest/inbox-store.js";
+import { LOAD_MODES, type LoadMode } from "../load/change-lines.js";
 import { loadFile } from "../load/load-file.js";
 import { LOCAL_TABLE_NAMES } from "../local/service.js";
+import { stageParameterNames } from "../stages.js";
 import { createTables } from "../store/create-tables.js";
 import { dynamoDirectory } from "../store/dynamo/directory.js";
 import { documentClientFor } from "../store/dynamo-client.js";
@@ -16,16 +21,21 @@ import { LoadInProgressError } from "../store/port.js";
 import { type CommandLine, choiceOption, cli, failureLine, quoted, UsageError, urlOption } from "./args.js";
 import { watchCommand } from "./command-watch.js";
 import { DEFAULT_ENDPOINT, openDirectoryTable } from "./directory-table.js";
-import { deployedStage } from "./stage-resources.js";
+import { inboxKey, reportLine, upload, waitForReport } from "./load-inbox.js";
+import { deployedStage, readStageParameter } from "./stage-resources.js";
 
 const USAGE =
-  "usage: npm run load -- FILE [--endpoint URL | --stage dev|sandbox|prod] [--mode merge|snapshot|changes] [--table NAME]";
+  "usage: npm run load -- FILE [--endpoint URL [--table NAME] | --stage dev|sandbox|prod | --inbox BUCKET] [--mode merge|snapshot|changes]";
 const OPTIONS = {
   stage: { type: "string" },
+  inbox: { type: "string" },
   endpoint: { type: "string" },
   table: { type: "string" },
   mode: { type: "string" },
 } as const;
+
+/** Ctrl-C while waiting for the report: the ingest on AWS goes on regardless. */
+class StoppedWaiting extends Error {}
 
 function progress(): (p: { phase: string; changes: number }) => void {
   let last = 0;
@@ -37,30 +47,64 @@ function progress(): (p: { phase: string; changes: number }) => void {
   };
 }
 
-async function main({ values, positionals }: CommandLine<typeof OPTIONS>): Promise<void> {
-  const [file, extra] = positionals;
-  if (!file) throw new UsageError("FILE is required");
-  if (extra !== undefined) throw new UsageError(`unexpected argument ${quoted(extra)}: one FILE at a time`);
-  if (values.stage && values.endpoint) throw new UsageError("give --stage or --endpoint, not both");
-  const stage = values.stage === undefined ? undefined : deployedStage(values.stage);
-  const mode = choiceOption("mode", values.mode, LOAD_MODES) ?? "merge";
-  const endpoint = urlOption("endpoint", values.endpoint) ?? DEFAULT_ENDPOINT;
+/** The stage's inbox, or the one `--inbox` names; undefined for a local engine. */
+async function inboxOf(values: CommandLine<typeof OPTIONS>["values"]): Promise<string | undefined> {
+  const targets = [values.stage, values.inbox, values.endpoint].filter((value) => value !== undefined);
+  if (targets.length > 1) throw new UsageError("give one of --stage, --inbox or --endpoint");
+  if (values.table !== undefined && values.endpoint === undefined && targets.length > 0)
+    throw new UsageError("--table applies to a local engine (--endpoint); a stage loads through its inbox");
+  if (values.inbox !== undefined) return values.inbox;
+  if (values.stage === undefined) return undefined;
+  return readStageParameter(stageParameterNames.inboxBucketName(deployedStage(values.stage)));
+}
 
-  await access(file, constants.R_OK); // an unreadable file fails before any connection
+/** Through the inbox: upload, then wait for the ingest's report; a refusal or failure exits 1. */
+async function loadThroughInbox(file: string, mode: LoadMode, bucket: string): Promise<void> {
+  const s3 = inboxClient();
+  try {
+    const object = await upload(s3, file, bucket, inboxKey(file, mode, new Date()));
+    const where = `s3://${bucket}/${object.key} (version ${object.versionId})`;
+    process.stderr.write(`uploaded ${file} to ${where}; waiting for the ingest's report\n`);
+    const interrupt = new AbortController();
+    const stop = () => interrupt.abort();
+    process.once("SIGINT", stop).once("SIGTERM", stop);
+    const report = await waitForReport(new InboxStore(s3), object, {
+      signal: interrupt.signal,
+      onWaiting: (seconds) => {
+        if (seconds > 0 && seconds % 60 < 2) process.stderr.write(`still waiting (${seconds} s)\n`);
+      },
+    }).catch((error: unknown) => {
+      if (!interrupt.signal.aborted) throw error;
+      throw new StoppedWaiting(
+        `stopped waiting; the ingest goes on, its report will be s3://${bucket}/${reportKey(object)}`,
+      );
+    });
+    if (report.status !== "applied") throw new IngestRefusal(reportLine(report));
+    if (report.cleanupDeferred)
+      console.error(
+        `note: superseded versions stay until the next load removes them (${report.cleanupDeferred})`,
+      );
+    console.log(reportLine(report));
+  } finally {
+    s3.destroy();
+  }
+}
+
+/** The ingest refused the file or failed: its report's line says so. */
+class IngestRefusal extends Error {}
+
+async function loadHere(file: string, mode: LoadMode, values: CommandLine<typeof OPTIONS>["values"]) {
+  const endpoint = urlOption("endpoint", values.endpoint) ?? DEFAULT_ENDPOINT;
   const started = performance.now();
-  const { client, table, local } = await openDirectoryTable({
-    ...(stage === undefined ? {} : { stage }),
+  const { client, table } = await openDirectoryTable({
     endpoint,
     ...(values.table === undefined ? {} : { table: values.table }),
   });
   // A local engine starts empty: create the tables from the shared definitions if they are missing
   // (the directory table under the name it is loaded as).
-  if (local) await createTables(client, { ...LOCAL_TABLE_NAMES, directory: table });
+  await createTables(client, { ...LOCAL_TABLE_NAMES, directory: table });
   try {
-    // On AWS, eventually consistent reads get a second to hold the last writes before the flip.
-    const directory = dynamoDirectory(documentClientFor(client), table, {
-      writer: { settleMs: local ? 0 : 1_000 },
-    });
+    const directory = dynamoDirectory(documentClientFor(client), table);
     // Ctrl-C (or a TERM) stops between chunks: the load is undone and its lease released. So does
     // a kill of the npm that ran it, which would otherwise leave this process loading on its own.
     const interrupt = new AbortController();
@@ -86,9 +130,24 @@ async function main({ values, positionals }: CommandLine<typeof OPTIONS>): Promi
   }
 }
 
+async function main({ values, positionals }: CommandLine<typeof OPTIONS>): Promise<void> {
+  const [file, extra] = positionals;
+  if (!file) throw new UsageError("FILE is required");
+  if (extra !== undefined) throw new UsageError(`unexpected argument ${quoted(extra)}: one FILE at a time`);
+  const mode = choiceOption("mode", values.mode, LOAD_MODES) ?? "merge";
+  if (values.stage !== undefined) deployedStage(values.stage);
+  if (values.endpoint !== undefined) urlOption("endpoint", values.endpoint);
+  await access(file, constants.R_OK); // an unreadable file fails before any connection
+  const bucket = await inboxOf(values);
+  if (bucket === undefined) await loadHere(file, mode, values);
+  else await loadThroughInbox(file, mode, bucket);
+}
+
 cli({ name: "load", usage: USAGE, options: OPTIONS, positionals: true }, main, {
-  describeFailure: (error) =>
-    error instanceof DataFileError || error instanceof LoadInProgressError
+  describeFailure: (error) => {
+    if (error instanceof IngestRefusal || error instanceof StoppedWaiting) return error.message;
+    return error instanceof DataFileError || error instanceof LoadInProgressError
       ? `refused, nothing changed: ${error.message}`
-      : `failed, nothing changed: ${failureLine(error)}`,
+      : `failed, nothing changed: ${failureLine(error)}`;
+  },
 });

@@ -4,7 +4,6 @@
  * ingest (which reads and reports), the load CLI (which uploads and waits) and the stacks (which
  * route the events and grant each prefix).
  */
-import { createHash } from "node:crypto";
 import { LOAD_MODES, type LoadMode } from "../load/change-lines.js";
 
 /** One version of an object in the inbox: what an ingest applies, exactly once. */
@@ -27,14 +26,6 @@ export function modeOfKey(key: string): LoadMode | undefined {
   return (LOAD_MODES as readonly string[]).includes(mode) && key.length > mode.length + 1
     ? (mode as LoadMode)
     : undefined;
-}
-
-/** A short name for one object version (hex, 32 characters): reports and work objects go by it. */
-export function versionTag(object: InboxObject): string {
-  return createHash("sha256")
-    .update(`${object.bucket}\n${object.key}\n${object.versionId}`)
-    .digest("hex")
-    .slice(0, 32);
 }
 
 /** The report of one object version: `reports/<key>/<versionId>.json`, next to nothing else. */

@@ -20,7 +20,7 @@ import { type LinePosition, linesFrom, type OpenBytes, START } from "./lines.js"
 export const LOAD_MODES = ["merge", "snapshot", "changes"] as const;
 export type LoadMode = (typeof LOAD_MODES)[number];
 
-export interface LocatedChange {
+interface LocatedChange {
   readonly change: Change;
   /** Where it stands in the file, for messages: `line 12`, `person at line 12`, `persons[3]`. */
   readonly label: string;

@@ -12,7 +12,7 @@ import type { Change, Deadline, DirectoryWriter, LoadCheckpoint, LoadSession } f
 import { FILE_START, type LoadMode, type PositionedChange, type SourcePosition } from "./change-lines.js";
 import { type LoadIds, recordId } from "./load-ids.js";
 
-export type LoadPhase = "validate" | "apply" | "snapshot" | "commit" | "abort";
+type LoadPhase = "validate" | "apply" | "snapshot" | "commit" | "abort";
 
 /** Why a load was undone, as JSON: a refusal names the record, the field and the rule. */
 export type LoadFailure =
@@ -99,7 +99,7 @@ export class DanglingReferenceError extends DataFileError {
   }
 }
 
-export function failureOf(error: unknown): LoadFailure {
+function failureOf(error: unknown): LoadFailure {
   return error instanceof DataFileError
     ? { kind: "refused", record: error.record, field: error.field, rule: error.rule }
     : { kind: "failed", message: error instanceof Error ? error.message : String(error) };
@@ -218,15 +218,22 @@ async function commit(
   return { outcome: { status: "applied", summary: summaryOf(progress, report.cleanupDeferred) } };
 }
 
+/**
+ * The phases in the lease, from where `progress` stands. A step always works in the phase it
+ * starts in (so each makes progress, however early its deadline); it asks the deadline before
+ * going on to the next phase.
+ */
 async function inSession(
   progress: LoadProgress,
   session: LoadSession,
   context: StepContext,
 ): Promise<StepResult> {
   let next = progress;
+  const mayStart = (phase: LoadPhase) =>
+    next.phase === phase && (progress.phase === phase || !context.deadline());
   if (next.phase === "apply") next = await applyFile(next, session, context);
-  if (next.phase === "snapshot" && !context.deadline()) next = await deleteAbsent(next, session, context);
-  if (next.phase === "commit" && !context.deadline()) return commit(next, session, context);
+  if (mayStart("snapshot")) next = await deleteAbsent(next, session, context);
+  if (mayStart("commit")) return commit(next, session, context);
   return { progress: { ...next, session: session.suspend() } };
 }
 

@@ -152,8 +152,10 @@ export class Journal {
    * Entry by entry, each deleted once undone: false when `deadline` came first (call again).
    */
   async undo(gen: number, deadline: Deadline = () => false): Promise<boolean> {
+    let goOn = true;
     for await (const { key, entry } of this.entries(gen)) {
-      if (deadline()) return false;
+      // One entry at least per call: each call makes progress, however early its deadline.
+      if (!goOn) return false;
       await batchWrite(
         this.client,
         this.table,
@@ -162,6 +164,7 @@ export class Journal {
       await this.stamp(entry.stamps.map(keyOfText), gen, true);
       await batchWrite(this.client, this.table, locationRestores(await this.locations(entry), gen));
       await batchWrite(this.client, this.table, [{ delete: key }]);
+      goOn = !deadline();
     }
     return true;
   }
@@ -171,8 +174,9 @@ export class Journal {
    * False when `deadline` came first (call again: done entries are gone from the journal).
    */
   async cleanUp(gen: number, deadline: Deadline = () => false): Promise<boolean> {
+    let goOn = true;
     for await (const { key, entry } of this.entries(gen)) {
-      if (deadline()) return false;
+      if (!goOn) return false;
       const locations = await this.locations(entry);
       const deleted = [...locations].filter(([, item]) => item[A.gen] === gen && item[A.data] === undefined);
       await batchWrite(this.client, this.table, [
@@ -180,6 +184,7 @@ export class Journal {
         ...deleted.map(([text]) => ({ delete: keyOfText(text) })),
       ]);
       await batchWrite(this.client, this.table, [{ delete: key }]);
+      goOn = !deadline();
     }
     return true;
   }

@@ -1,0 +1,46 @@
+/**
+ * One step of an ingest, called by the ingest's state machine (infra/constructs/ingest.ts) with
+ * the ingest's state, which it returns with the status that says what comes next. The work of a
+ * step stops well before the function's timeout; the next call goes on from where it stopped.
+ */
+import { injectLambdaContext } from "@aws-lambda-powertools/logger/middleware";
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import middy from "@middy/core";
+import type { Context } from "aws-lambda";
+import { InboxStore, inboxClient } from "../lib/ingest/inbox-store.js";
+import type { IngestState } from "../lib/ingest/ingest-state.js";
+import { ingestStep } from "../lib/ingest/ingest-step.js";
+import { callerText } from "../lib/observability/caller-text.js";
+import { logger } from "../lib/observability/logger.js";
+import { dynamoDirectoryWriter } from "../lib/store/dynamo/load-session.js";
+import { documentClientFor, tableNameFromEnv } from "../lib/store/dynamo-client.js";
+import { DIRECTORY_TABLE } from "../lib/store/tables.js";
+
+/** Time left when a step stops starting new work: the last chunk, the flip, saving the ids. */
+const RESERVE_MS = 120_000;
+
+const inbox = new InboxStore(inboxClient());
+// A load outlives its steps: its lease lasts 5 minutes unrenewed, enough for the gap between two.
+const directory = dynamoDirectoryWriter(
+  documentClientFor(new DynamoDBClient({ maxAttempts: 10 })),
+  tableNameFromEnv(DIRECTORY_TABLE),
+  { leaseTtlMs: 5 * 60_000, renewEveryMs: 30_000, settleMs: 1_000 },
+);
+
+async function step(state: IngestState, context: Context): Promise<IngestState> {
+  const next = await ingestStep(state, {
+    inbox,
+    directory,
+    deadline: () => context.getRemainingTimeInMillis() < RESERVE_MS,
+  });
+  logger.info("ingest step", {
+    key: callerText(state.object.key),
+    versionId: callerText(state.object.versionId),
+    status: next.status,
+    steps: next.steps,
+    ...(next.report ? { report: callerText(next.report) } : {}),
+  });
+  return next;
+}
+
+export const handler = middy(step).use(injectLambdaContext(logger, { resetKeys: true, logEvent: false }));

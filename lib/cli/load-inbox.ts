@@ -1,0 +1,76 @@
+/**
+ * `npm run load -- FILE --stage S` (or `--inbox BUCKET`): the file goes to the stage's inbox, where
+ * the ingest applies it (docs/operations.md, "Loading data on AWS"), and the command waits for the
+ * ingest's report. A load from a laptop and a load dropped in the bucket are then the same load.
+ */
+import { createReadStream } from "node:fs";
+import { basename } from "node:path";
+import type { S3Client } from "@aws-sdk/client-s3";
+import { Upload } from "@aws-sdk/lib-storage";
+import type { InboxObject } from "../ingest/inbox.js";
+import type { InboxStore } from "../ingest/inbox-store.js";
+import type { IngestReport } from "../ingest/ingest-state.js";
+import type { LoadMode } from "../load/change-lines.js";
+import { sleep } from "../store/dynamo/batch.js";
+
+/** `<mode>/<UTC time>-<file name>`: a new key per upload, of characters no event encodes. */
+export function inboxKey(file: string, mode: LoadMode, at: Date): string {
+  const stamp = at
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d+Z$/, "Z");
+  const name = basename(file)
+    .replace(/[^A-Za-z0-9._-]/g, "_")
+    .slice(0, 200);
+  return `${mode}/${stamp}-${name}`;
+}
+
+export async function upload(s3: S3Client, file: string, bucket: string, key: string): Promise<InboxObject> {
+  // Multipart above 5 MB, so a file of any size streams from disk.
+  const done = await new Upload({
+    client: s3,
+    params: { Bucket: bucket, Key: key, Body: createReadStream(file) },
+  }).done();
+  // Without versioning (s3rver), S3 calls an object's one version "null".
+  return { bucket, key, versionId: done.VersionId ?? "null" };
+}
+
+export interface WaitOptions {
+  readonly pollMs?: number;
+  readonly onWaiting?: (seconds: number) => void;
+  readonly signal?: AbortSignal;
+}
+
+/** Polls for the version's report until the ingest writes it. */
+export async function waitForReport(
+  inbox: InboxStore,
+  object: InboxObject,
+  options: WaitOptions = {},
+): Promise<IngestReport> {
+  const started = Date.now();
+  for (;;) {
+    options.signal?.throwIfAborted();
+    const report = await inbox.report(object);
+    if (report) return report;
+    options.onWaiting?.(Math.round((Date.now() - started) / 1000));
+    await sleep(options.pollMs ?? 2_000);
+  }
+}
+
+/** The report in one line, as the command prints it. */
+export function reportLine(report: IngestReport): string {
+  const where = `s3://${report.object.bucket}/${report.object.key}`;
+  const seconds = (report.durationMs / 1000).toFixed(1);
+  if (report.status === "applied") {
+    const deleted =
+      report.mode === "snapshot"
+        ? `, ${report.deletedBySnapshot ?? 0} stored ids absent from it deleted`
+        : "";
+    return `applied ${where} (${report.mode}): ${report.changes ?? 0} changes${deleted}, in ${seconds} s (${report.steps} ingest steps)`;
+  }
+  if (report.refusal) {
+    const { record, field, rule } = report.refusal;
+    return `refused, nothing changed: ${record}: ${field === null ? "" : `${field}: `}${rule}`;
+  }
+  return `failed, nothing changed: ${report.error ?? "see the ingest's execution"}`;
+}

@@ -1,0 +1,189 @@
+/**
+ * One step of an ingest: applies an inbox file with the load's own steps (lib/load/load-steps.ts),
+ * as far as the step's deadline allows, and says what the state machine does next (`status`).
+ * The load's progress and ids wait in the inbox between steps; the report is written while the
+ * load still holds the lease, so a second delivery of the same version, which must take the lease
+ * first, always finds it and applies nothing.
+ */
+import { randomUUID } from "node:crypto";
+import { readChanges } from "../load/change-lines.js";
+import { LoadIds } from "../load/load-ids.js";
+import {
+  firstStep,
+  type LoadFailure,
+  type LoadOutcome,
+  type LoadProgress,
+  type LoadSummary,
+  loadStep,
+  type StepContext,
+} from "../load/load-steps.js";
+import { type Deadline, type DirectoryWriter, LoadInProgressError } from "../store/port.js";
+import { modeOfKey } from "./inbox.js";
+import type { InboxStore } from "./inbox-store.js";
+import type { IngestReport, IngestState } from "./ingest-state.js";
+
+export interface IngestContext {
+  readonly inbox: InboxStore;
+  readonly directory: DirectoryWriter;
+  readonly deadline: Deadline;
+  readonly now?: () => Date;
+  /** How long an ingest waits for another load's lease before it gives up (default 6 hours). */
+  readonly maxWaitMs?: number;
+  /** Changes per apply (default 1,000). */
+  readonly chunk?: number;
+}
+
+/** Crashed steps (timeouts, out of memory) an ingest survives: each is followed by an abort step. */
+const MAX_CRASHES = 3;
+const MAX_WAIT_MS = 6 * 60 * 60 * 1000;
+
+/** A step's view of its ingest: the state, the clock, and how to end it with a report. */
+class Run {
+  readonly now: () => Date;
+  readonly startedAt: string;
+  readonly steps: number;
+  readonly execution: string;
+  readonly crashes: number;
+
+  constructor(
+    readonly state: IngestState,
+    readonly context: IngestContext,
+  ) {
+    this.now = context.now ?? (() => new Date());
+    this.startedAt = state.startedAt ?? this.now().toISOString();
+    this.steps = (state.steps ?? 0) + 1;
+    this.execution = state.execution ?? randomUUID();
+    this.crashes = (state.crashes ?? 0) + (state.crash ? 1 : 0);
+  }
+
+  get bucket(): string {
+    return this.state.object.bucket;
+  }
+
+  next(status: IngestState["status"], extra: Partial<IngestState> = {}): IngestState {
+    const { crash: _crash, waitingSince: _waiting, ...rest } = this.state;
+    const { startedAt, steps, execution, crashes } = this;
+    return { ...rest, execution, startedAt, steps, crashes, status, ...extra };
+  }
+
+  async end(report: Omit<IngestReport, "object" | "startedAt" | "finishedAt" | "durationMs" | "steps">) {
+    const finished = this.now();
+    const key = await this.context.inbox.writeReport({
+      object: this.state.object,
+      ...report,
+      startedAt: this.startedAt,
+      finishedAt: finished.toISOString(),
+      durationMs: finished.getTime() - Date.parse(this.startedAt),
+      steps: this.steps,
+    });
+    await this.context.inbox.dropWork(this.bucket, this.execution);
+    return this.next(report.status, { report: key });
+  }
+}
+
+const reportOfSummary = (summary: LoadSummary) => ({
+  mode: summary.mode,
+  changes: summary.changes,
+  deletedBySnapshot: summary.deletedBySnapshot,
+  ...(summary.cleanupDeferred === undefined ? {} : { cleanupDeferred: summary.cleanupDeferred }),
+});
+
+function reportOfOutcome(progress: LoadProgress, outcome: LoadOutcome) {
+  if (outcome.status === "applied")
+    return { status: "applied" as const, ...reportOfSummary(outcome.summary) };
+  const { failure } = outcome;
+  return failure.kind === "refused"
+    ? {
+        status: "refused" as const,
+        mode: progress.mode,
+        refusal: { record: failure.record, field: failure.field, rule: failure.rule },
+      }
+    : { status: "failed" as const, mode: progress.mode, error: failure.message };
+}
+
+/** The progress to go on from: the first step's, the one saved, or an abort after a crash. */
+async function progressOf(run: Run): Promise<LoadProgress | string> {
+  const { state, context } = run;
+  if (state.status === undefined && !state.crash) {
+    const mode = modeOfKey(state.object.key);
+    if (!mode) return "the object is not under merge/, snapshot/ or changes/";
+    const { key, versionId } = state.object;
+    return firstStep(mode, `${mode} ${key} (version ${versionId})`);
+  }
+  const saved = await context.inbox.progress(run.bucket, run.execution);
+  const crashed =
+    state.crash &&
+    `a step crashed (${state.crash.Error ?? "error"}: ${(state.crash.Cause ?? "").slice(0, 300)})`;
+  if (!saved) return crashed || `its progress is missing from work/${run.execution}/`;
+  if (!crashed) return saved;
+  const failure: LoadFailure = { kind: "failed", message: crashed };
+  return { ...saved, phase: "abort", failure };
+}
+
+/**
+ * The ids a step needs, from the inbox: validating adds to them, and a snapshot's deletes read
+ * them (in a step that may reach them: one that starts applying may go on to deleting).
+ */
+async function idsFor(run: Run, progress: LoadProgress): Promise<LoadIds> {
+  const { phase, mode } = progress;
+  const needed = phase === "validate" || (mode === "snapshot" && (phase === "apply" || phase === "snapshot"));
+  const bytes =
+    needed && progress.validated > 0 ? await run.context.inbox.ids(run.bucket, run.execution) : undefined;
+  return bytes ? LoadIds.fromBytes(bytes) : new LoadIds();
+}
+
+/** Another load holds the lease: wait (the state machine calls again in 30 s), up to a limit. */
+function waitForLease(run: Run, error: LoadInProgressError) {
+  const since = run.state.waitingSince ?? run.now().toISOString();
+  if (run.now().getTime() - Date.parse(since) > (run.context.maxWaitMs ?? MAX_WAIT_MS))
+    return run.end({ status: "failed", error: `gave up waiting for the lease: ${error.message}` });
+  return run.next("waiting", { waitingSince: since });
+}
+
+/** After the lease is taken: a report means another delivery of this version applied it already. */
+async function appliedBefore(run: Run, progress: LoadProgress, context: StepContext): Promise<boolean> {
+  if (!(await run.context.inbox.report(run.state.object))) return false;
+  await loadStep({ ...progress, phase: "abort", failure: { kind: "failed", message: "duplicate" } }, context);
+  await run.context.inbox.dropWork(run.bucket, run.execution);
+  return true;
+}
+
+function stepContext(run: Run, progress: LoadProgress, ids: LoadIds): StepContext {
+  const { context, state } = run;
+  return {
+    read: (from) => readChanges(context.inbox.bytes(state.object), progress.mode, from),
+    directory: context.directory,
+    ids,
+    deadline: context.deadline,
+    chunk: context.chunk ?? 1_000,
+    // The report is written before the lease is released: a second delivery finds it.
+    onPublished: async (summary) => {
+      await run.end({ status: "applied", ...reportOfSummary(summary) });
+    },
+  };
+}
+
+/** One step of the ingest of `state.object`. */
+export async function ingestStep(state: IngestState, context: IngestContext): Promise<IngestState> {
+  const run = new Run(state, context);
+  if (run.crashes > MAX_CRASHES)
+    return run.end({ status: "failed", error: `${run.crashes} steps crashed; gave up` });
+  if (state.status === undefined && (await context.inbox.report(state.object))) return run.next("duplicate");
+  const progress = await progressOf(run);
+  if (typeof progress === "string") return run.end({ status: "failed", error: progress });
+  const ids = await idsFor(run, progress);
+  const steps = stepContext(run, progress, ids);
+  let result: Awaited<ReturnType<typeof loadStep>>;
+  try {
+    result = await loadStep(progress, steps);
+  } catch (error) {
+    if (error instanceof LoadInProgressError) return waitForLease(run, error);
+    throw error;
+  }
+  if ("outcome" in result) return run.end(reportOfOutcome(progress, result.outcome));
+  const tookLease = progress.session === undefined && result.progress.session !== undefined;
+  if (tookLease && (await appliedBefore(run, result.progress, steps))) return run.next("duplicate");
+  if (progress.phase === "validate") await context.inbox.saveIds(run.bucket, run.execution, ids.toBytes());
+  await context.inbox.saveProgress(run.bucket, run.execution, result.progress);
+  return run.next("running");
+}

@@ -1,0 +1,194 @@
+/**
+ * The ingest end to end on this machine: files put in an inbox on s3rver, applied to a directory
+ * table on each engine by the ingest's own step (lib/ingest/ingest-step.ts) driven the way its
+ * state machine drives it (lib/ingest/local-execution.ts). Steps are cut short on purpose, so a
+ * load goes through many of them, resuming from what the last one left in the inbox.
+ */
+
+import { readFile } from "node:fs/promises";
+import { PutObjectCommand } from "@aws-sdk/client-s3";
+import { reportKey } from "../../lib/ingest/inbox.js";
+import { InboxStore } from "../../lib/ingest/inbox-store.js";
+import type { IngestState } from "../../lib/ingest/ingest-state.js";
+import { ingestStep } from "../../lib/ingest/ingest-step.js";
+import { runLocalExecution } from "../../lib/ingest/local-execution.js";
+import { dynamoDirectory } from "../../lib/store/dynamo/directory.js";
+import { readManifest } from "../../lib/store/dynamo/manifest.js";
+import { type Scenario, scenario, stateAfter } from "../load/load-scenario.js";
+import { type LoadTable, loadTable } from "../load/load-tables.js";
+import { describeEachEngine } from "../support/engines.js";
+import { type LocalS3, startLocalS3 } from "../support/s3rver.js";
+
+const SETUP_MS = 60_000;
+const TEST_MS = 240_000;
+
+let s3: LocalS3 | undefined;
+const localS3 = () => {
+  if (!s3) throw new Error("no s3rver: setup failed");
+  return s3;
+};
+
+beforeAll(async () => {
+  s3 = await startLocalS3();
+}, SETUP_MS);
+afterAll(async () => {
+  await s3?.stop();
+});
+
+let uploads = 0;
+/** Puts a file in the inbox under `key` (made unique); the version s3rver knows: "null". */
+async function put(key: string, body: string | Uint8Array) {
+  uploads += 1;
+  const unique = key.replace("/", `/${uploads}-`);
+  await localS3()
+    .client()
+    .send(new PutObjectCommand({ Bucket: localS3().bucket, Key: unique, Body: body }));
+  return { bucket: localS3().bucket, key: unique, versionId: "null" };
+}
+
+/** A deadline that comes after every `every`-th question: steps end early and often. */
+const everyNth = (every: number) => {
+  let asked = 0;
+  return () => {
+    asked += 1;
+    return asked % every === 0;
+  };
+};
+
+describeEachEngine("the ingest", (getEngine) => {
+  let table: LoadTable | undefined;
+  let world: Scenario | undefined;
+  const ready = () => {
+    if (!table || !world) throw new Error("setup failed");
+    return { table, world };
+  };
+  const inbox = () => new InboxStore(localS3().client());
+  const ingest = (options: { every?: number; chunk?: number } = {}) => {
+    const directory = dynamoDirectory(ready().table.documents, ready().table.table, {
+      writer: { graceMs: 0 },
+    });
+    return (state: IngestState) =>
+      ingestStep(state, {
+        inbox: inbox(),
+        directory,
+        deadline: everyNth(options.every ?? 2),
+        chunk: options.chunk ?? 25,
+      });
+  };
+
+  beforeEach(async () => {
+    world = await scenario(7, { records: 120, added: 90 });
+    table = await loadTable(getEngine(), world.before);
+  }, SETUP_MS);
+  afterEach(async () => {
+    await table?.drop();
+    await world?.dispose();
+  });
+
+  it.each(["snapshot", "changes", "merge"] as const)(
+    "applies a %s file over many steps, exactly as the same load in one process",
+    async (mode) => {
+      const { table, world } = ready();
+      const object = await put(`${mode}/file.ndjson`, await readFile(world.file(mode)));
+      const { state, deadLetter } = await runLocalExecution(object, ingest());
+      expect(deadLetter).toBeUndefined();
+      expect(state.status).toBe("applied");
+      // Uncut, it takes 3: validate, take the lease, apply and commit.
+      expect(state.steps).toBeGreaterThan(3);
+      await table.expectState(await stateAfter(world.before, [{ path: world.file(mode), mode }]));
+      await table.expectVerified();
+      const report = await inbox().report(object);
+      expect(report).toMatchObject({ status: "applied", mode, object, steps: state.steps });
+      expect(state.report).toBe(reportKey(object));
+    },
+    TEST_MS,
+  );
+
+  it(
+    "applies a version once: a second delivery, even at the same time, finds the report",
+    async () => {
+      const { table, world } = ready();
+      const object = await put("changes/first.ndjson", await readFile(world.file("changes")));
+      const [one, two] = await Promise.all([
+        runLocalExecution(object, ingest(), { waitMs: 50 }),
+        runLocalExecution(object, ingest(), { waitMs: 50 }),
+      ]);
+      expect([one.state.status, two.state.status].sort()).toEqual(["applied", "duplicate"]);
+      // Delivered again after a later file changed the same records: that file's values stay.
+      const later = await put("snapshot/later.ndjson", await readFile(world.file("snapshot")));
+      expect((await runLocalExecution(later, ingest())).state.status).toBe("applied");
+      const again = await runLocalExecution(object, ingest());
+      expect(again.state.status).toBe("duplicate");
+      await table.expectState(world.afterState);
+    },
+    TEST_MS,
+  );
+
+  it(
+    "refuses a malformed file with its line and field, changing nothing, without a dead letter",
+    async () => {
+      const { table, world } = ready();
+      const lines = (await readFile(world.file("changes"), "utf8")).trimEnd().split("\n");
+      lines.splice(40, 0, JSON.stringify({ op: "upsert", person: { id: "not-a-uuid", createdAt: "x" } }));
+      const object = await put("changes/bad.ndjson", `${lines.join("\n")}\n`);
+      const { state, deadLetter } = await runLocalExecution(object, ingest());
+      expect(deadLetter).toBeUndefined();
+      expect(state.status).toBe("refused");
+      expect((await inbox().report(object))?.refusal).toMatchObject({
+        record: expect.stringContaining("line 41"),
+      });
+      await table.expectState(world.beforeState);
+    },
+    TEST_MS,
+  );
+
+  it(
+    "undoes a load whose step crashed, reports it failed and sends it to the dead letters",
+    async () => {
+      const { table, world } = ready();
+      const object = await put("snapshot/crash.ndjson", await readFile(world.file("snapshot")));
+      const step = ingest();
+      let calls = 0;
+      const crashing = async (state: IngestState) => {
+        calls += 1;
+        // Step 1 validates, 2 takes the lease, 3 applies two chunks; 4 dies with the load half written.
+        if (calls === 4) throw new Error("Task timed out after 900.00 seconds");
+        return step(state);
+      };
+      const { state, deadLetter } = await runLocalExecution(object, crashing);
+      expect(state.status).toBe("failed");
+      expect(deadLetter?.status).toBe("failed");
+      expect((await inbox().report(object))?.error).toMatch(/a step crashed .*timed out/);
+      await table.expectState(world.beforeState);
+      await table.expectVerified();
+      expect((await readManifest(table.documents, table.table)).lease).toBeUndefined();
+    },
+    TEST_MS,
+  );
+
+  it(
+    "waits while another load holds the lease, then applies",
+    async () => {
+      const { table, world } = ready();
+      const other = await dynamoDirectory(table.documents, table.table).beginLoad("another load");
+      const object = await put("merge/waits.ndjson", await readFile(world.file("merge")));
+      const step = ingest();
+      let waited = 0;
+      const execution = runLocalExecution(
+        object,
+        async (state) => {
+          const next = await step(state);
+          if (next.status === "waiting") waited += 1;
+          if (next.status === "waiting" && waited === 2) await other.abort();
+          return next;
+        },
+        { waitMs: 20 },
+      );
+      const { state } = await execution;
+      expect(waited).toBe(2);
+      expect(state.status).toBe("applied");
+      await table.expectState(await stateAfter(world.before, [{ path: world.file("merge"), mode: "merge" }]));
+    },
+    TEST_MS,
+  );
+});
