@@ -28,13 +28,24 @@ export interface BenchReport {
   readonly bundles: readonly BundleResult[];
 }
 
-export const TARGETS = {
+const TARGETS = {
   floorFactor: 1.25,
   naiveRcuFactor: 10,
   naiveP50Factor: 5,
   bundleBytes: 450 * 1024,
   importMs: 80,
+  /** The ingest: a batch step of up to 13 minutes, whose cold start no partner waits for. */
+  batchBundleBytes: 1536 * 1024,
 } as const;
+
+/**
+ * Functions that answer no request: their bundle may hold the S3 client and the load's full Zod,
+ * and their cold import has no target.
+ */
+export const BATCH_FUNCTIONS: ReadonlySet<string> = new Set(["ingest-step"]);
+
+export const bundleTargetOf = (name: string) =>
+  BATCH_FUNCTIONS.has(name) ? TARGETS.batchBundleBytes : TARGETS.bundleBytes;
 
 const MB = 1024 * 1024;
 /** Bytes billed by an eventually consistent read: 0.5 RCU per 4 KB, so 8 KB per RCU. */
@@ -87,12 +98,14 @@ function checkTargets(report: BenchReport): TargetCheck[] {
     });
   }
   for (const b of report.bundles) {
+    const target = bundleTargetOf(b.function);
     checks.push({
-      target: "bundle ≤ 450 KB (SDK bundled)",
+      target: `bundle ≤ ${target / 1024} KB (SDK bundled)`,
       subject: b.function,
-      ok: b.bytes <= TARGETS.bundleBytes,
+      ok: b.bytes <= target,
       detail: `${(b.bytes / 1024).toFixed(1)} KB`,
     });
+    if (BATCH_FUNCTIONS.has(b.function)) continue;
     checks.push({
       target: `cold import < ${TARGETS.importMs} ms`,
       subject: b.function,

@@ -18,7 +18,7 @@ import {
   type StepContext,
 } from "../load/load-steps.js";
 import { type Deadline, type DirectoryWriter, LoadInProgressError } from "../store/port.js";
-import { modeOfKey } from "./inbox.js";
+import { type InboxObject, modeOfKey } from "./inbox.js";
 import type { InboxStore } from "./inbox-store.js";
 import type { IngestReport, IngestState } from "./ingest-state.js";
 
@@ -163,12 +163,38 @@ function stepContext(run: Run, progress: LoadProgress, ids: LoadIds): StepContex
   };
 }
 
+/**
+ * The object as stored: S3's notifications URL-encode keys (a space as "+"); whether EventBridge's
+ * do is not promised, so a key not found as given is looked up decoded. Undefined: it is gone.
+ */
+async function storedObject(inbox: InboxStore, object: InboxObject): Promise<InboxObject | undefined> {
+  if (await inbox.exists(object)) return object;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(object.key.replace(/\+/g, " "));
+  } catch {
+    return undefined;
+  }
+  const other = { ...object, key: decoded };
+  return decoded !== object.key && (await inbox.exists(other)) ? other : undefined;
+}
+
 /** One step of the ingest of `state.object`. */
-export async function ingestStep(state: IngestState, context: IngestContext): Promise<IngestState> {
+export async function ingestStep(given: IngestState, context: IngestContext): Promise<IngestState> {
+  const first = given.status === undefined && !given.crash;
+  const object = first ? await storedObject(context.inbox, given.object) : given.object;
+  const state = object ? { ...given, object } : given;
   const run = new Run(state, context);
+  if (!object) return run.end({ status: "failed", error: "the object version is gone from the inbox" });
   if (run.crashes > MAX_CRASHES)
     return run.end({ status: "failed", error: `${run.crashes} steps crashed; gave up` });
-  if (state.status === undefined && (await context.inbox.report(state.object))) return run.next("duplicate");
+  if (first && (await context.inbox.report(state.object))) return run.next("duplicate");
+  return applyStep(run);
+}
+
+/** The load's next step, from the progress the last one saved; the status that follows from it. */
+async function applyStep(run: Run): Promise<IngestState> {
+  const { context } = run;
   const progress = await progressOf(run);
   if (typeof progress === "string") return run.end({ status: "failed", error: progress });
   const ids = await idsFor(run, progress);

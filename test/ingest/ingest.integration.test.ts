@@ -191,4 +191,21 @@ describeEachEngine("the ingest", (getEngine) => {
     },
     TEST_MS,
   );
+
+  it(
+    "finds a key its event URL-encoded, and fails with a report for a version that is gone",
+    async () => {
+      const { world } = ready();
+      const object = await put("merge/with space.ndjson", await readFile(world.file("merge")));
+      const encoded = { ...object, key: object.key.replace(" ", "+") };
+      expect((await runLocalExecution(encoded, ingest())).state.status).toBe("applied");
+      expect((await inbox().report(object))?.status).toBe("applied");
+      const gone = { ...object, key: "merge/never-put.ndjson" };
+      const { state, deadLetter } = await runLocalExecution(gone, ingest());
+      expect(deadLetter?.status).toBe("failed");
+      expect((await inbox().report(gone))?.error).toBe("the object version is gone from the inbox");
+      expect(state.report).toBe(reportKey(gone));
+    },
+    TEST_MS,
+  );
 });

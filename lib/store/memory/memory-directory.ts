@@ -127,69 +127,76 @@ function danglingIn(pending: Pending) {
   return undefined;
 }
 
+/** What the directory's loads share: the committed state, the lease, the suspended loads. */
+interface LoadHolder {
+  committed: DirectoryState;
+  lease: { label: string; startedAt: number } | undefined;
+  /** Loads a `suspend` left, by token: a resume in this process goes on with the same session. */
+  readonly suspended: Map<string, LoadSession>;
+  tokens: number;
+}
+
+function memoryLoadSession(holder: LoadHolder, mine: { label: string; startedAt: number }): LoadSession {
+  const pending = pendingFrom(holder.committed);
+  holder.tokens += 1;
+  const token = String(holder.tokens);
+  const release = () => {
+    if (holder.lease !== mine) throw new Error("this load no longer holds the lease");
+    holder.lease = undefined;
+    holder.suspended.delete(token);
+  };
+  let published = false;
+  const session: LoadSession = {
+    get published() {
+      return published;
+    },
+    async apply(changes) {
+      for (const change of changes) applyChange(pending, change);
+    },
+    async *storedIds(kind, cursor) {
+      yield* idPages((kind === "person" ? pending.persons : pending.employees).keys(), cursor);
+    },
+    danglingReference: async () => danglingIn(pending),
+    async commit(options = {}) {
+      if (!published) {
+        if (holder.lease !== mine) throw new Error("this load no longer holds the lease");
+        holder.committed = pending;
+        published = true;
+        await options.onPublished?.();
+      }
+      release();
+      return {};
+    },
+    async abort() {
+      if (!published) release();
+      return true;
+    },
+    suspend() {
+      holder.suspended.set(token, session);
+      return { memory: token };
+    },
+  };
+  return session;
+}
+
 /** The whole directory in memory, with loads that publish all at once and one load at a time. */
 export function memoryDirectory(
   initial: DirectoryState = emptyState(),
   now = () => Date.now(),
 ): MemoryDirectory {
-  let committed = initial;
-  let lease: { label: string; startedAt: number } | undefined;
-  // Loads a `suspend` left, by token: a resume in this process goes on with the same session.
-  const suspended = new Map<string, LoadSession>();
-  let tokens = 0;
-  const session = (mine: { label: string; startedAt: number }): LoadSession => {
-    const pending = pendingFrom(committed);
-    tokens += 1;
-    const token = String(tokens);
-    const release = () => {
-      if (lease !== mine) throw new Error("this load no longer holds the lease");
-      lease = undefined;
-      suspended.delete(token);
-    };
-    let published = false;
-    const loadSession: LoadSession = {
-      get published() {
-        return published;
-      },
-      async apply(changes) {
-        for (const change of changes) applyChange(pending, change);
-      },
-      async *storedIds(kind, cursor) {
-        yield* idPages((kind === "person" ? pending.persons : pending.employees).keys(), cursor);
-      },
-      danglingReference: async () => danglingIn(pending),
-      async commit(options = {}) {
-        if (!published) {
-          if (lease !== mine) throw new Error("this load no longer holds the lease");
-          committed = pending;
-          published = true;
-          await options.onPublished?.();
-        }
-        release();
-        return {};
-      },
-      async abort() {
-        if (!published) release();
-        return true;
-      },
-      suspend() {
-        suspended.set(token, loadSession);
-        return { memory: token };
-      },
-    };
-    return loadSession;
-  };
+  const holder: LoadHolder = { committed: initial, lease: undefined, suspended: new Map(), tokens: 0 };
   return {
-    ...memoryReader(() => committed),
-    state: () => committed,
+    ...memoryReader(() => holder.committed),
+    state: () => holder.committed,
     async beginLoad(label) {
+      const { lease } = holder;
       if (lease) throw new LoadInProgressError(lease.label, lease.startedAt, undefined);
       const mine = { label, startedAt: now() };
-      lease = mine;
-      return session(mine);
+      holder.lease = mine;
+      return memoryLoadSession(holder, mine);
     },
     async resumeLoad(checkpoint) {
-      const resumed = suspended.get(String(checkpoint.memory));
+      const resumed = holder.suspended.get(String(checkpoint.memory));
       if (!resumed) throw new Error("this load no longer holds the lease");
       return resumed;
     },

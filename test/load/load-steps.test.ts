@@ -1,0 +1,107 @@
+/**
+ * A load run as many short steps (as the ingest runs it) ends exactly where the same load run in
+ * one go ends, on the in-memory store; a failure in any step undoes it whole.
+ */
+import { writeFile } from "node:fs/promises";
+import { fileBytes, type LoadMode, readChanges } from "../../lib/load/change-lines.js";
+import { LoadIds } from "../../lib/load/load-ids.js";
+import { firstStep, type LoadProgress, loadStep, type StepContext } from "../../lib/load/load-steps.js";
+import { memoryDirectory } from "../../lib/store/memory/memory-directory.js";
+import { LoadInProgressError } from "../../lib/store/port.js";
+import { type Scenario, scenario, searchAnswers, stateAfter } from "./load-scenario.js";
+
+let world: Scenario | undefined;
+const ready = () => {
+  if (!world) throw new Error("setup failed");
+  return world;
+};
+beforeAll(async () => {
+  world = await scenario(3, { records: 60, added: 50 });
+});
+afterAll(async () => {
+  await world?.dispose();
+});
+
+/** Runs the load's steps to the end, each cut short after `every` questions of its deadline. */
+async function inSteps(
+  path: string,
+  mode: LoadMode,
+  directory: ReturnType<typeof memoryDirectory>,
+  every: number,
+) {
+  let asked = 0;
+  // Each step starts with what the last one carried: its progress, as JSON, and the ids, as bytes.
+  let carried = {
+    progress: JSON.stringify(firstStep(mode, `${mode} ${path}`)),
+    ids: new LoadIds().toBytes(),
+  };
+  for (let steps = 1; ; steps += 1) {
+    const ids = LoadIds.fromBytes(carried.ids);
+    const context: StepContext = {
+      read: (from) => readChanges(fileBytes(path), mode, from),
+      directory,
+      ids,
+      chunk: 7,
+      deadline: () => {
+        asked += 1;
+        return asked % every === 0;
+      },
+    };
+    const result = await loadStep(JSON.parse(carried.progress) as LoadProgress, context);
+    if ("outcome" in result) return { outcome: result.outcome, steps };
+    carried = { progress: JSON.stringify(result.progress), ids: ids.toBytes() };
+  }
+}
+
+describe("a load in steps", () => {
+  it.each(["snapshot", "changes", "merge"] as const)(
+    "of a %s file ends where the load in one go ends, however short its steps",
+    async (mode) => {
+      const { before, file } = ready();
+      const expected = await searchAnswers(
+        memoryDirectory(await stateAfter(before, [{ path: file(mode), mode }])),
+      );
+      for (const every of [1, 2, 5]) {
+        const directory = memoryDirectory(ready().beforeState);
+        const { outcome, steps } = await inSteps(file(mode), mode, directory, every);
+        expect(outcome.status).toBe("applied");
+        expect(steps).toBeGreaterThan(3);
+        expect(await searchAnswers(directory)).toEqual(expected);
+      }
+    },
+  );
+
+  it("is undone whole when a line is refused, naming the line and field", async () => {
+    const { before, beforeState, dir } = ready();
+    const bad = `${dir}/refused.ndjson`;
+    await writeFile(bad, `{"op":"delete","person":"nope"}\n`);
+    const directory = memoryDirectory(beforeState);
+    const { outcome } = await inSteps(bad, "changes", directory, 1);
+    expect(outcome).toMatchObject({
+      status: "undone",
+      failure: { kind: "refused", record: "line 1", field: "person" },
+    });
+    expect(await searchAnswers(directory)).toEqual(
+      await searchAnswers(memoryDirectory(await stateAfter(before, []))),
+    );
+  });
+
+  it("takes the lease in a step of its own, and throws LoadInProgressError while another load holds it", async () => {
+    const { file } = ready();
+    const directory = memoryDirectory();
+    const held = await directory.beginLoad("another");
+    const validated: LoadProgress = { ...firstStep("changes", "x"), phase: "apply" };
+    const context: StepContext = {
+      read: (from) => readChanges(fileBytes(file("changes")), "changes", from),
+      directory,
+      ids: new LoadIds(),
+      chunk: 10,
+      deadline: () => false,
+    };
+    await expect(loadStep(validated, context)).rejects.toBeInstanceOf(LoadInProgressError);
+    await held.abort();
+    const taken = await loadStep(validated, context);
+    expect("progress" in taken && taken.progress.session).toBeDefined();
+    expect("progress" in taken && taken.progress.applied).toBe(0);
+  });
+});
