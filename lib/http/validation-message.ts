@@ -32,12 +32,26 @@ function bound(issue: { origin?: string }, limit: number | bigint): string {
   return issue.origin === "string" ? `${limit} character${limit === 1 ? "" : "s"}` : String(limit);
 }
 
+/** Unknown fields are the caller's names: each cut short, and only the first few of them named. */
+const MAX_UNKNOWN_FIELDS = 5;
+
+function unknownFields(where: string, keys: readonly string[]): string {
+  const shown = keys.slice(0, MAX_UNKNOWN_FIELDS).map((key) => {
+    const name = key.length > MAX_SHOWN_VALUE ? `${key.slice(0, MAX_SHOWN_VALUE)}…` : key;
+    return `unknown field "${where === "" ? name : `${where}.${name}`}"`;
+  });
+  const more = keys.length - shown.length;
+  return [...shown, ...(more > 0 ? [`and ${more} more unknown field${more === 1 ? "" : "s"}`] : [])].join(
+    "; ",
+  );
+}
+
 function describeIssue(issue: core.$ZodIssue): string {
   const where = fieldPath(issue.path);
   const prefix = where === "" ? "request body" : where;
   switch (issue.code) {
     case "unrecognized_keys":
-      return issue.keys.map((key) => `unknown field "${where === "" ? key : `${where}.${key}`}"`).join("; ");
+      return unknownFields(where, issue.keys);
     case "invalid_type":
       return issue.input === undefined
         ? `${prefix}: required`

@@ -17,6 +17,16 @@ describe("strict body validation", () => {
     expect(await refusal({ nmae: "x" })).toBe('unknown field "nmae"');
   });
 
+  it("cuts a long unknown field name short, and names only the first five of many", async () => {
+    const long = "x".repeat(10_000);
+    expect(await refusal({ [long]: 1 })).toBe(`unknown field "${"x".repeat(80)}…"`);
+    const many = Object.fromEntries(Array.from({ length: 1_000 }, (_, i) => [`f${i}`, i]));
+    const message = await refusal(many);
+    expect(message).toBe(
+      'unknown field "f0"; unknown field "f1"; unknown field "f2"; unknown field "f3"; unknown field "f4"; and 995 more unknown fields',
+    );
+  });
+
   it("names an unknown nested field with its path", async () => {
     expect(await refusal({ filters: { cty: "Paris" } })).toBe('unknown field "filters.cty"');
   });
