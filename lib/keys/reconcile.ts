@@ -37,7 +37,10 @@ async function readStageKeys(
   gateway: UsagePlanGateway,
   tiers: readonly string[],
 ): Promise<StageKeys> {
-  const [records, apiKeys] = await Promise.all([repository.list(), gateway.listKeys()]);
+  // API keys first, then the records: a create writes its record before its API key, so every API
+  // key listed has its record in the (consistent) list after it, even while a create runs.
+  const apiKeys = await gateway.listKeys();
+  const records = await repository.list();
   const plansOf = new Map<string, string[]>();
   for (const tier of tiers)
     for (const id of await gateway.planKeys(tier)) plansOf.set(id, [...(plansOf.get(id) ?? []), tier]);

@@ -52,7 +52,12 @@ async function createOnStage(
     gateway.addToPlan(tier, usageKeyId),
   );
   const active = await step(keyId, "activating its record", () =>
-    repository.update(keyId, "pending", { status: "active", usageKeyId }),
+    repository.update(keyId, "pending", { status: "active", usageKeyId }).catch(async (error: unknown) => {
+      // Revoked while it was created: its API key goes too, or it would stay enabled in a plan.
+      if ((await repository.findById(keyId))?.status !== "revoked") throw error;
+      await gateway.deleteKey(usageKeyId);
+      throw new Error("the key was revoked while it was created; its API Gateway key is deleted");
+    }),
   );
   if (!active) throw new Error(`${keyId}: its record disappeared while it was created; ${REPAIR_HINT}`);
   return active;

@@ -66,7 +66,10 @@ async function list({ client, name }: KeysTable): Promise<KeyRecord[]> {
   const records: KeyRecord[] = [];
   let start: Record<string, unknown> | undefined;
   do {
-    const page = await client.send(new ScanCommand({ TableName: name, ExclusiveStartKey: start }));
+    // Consistent: reconcile lists API keys first, and every record written before must be seen.
+    const page = await client.send(
+      new ScanCommand({ TableName: name, ExclusiveStartKey: start, ConsistentRead: true }),
+    );
     for (const item of page.Items ?? []) records.push(fromItem(item));
     start = page.LastEvaluatedKey;
   } while (start);

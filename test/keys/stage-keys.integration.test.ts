@@ -22,6 +22,14 @@ const REQUEST: NewKeyRequest = {
   environment: "live",
 };
 
+/** A target that stores nothing: only the record `issueKey` builds is wanted. */
+const UNSTORED: KeyTarget = {
+  create: async (record) => record,
+  list: async () => [],
+  revoke: async () => undefined,
+  setTier: async () => undefined,
+};
+
 type RepositoryMethod = keyof KeysRepository;
 
 /** The repository, with the named methods failing until removed from `failing`. */
@@ -180,6 +188,65 @@ describeEachEngine("keys on a deployed stage", (getEngine) => {
       /is revoked: only an active key changes tier/,
     );
     expect(await table.findById(record.keyId)).toMatchObject({ tier: "standard", status: "revoked" });
+  });
+
+  it("a revoke between the steps of a create deletes the API key the create made", async () => {
+    const revokeWhilePlanned = tableKeyTarget(injected.repository, {
+      ...fake.gateway,
+      async addToPlan(tier, id) {
+        // Another operator revokes the key while its create is between steps 2 and 4.
+        for (const record of await table.list()) await table.revoke(record.keyId, new Date());
+        await fake.gateway.addToPlan(tier, id);
+      },
+    });
+    await expect(issueKey(REQUEST, revokeWhilePlanned)).rejects.toThrow(/revoked while it was created/);
+    expect(await fake.gateway.listKeys()).toEqual([]);
+    await expectClean();
+  });
+
+  it("reconcile never takes the API key of a create running beside it for an orphan", async () => {
+    let reads = 0;
+    /** A create's first steps (its record, then its API key), run once the first of reconcile's reads is done. */
+    const createBetweenReads = async <T>(read: Promise<T>): Promise<T> => {
+      const result = await read;
+      reads += 1;
+      if (reads === 1) {
+        const pending: KeyRecord = {
+          ...(await issueKey(REQUEST, UNSTORED)).record,
+          status: "pending",
+        };
+        await table.put(pending);
+        await fake.gateway.createKey({
+          name: fake.gateway.keyName(pending.keyId),
+          description: "",
+          value: "v",
+        });
+      }
+      return result;
+    };
+    const order: string[] = [];
+    const repository = {
+      ...table,
+      list: () => {
+        order.push("records read begins");
+        return createBetweenReads(table.list());
+      },
+    };
+    const gateway = {
+      ...fake.gateway,
+      listKeys: async () => {
+        const keys = await createBetweenReads(fake.gateway.listKeys());
+        order.push("API keys read");
+        return keys;
+      },
+    };
+    const found = await findDiscrepancies(repository, gateway, THROTTLE_TIER_NAMES, new Date());
+    // The order that makes it safe: an API key listed was created after its record was written.
+    expect(order).toEqual(["API keys read", "records read begins"]);
+    expect(found.map(({ problem }) => problem)).toEqual([
+      "pending: a create may still be running; reconcile again later",
+    ]);
+    expect(found.every(({ repair }) => repair === undefined)).toBe(true);
   });
 
   it("an update never brings a revoked key back", async () => {
