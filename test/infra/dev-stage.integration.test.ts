@@ -4,6 +4,7 @@
  */
 import { rmSync } from "node:fs";
 import { apiAssertions } from "./api-assertions.js";
+import { ingestBundleAssertions } from "./ingest-bundle.js";
 import { platformAssertions } from "./platform-assertions.js";
 import { type SynthesizedStage, synthesizeStage } from "./synth.js";
 
@@ -24,6 +25,7 @@ afterAll(() => {
 
 apiAssertions("dev", get);
 platformAssertions("dev", get);
+ingestBundleAssertions("dev", get);
 
 describe("dev", () => {
   it("deploys both draft search routes on the search API", () => {
