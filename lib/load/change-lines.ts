@@ -7,6 +7,7 @@
 import { createReadStream } from "node:fs";
 import { z } from "zod";
 import {
+  type DataFile,
   DataFileError,
   ndjsonEntry,
   parseDataFile,
@@ -115,9 +116,8 @@ async function readWhole(open: OpenBytes): Promise<string> {
   return Buffer.concat(parts).toString("utf8");
 }
 
-/** A JSON data file's records as upserts, from the `from`-th. */
-async function* documentChanges(open: OpenBytes, from: number): AsyncGenerator<PositionedChange> {
-  const data = parseDataFile(await readWhole(open));
+/** A data file's records as upserts, persons first, from the `from`-th (a JSON file, demo data). */
+export function* dataFileChanges(data: DataFile, from: number): Generator<PositionedChange> {
   const located: LocatedChange[] = [
     ...data.persons.map((person, i) => ({
       label: `persons[${i}]`,
@@ -142,7 +142,7 @@ export async function* readChanges(
   from: SourcePosition = FILE_START,
 ): AsyncGenerator<PositionedChange> {
   if (mode !== "changes" && !(await isNdjson(open))) {
-    yield* documentChanges(open, from.index);
+    yield* dataFileChanges(parseDataFile(await readWhole(open)), from.index);
     return;
   }
   let index = from.index;

@@ -7,6 +7,7 @@
 import type { DataFile } from "../directory/source.js";
 import type { DirectoryWriter } from "../store/port.js";
 import {
+  dataFileChanges,
   FILE_START,
   fileBytes,
   type LoadMode,
@@ -75,19 +76,8 @@ export function loadData(
   mode: "merge" | "snapshot" = "merge",
   options: LoadFileOptions = {},
 ) {
-  const located = [
-    ...data.persons.map((person, i) => ({
-      label: `persons[${i}]`,
-      change: { op: "upsert", person } as const,
-    })),
-    ...data.employees.map((employee, i) => ({
-      label: `employees[${i}]`,
-      change: { op: "upsert", employee } as const,
-    })),
-  ];
   const read = async function* (from: SourcePosition = FILE_START): AsyncGenerator<PositionedChange> {
-    for (let index = from.index; index < located.length; index += 1)
-      yield { ...(located[index] as (typeof located)[number]), next: { ...FILE_START, index: index + 1 } };
+    yield* dataFileChanges(data, from.index);
   };
   return runLoad(
     read,
