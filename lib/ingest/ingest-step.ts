@@ -18,7 +18,7 @@ import {
   type StepContext,
 } from "../load/load-steps.js";
 import { type Deadline, type DirectoryWriter, LoadInProgressError } from "../store/port.js";
-import { type InboxObject, modeOfKey } from "./inbox.js";
+import { type InboxObject, modeOfKey, reportKey } from "./inbox.js";
 import type { InboxStore } from "./inbox-store.js";
 import type { IngestReport, IngestState } from "./ingest-state.js";
 
@@ -36,6 +36,8 @@ export interface IngestContext {
 /** Crashed steps (timeouts, out of memory) an ingest survives: each is followed by an abort step. */
 const MAX_CRASHES = 3;
 const MAX_WAIT_MS = 6 * 60 * 60 * 1000;
+
+type ReportContent = Omit<IngestReport, "object" | "startedAt" | "finishedAt" | "durationMs" | "steps">;
 
 /** A step's view of its ingest: the state, the clock, and how to end it with a report. */
 class Run {
@@ -66,9 +68,16 @@ class Run {
     return { ...rest, execution, startedAt, steps, crashes, status, ...extra };
   }
 
-  async end(report: Omit<IngestReport, "object" | "startedAt" | "finishedAt" | "durationMs" | "steps">) {
+  /**
+   * Writes the version's report. It is written at the flip and never replaced once it says
+   * `applied` (the load did apply: a failure after the flip, in the clean-up, changes nothing).
+   */
+  async report(report: ReportContent): Promise<{ key: string; status: IngestReport["status"] }> {
+    const { inbox } = this.context;
+    const existing = await inbox.report(this.state.object);
+    if (existing?.status === "applied") return { key: reportKey(this.state.object), status: "applied" };
     const finished = this.now();
-    const key = await this.context.inbox.writeReport({
+    const key = await inbox.writeReport({
       object: this.state.object,
       ...report,
       startedAt: this.startedAt,
@@ -76,8 +85,14 @@ class Run {
       durationMs: finished.getTime() - Date.parse(this.startedAt),
       steps: this.steps,
     });
+    return { key, status: report.status };
+  }
+
+  /** The ingest ends: its report, and what it carried between steps dropped. */
+  async end(content: ReportContent) {
+    const { key, status } = await this.report(content);
     await this.context.inbox.dropWork(this.bucket, this.execution);
-    return this.next(report.status, { report: key });
+    return this.next(status, { report: key });
   }
 }
 
@@ -116,7 +131,9 @@ async function progressOf(run: Run): Promise<LoadProgress | string> {
     `a step crashed (${state.crash.Error ?? "error"}: ${(state.crash.Cause ?? "").slice(0, 300)})`;
   if (!saved) return crashed || `its progress is missing from work/${run.execution}/`;
   if (!crashed) return saved;
-  const failure: LoadFailure = { kind: "failed", message: crashed };
+  // An undo that crashed goes on undoing, for the reason it had (a refusal stays a refusal).
+  const failure: LoadFailure =
+    saved.phase === "abort" && saved.failure ? saved.failure : { kind: "failed", message: crashed };
   return { ...saved, phase: "abort", failure };
 }
 
@@ -130,13 +147,20 @@ async function idsFor(run: Run, progress: LoadProgress): Promise<LoadIds> {
   const deleting =
     mode === "snapshot" && session !== undefined && (phase === "apply" || phase === "snapshot");
   const needed = phase === "validate" || deleting;
-  const bytes =
-    needed && progress.validated > 0 ? await run.context.inbox.ids(run.bucket, run.execution) : undefined;
-  return bytes ? LoadIds.fromBytes(bytes) : new LoadIds();
+  if (!needed || progress.validated === 0) return new LoadIds();
+  const bytes = await run.context.inbox.ids(run.bucket, run.execution);
+  // Never an empty set instead: a snapshot would delete every stored record, its own included.
+  if (!bytes) throw new Error(`the load's ids are missing from work/${run.execution}/`);
+  return LoadIds.fromBytes(bytes);
 }
 
 /** Another load holds the lease: wait (the state machine calls again in 30 s), up to a limit. */
-function waitForLease(run: Run, error: LoadInProgressError) {
+async function waitForLease(run: Run, error: LoadInProgressError) {
+  // Another delivery of this version may be the load holding the lease: once it reports, done.
+  if (await run.context.inbox.report(run.state.object)) {
+    await run.context.inbox.dropWork(run.bucket, run.execution);
+    return run.next("duplicate");
+  }
   const since = run.state.waitingSince ?? run.now().toISOString();
   if (run.now().getTime() - Date.parse(since) > (run.context.maxWaitMs ?? MAX_WAIT_MS))
     return run.end({ status: "failed", error: `gave up waiting for the lease: ${error.message}` });
@@ -161,7 +185,7 @@ function stepContext(run: Run, progress: LoadProgress, ids: LoadIds): StepContex
     chunk: context.chunk ?? 1_000,
     // The report is written before the lease is released: a second delivery finds it.
     onPublished: async (summary) => {
-      await run.end({ status: "applied", ...reportOfSummary(summary) });
+      await run.report({ status: "applied", ...reportOfSummary(summary) });
     },
   };
 }

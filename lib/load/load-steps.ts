@@ -106,8 +106,14 @@ function failureOf(error: unknown): LoadFailure {
 }
 
 /** The label of the first change about `id` (an id seen twice): read again, only to word an error. */
-async function firstLabelOf(read: ChangeReader, id: string): Promise<string> {
-  for await (const { change, label } of read()) if (recordId(change) === id) return label;
+async function firstLabelOf(read: ChangeReader, id: string, deadline: Deadline): Promise<string> {
+  let seen = 0;
+  for await (const { change, label } of read()) {
+    if (recordId(change) === id) return label;
+    // The refusal matters, not the wording: a step out of time words it without the first label.
+    seen += 1;
+    if (seen % 1_000 === 0 && deadline()) break;
+  }
   return "an earlier change";
 }
 
@@ -121,7 +127,7 @@ async function validate(progress: LoadProgress, context: StepContext): Promise<S
     if (progress.mode !== "changes" && !ids.add(change)) {
       const id = recordId(change);
       const kind = "person" in change ? "person" : "employee";
-      const first = await firstLabelOf(read, id);
+      const first = await firstLabelOf(read, id, deadline);
       throw new DataFileError(`${label} (id ${id})`, "id", `duplicate ${kind} id (first used by ${first})`);
     }
     if (validated % 1_000 === 0 && deadline())
@@ -157,7 +163,11 @@ async function applyFile(progress: LoadProgress, session: LoadSession, context: 
     : { ...done, phase: "commit" as const };
 }
 
-/** Deletes the page's ids the file lacks; how many. */
+/**
+ * Deletes the page's ids the file lacks: how many, and whether all of them (a page can hold
+ * thousands: the deadline is asked after each chunk, and the page is scanned again next step,
+ * where the ids already deleted are no longer stored).
+ */
 async function deletePage(
   ids: readonly string[],
   kind: "person" | "employee",
@@ -167,26 +177,42 @@ async function deletePage(
   const absent: Change[] = ids
     .filter((id) => !context.ids.holds(kind, id))
     .map((id) => (kind === "person" ? { op: "delete", person: id } : { op: "delete", employee: id }));
+  let count = 0;
   for (let i = 0; i < absent.length; i += context.chunk) {
     context.signal?.throwIfAborted();
-    await session.apply(absent.slice(i, i + context.chunk));
+    const chunk = absent.slice(i, i + context.chunk);
+    await session.apply(chunk);
+    count += chunk.length;
+    if (count < absent.length && context.deadline()) return { count, whole: false };
   }
-  return absent.length;
+  return { count, whole: true };
+}
+
+type Scan = NonNullable<LoadProgress["scan"]>;
+
+/** One kind's stored ids from `scan`, page by page: the deletes done, and where to go on if cut short. */
+async function deleteOfKind(scan: Scan, deleted: number, session: LoadSession, context: StepContext) {
+  let at = scan; // where the page being worked on starts
+  for await (const page of session.storedIds(at.kind, at.cursor)) {
+    const { count, whole } = await deletePage(page.ids, at.kind, session, context);
+    deleted += count;
+    if (count > 0) context.onProgress?.({ phase: "snapshot", changes: deleted });
+    if (!whole) return { deleted, rest: at };
+    if (page.next === undefined) break;
+    at = { kind: at.kind, cursor: page.next };
+    if (context.deadline()) return { deleted, rest: at };
+  }
+  return { deleted, rest: undefined };
 }
 
 /** Deletes every stored id the file lacks, a page of stored ids at a time: records, then persons. */
 async function deleteAbsent(progress: LoadProgress, session: LoadSession, context: StepContext) {
+  let scan: Scan = progress.scan ?? { kind: "employee" };
   let { deleted } = progress;
-  let scan = progress.scan ?? { kind: "employee" as const };
   for (;;) {
-    for await (const page of session.storedIds(scan.kind, scan.cursor)) {
-      const count = await deletePage(page.ids, scan.kind, session, context);
-      deleted += count;
-      if (count > 0) context.onProgress?.({ phase: "snapshot", changes: deleted });
-      if (page.next === undefined) break;
-      scan = { kind: scan.kind, cursor: page.next };
-      if (context.deadline()) return { ...progress, deleted, scan };
-    }
+    const done = await deleteOfKind(scan, deleted, session, context);
+    deleted = done.deleted;
+    if (done.rest) return { ...progress, deleted, scan: done.rest };
     if (scan.kind === "person") return { ...progress, deleted, phase: "commit" as const, scan: undefined };
     scan = { kind: "person" };
   }
@@ -227,14 +253,15 @@ async function inSession(
   progress: LoadProgress,
   session: LoadSession,
   context: StepContext,
+  reached: { progress: LoadProgress },
 ): Promise<StepResult> {
-  let next = progress;
   const mayStart = (phase: LoadPhase) =>
-    next.phase === phase && (progress.phase === phase || !context.deadline());
-  if (next.phase === "apply") next = await applyFile(next, session, context);
-  if (mayStart("snapshot")) next = await deleteAbsent(next, session, context);
-  if (mayStart("commit")) return commit(next, session, context);
-  return { progress: { ...next, session: session.suspend() } };
+    reached.progress.phase === phase && (progress.phase === phase || !context.deadline());
+  if (reached.progress.phase === "apply")
+    reached.progress = await applyFile(reached.progress, session, context);
+  if (mayStart("snapshot")) reached.progress = await deleteAbsent(reached.progress, session, context);
+  if (mayStart("commit")) return commit(reached.progress, session, context);
+  return { progress: { ...reached.progress, session: session.suspend() } };
 }
 
 /** Undoes the load (if it holds the lease), until done or the deadline. */
@@ -286,11 +313,13 @@ export async function loadStep(progress: LoadProgress, context: StepContext): Pr
     return { progress: { ...progress, session: session.suspend() } };
   }
   const session = await context.directory.resumeLoad(progress.session);
+  // How far the step got: a failure after the flip reports the load's counts as they stood.
+  const reached = { progress };
   try {
-    return await inSession(progress, session, context);
+    return await inSession(progress, session, context, reached);
   } catch (error) {
     const failure = failureOf(error);
-    const result = await abort({ ...progress, session: session.suspend() }, failure, context);
+    const result = await abort({ ...reached.progress, session: session.suspend() }, failure, context);
     return "outcome" in result && result.outcome.status === "undone"
       ? { outcome: { ...result.outcome, error } }
       : result;
