@@ -13,16 +13,20 @@ import { ingestStep } from "../lib/ingest/ingest-step.js";
 import { callerText } from "../lib/observability/caller-text.js";
 import { logger } from "../lib/observability/logger.js";
 import { dynamoDirectoryWriter } from "../lib/store/dynamo/load-session.js";
-import { documentClientFor, tableNameFromEnv } from "../lib/store/dynamo-client.js";
+import { boundedClientConfig, documentClientFor, tableNameFromEnv } from "../lib/store/dynamo-client.js";
+import { INGEST_RETRY_LIMITS } from "../lib/store/retry-limits.js";
 import { DIRECTORY_TABLE } from "../lib/store/tables.js";
 
-/** Time left when a step stops starting new work: the last chunk, the flip, saving the ids. */
+/**
+ * Time left when a step stops starting new work: the last chunk, the flip, saving the ids, and a
+ * DynamoDB call's worst case (retryBudgetMs(INGEST_RETRY_LIMITS), 61 s) within it.
+ */
 const RESERVE_MS = 120_000;
 
 const inbox = new InboxStore(inboxClient());
 // A load outlives its steps: its lease lasts 5 minutes unrenewed, enough for the gap between two.
 const directory = dynamoDirectoryWriter(
-  documentClientFor(new DynamoDBClient({ maxAttempts: 10 })),
+  documentClientFor(new DynamoDBClient(boundedClientConfig(INGEST_RETRY_LIMITS))),
   tableNameFromEnv(DIRECTORY_TABLE),
   { leaseTtlMs: 5 * 60_000, renewEveryMs: 30_000, settleMs: 1_000 },
 );

@@ -36,6 +36,7 @@ import {
 import { LambdaInvoke, SqsSendMessage } from "aws-cdk-lib/aws-stepfunctions-tasks";
 import { Construct } from "constructs";
 import { INBOX_PREFIXES, REPORTS_PREFIX, WORK_PREFIX } from "../../lib/ingest/inbox.js";
+import { INGEST_RETRY_LIMITS } from "../../lib/store/retry-limits.js";
 import type { TableId } from "../../lib/store/tables.js";
 import type { StageConfig } from "../config.js";
 import { DirectoryFunction } from "./directory-function.js";
@@ -77,6 +78,8 @@ export class Ingest extends Construct {
       reads: ["directory"],
       loads: true,
       invokedBy: "state-machine",
+      // Checked at synth: a call's worst case ends before the function's timeout.
+      dynamoRetryLimits: INGEST_RETRY_LIMITS,
       tables: props.tables,
     });
     grantInbox(this.stepFunction, props.inbox);

@@ -57,17 +57,28 @@ export async function waitForReport(
   }
 }
 
+/** A load's applied line, wherever it ran: what, the mode, the counts, the time. */
+export function appliedLine(
+  what: string,
+  summary: Pick<IngestReport, "mode" | "changes" | "deletedBySnapshot">,
+  ms: number,
+): string {
+  const deleted =
+    summary.mode === "snapshot"
+      ? `, ${summary.deletedBySnapshot ?? 0} stored ids absent from it deleted`
+      : "";
+  return `applied ${what} (${summary.mode}): ${summary.changes ?? 0} changes${deleted}, in ${(ms / 1000).toFixed(1)} s`;
+}
+
+/** The note printed when superseded versions wait for the next load. */
+export const cleanupNote = (reason: string) =>
+  `note: superseded versions stay until the next load removes them (${reason})`;
+
 /** The report in one line, as the command prints it. */
 export function reportLine(report: IngestReport): string {
   const where = `s3://${report.object.bucket}/${report.object.key}`;
-  const seconds = (report.durationMs / 1000).toFixed(1);
-  if (report.status === "applied") {
-    const deleted =
-      report.mode === "snapshot"
-        ? `, ${report.deletedBySnapshot ?? 0} stored ids absent from it deleted`
-        : "";
-    return `applied ${where} (${report.mode}): ${report.changes ?? 0} changes${deleted}, in ${seconds} s (${report.steps} ingest steps)`;
-  }
+  if (report.status === "applied")
+    return `${appliedLine(where, report, report.durationMs)} (${report.steps} ingest steps)`;
   if (report.refusal) {
     const { record, field, rule } = report.refusal;
     return `refused, nothing changed: ${record}: ${field === null ? "" : `${field}: `}${rule}`;

@@ -21,7 +21,7 @@ import { LoadInProgressError } from "../store/port.js";
 import { type CommandLine, choiceOption, cli, failureLine, quoted, UsageError, urlOption } from "./args.js";
 import { watchCommand } from "./command-watch.js";
 import { DEFAULT_ENDPOINT, openDirectoryTable } from "./directory-table.js";
-import { inboxKey, reportLine, upload, waitForReport } from "./load-inbox.js";
+import { appliedLine, cleanupNote, inboxKey, reportLine, upload, waitForReport } from "./load-inbox.js";
 import { deployedStage, readStageParameter } from "./stage-resources.js";
 
 const USAGE =
@@ -34,8 +34,8 @@ const OPTIONS = {
   mode: { type: "string" },
 } as const;
 
-/** Ctrl-C while waiting for the report: the ingest on AWS goes on regardless. */
-class StoppedWaiting extends Error {}
+/** How a load through the inbox ended, when not applied: the line printed as it is. */
+class OutcomeLine extends Error {}
 
 function progress(): (p: { phase: string; changes: number }) => void {
   let last = 0;
@@ -75,23 +75,18 @@ async function loadThroughInbox(file: string, mode: LoadMode, bucket: string): P
       },
     }).catch((error: unknown) => {
       if (!interrupt.signal.aborted) throw error;
-      throw new StoppedWaiting(
+      // Ctrl-C stops the waiting: the ingest on AWS goes on regardless.
+      throw new OutcomeLine(
         `stopped waiting; the ingest goes on, its report will be s3://${bucket}/${reportKey(object)}`,
       );
     });
-    if (report.status !== "applied") throw new IngestRefusal(reportLine(report));
-    if (report.cleanupDeferred)
-      console.error(
-        `note: superseded versions stay until the next load removes them (${report.cleanupDeferred})`,
-      );
+    if (report.status !== "applied") throw new OutcomeLine(reportLine(report));
+    if (report.cleanupDeferred) console.error(cleanupNote(report.cleanupDeferred));
     console.log(reportLine(report));
   } finally {
     s3.destroy();
   }
 }
-
-/** The ingest refused the file or failed: its report's line says so. */
-class IngestRefusal extends Error {}
 
 async function loadHere(file: string, mode: LoadMode, values: CommandLine<typeof OPTIONS>["values"]) {
   const endpoint = urlOption("endpoint", values.endpoint) ?? DEFAULT_ENDPOINT;
@@ -117,14 +112,8 @@ async function loadHere(file: string, mode: LoadMode, values: CommandLine<typeof
       onProgress: progress(),
       signal: interrupt.signal,
     }).finally(unwatch);
-    const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    if (summary.cleanupDeferred)
-      console.error(
-        `note: superseded versions stay until the next load removes them (${summary.cleanupDeferred})`,
-      );
-    const deleted =
-      mode === "snapshot" ? `, ${summary.deletedBySnapshot} stored ids absent from it deleted` : "";
-    console.log(`applied ${file} (${mode}): ${summary.changes} changes${deleted}, in ${seconds} s`);
+    if (summary.cleanupDeferred) console.error(cleanupNote(summary.cleanupDeferred));
+    console.log(appliedLine(file, summary, performance.now() - started));
   } finally {
     client.destroy();
   }
@@ -145,7 +134,7 @@ async function main({ values, positionals }: CommandLine<typeof OPTIONS>): Promi
 
 cli({ name: "load", usage: USAGE, options: OPTIONS, positionals: true }, main, {
   describeFailure: (error) => {
-    if (error instanceof IngestRefusal || error instanceof StoppedWaiting) return error.message;
+    if (error instanceof OutcomeLine) return error.message;
     return error instanceof DataFileError || error instanceof LoadInProgressError
       ? `refused, nothing changed: ${error.message}`
       : `failed, nothing changed: ${failureLine(error)}`;

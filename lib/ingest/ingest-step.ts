@@ -13,7 +13,6 @@ import {
   type LoadFailure,
   type LoadOutcome,
   type LoadProgress,
-  type LoadSummary,
   loadStep,
   type StepContext,
 } from "../load/load-steps.js";
@@ -96,16 +95,8 @@ class Run {
   }
 }
 
-const reportOfSummary = (summary: LoadSummary) => ({
-  mode: summary.mode,
-  changes: summary.changes,
-  deletedBySnapshot: summary.deletedBySnapshot,
-  ...(summary.cleanupDeferred === undefined ? {} : { cleanupDeferred: summary.cleanupDeferred }),
-});
-
 function reportOfOutcome(progress: LoadProgress, outcome: LoadOutcome) {
-  if (outcome.status === "applied")
-    return { status: "applied" as const, ...reportOfSummary(outcome.summary) };
+  if (outcome.status === "applied") return { status: "applied" as const, ...outcome.summary };
   const { failure } = outcome;
   return failure.kind === "refused"
     ? {
@@ -185,7 +176,7 @@ function stepContext(run: Run, progress: LoadProgress, ids: LoadIds): StepContex
     chunk: context.chunk ?? 1_000,
     // The report is written before the lease is released: a second delivery finds it.
     onPublished: async (summary) => {
-      await run.report({ status: "applied", ...reportOfSummary(summary) });
+      await run.report({ status: "applied", ...summary });
     },
   };
 }

@@ -319,6 +319,8 @@ export async function loadStep(progress: LoadProgress, context: StepContext): Pr
     return await inSession(progress, session, context, reached);
   } catch (error) {
     const failure = failureOf(error);
+    // Suspended and resumed, not undone in hand: resuming renews the lease only if this load still
+    // owns it. One that lost it must not undo: its successor writes under the same generation.
     const result = await abort({ ...reached.progress, session: session.suspend() }, failure, context);
     return "outcome" in result && result.outcome.status === "undone"
       ? { outcome: { ...result.outcome, error } }

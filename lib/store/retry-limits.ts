@@ -36,3 +36,10 @@ export const LAMBDA_RETRY_LIMITS: RetryLimits = { maxAttempts: 3, attemptTimeout
  * infra checks the budget against the function's timeout at synth.
  */
 export const AUTHORIZER_RETRY_LIMITS: RetryLimits = { maxAttempts: 2, attemptTimeoutMs: 1_500 };
+
+/**
+ * The ingest: a load's calls, throttling included, get 6 attempts of 5 s (61 s at worst), which
+ * end within the 2 minutes a step keeps in reserve before its 15-minute timeout
+ * (functions/ingest-step.ts), so a hung connection costs a retry, not the step.
+ */
+export const INGEST_RETRY_LIMITS: RetryLimits = { maxAttempts: 6, attemptTimeoutMs: 5_000 };
