@@ -2,6 +2,7 @@
  * The benchmark's dataset: the demo generator's records (deterministic for a seed), validated by
  * the source schemas exactly as a loaded file is, so ids are lower-cased and defaults applied.
  */
+import type { CompanySizes } from "../directory/company-sizes.js";
 import { demoCompanyIds, demoRecords } from "../directory/demo-data.js";
 import {
   type DataFile,
@@ -15,6 +16,8 @@ export interface DatasetOptions {
   readonly records: number;
   readonly companies: number;
   readonly seed: number;
+  /** Evenly (default) or Zipf-like (the scale profile). */
+  readonly companySizes?: CompanySizes;
 }
 
 interface DatasetSummary extends DatasetOptions {
@@ -22,6 +25,8 @@ interface DatasetSummary extends DatasetOptions {
   /** Employee records with no person. */
   readonly unlinked: number;
   readonly companyIds: readonly string[];
+  /** Records of the largest company. */
+  readonly largestCompany: number;
 }
 
 export interface Dataset {
@@ -38,6 +43,7 @@ export function buildDataset(options: DatasetOptions): Dataset {
     companies: options.companies,
     employees: options.records,
     seed: options.seed,
+    ...(options.companySizes ? { companySizes: options.companySizes } : {}),
   })) {
     if (record.kind === "person") data.persons.push(SourcePersonSchema.parse(record.value));
     else data.employees.push(SourceEmployeeSchema.parse(record.value));
@@ -50,6 +56,14 @@ export function buildDataset(options: DatasetOptions): Dataset {
       persons: data.persons.length,
       unlinked: data.employees.filter((record) => record.personId === null).length,
       companyIds: demoCompanyIds(options.companies),
+      largestCompany: largestCompany(data),
     },
   };
+}
+
+function largestCompany(data: DataFile): number {
+  const perCompany = new Map<string, number>();
+  for (const record of data.employees)
+    perCompany.set(record.companyId, (perCompany.get(record.companyId) ?? 0) + 1);
+  return Math.max(0, ...perCompany.values());
 }

@@ -9,6 +9,8 @@
  * Nothing generated looks like an SSN (no 9-digit runs, no ddd-dd-dddd), so every file passes
  * `parseDataFile`.
  */
+
+import { type CompanySizes, companyPicker } from "./company-sizes.js";
 import { DemoRandom } from "./demo-random.js";
 import {
   AREA_CODES,
@@ -30,6 +32,8 @@ export interface DemoOptions {
   readonly companies: number;
   readonly employees: number;
   readonly seed: number;
+  /** Evenly (the default) or Zipf-like: the first companies are the largest. */
+  readonly companySizes?: CompanySizes;
 }
 
 /** What the generator is made for: company ids stay 3 digits wide or more, the seed is 32-bit. */
@@ -341,6 +345,7 @@ function employeeRecord(
 export function* demoRecords(options: DemoOptions): Generator<DemoRecord> {
   const rng = new DemoRandom(options.seed);
   const companies = demoCompanyIds(options.companies);
+  const picker = companyPicker(companies, options.companySizes);
   // A person brings `perPerson` records on average, so for 8% of *records* to have no person, an
   // orphan must be chosen with this probability per step (about 0.18 with 4 or more companies).
   const perPerson = [1, 2, 3, 4].reduce((sum, k) => sum + Math.min(k, companies.length), 0) / 4 + 1 / 15;
@@ -348,14 +353,14 @@ export function* demoRecords(options: DemoOptions): Generator<DemoRecord> {
   let remaining = options.employees;
   while (remaining > 0) {
     if (rng.chance(orphanChance)) {
-      yield { kind: "employee", value: employeeRecord(rng, rng.pick(companies), null, identity(rng)) };
+      yield { kind: "employee", value: employeeRecord(rng, picker.pick(rng), null, identity(rng)) };
       remaining -= 1;
       continue;
     }
     const person: SourcePersonInput = { id: rng.uuid(), ...timestamps(rng) };
     yield { kind: "person", value: person };
     const who = identity(rng);
-    const employers = rng.sample(companies, Math.min(rng.int(1, 4), companies.length, remaining));
+    const employers = picker.sample(rng, Math.min(rng.int(1, 4), companies.length, remaining));
     if (rng.chance(1 / 15) && remaining > employers.length) employers.push(rng.pick(employers));
     for (const companyId of employers) {
       yield { kind: "employee", value: employeeRecord(rng, companyId, person.id, who) };
