@@ -43,6 +43,20 @@ export const FAMILY = {
   /** The person's distinct last names in the company (last name filtered), as pairs with no first name. */
   personLastNames: 0x07,
 } as const;
+/**
+ * Counted orders (counted-order.ts) in a company partition: the blocks of each order, by their low
+ * bound (family + low + gen, like an entry), and one index item per order.
+ */
+export const ORDER = {
+  /** The company's employee records, by order key: unfiltered employees searches. */
+  employees: 0x08,
+  /** The persons with a record in the company, by person order key: unfiltered persons searches. */
+  persons: 0x09,
+} as const;
+export type OrderFamily = (typeof ORDER)[keyof typeof ORDER];
+/** First byte of an order index's sort key: 0x0a + the order's family + gen. */
+const ORDER_INDEX = 0x0a;
+
 /** The families of a person's names entries, each present when its list is not empty. */
 const PERSON_NAME_FAMILIES = [FAMILY.personNames, FAMILY.personFirstNames, FAMILY.personLastNames] as const;
 export type PersonNameFamily = (typeof PERSON_NAME_FAMILIES)[number];
@@ -68,6 +82,8 @@ export const MANIFEST_KEY = {
 /** The one sort key of a location item. */
 export const LOCATION_SORT = Uint8Array.of(0) as SortKey;
 
+/** A company partition: company ids are `[A-Za-z0-9._-]`, 0x2d to 0x7a. */
+export const isCompanyPartition = (p: Uint8Array) => (p[0] ?? 0) >= 0x2d && (p[0] ?? 0) <= 0x7a;
 export const isPersonPartition = (p: Uint8Array) => p.length === 1 + UUID_BYTES && p[0] === PARTITION.person;
 export const isLocationPartition = (p: Uint8Array) =>
   p.length === 1 + UUID_BYTES && p[0] === PARTITION.location;
@@ -83,6 +99,20 @@ export const genOf = (sort: Uint8Array): number => new ByteReader(sort, sort.len
 /** family + order key (createdAt, id) + generation. */
 export const entrySort = (family: Family, order: OrderKey, gen: number): SortKey =>
   sortKey(new ByteWriter(1 + ORDER_KEY_BYTES + GEN_BYTES).u8(family).bytes(orderKeyBytes(order)).u32(gen));
+
+/** An order's block: family + low bound + generation. */
+export const orderBlockSort = (order: OrderFamily, low: OrderKey, gen: number): SortKey =>
+  sortKey(new ByteWriter(1 + ORDER_KEY_BYTES + GEN_BYTES).u8(order).bytes(orderKeyBytes(low)).u32(gen));
+
+/** An order's index version: 0x0a + family + generation. */
+export const orderIndexSort = (order: OrderFamily, gen: number): SortKey =>
+  sortKey(new ByteWriter(2 + GEN_BYTES).u8(ORDER_INDEX).u8(order).u32(gen));
+
+export const isOrderIndexSort = (sort: Uint8Array): boolean =>
+  sort.length === 2 + GEN_BYTES && sort[0] === ORDER_INDEX;
+export const isOrderBlockSort = (sort: Uint8Array): boolean =>
+  sort.length === 1 + ORDER_KEY_BYTES + GEN_BYTES &&
+  (sort[0] === ORDER.employees || sort[0] === ORDER.persons);
 
 /** The order key of a company item's sort key. */
 export const orderOfSort = (sort: Uint8Array): OrderKey =>

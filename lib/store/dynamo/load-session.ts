@@ -18,6 +18,7 @@ import type {
 } from "../port.js";
 import { DIRECTORY_ATTR as A } from "../tables.js";
 import { bytesOf, type Item, keyOf, keyOfText, keyText, sleep } from "./batch.js";
+import { deriveCompanyOrders } from "./derive-orders.js";
 import { type Journal, journal } from "./journal.js";
 import { idOfPartition } from "./layout.js";
 import { type LeaseHolder, thisProcess } from "./lease-holder.js";
@@ -202,15 +203,22 @@ interface DynamoCheckpoint extends ChunkProgress {
 }
 
 function dynamoCheckpoint(checkpoint: LoadCheckpoint): DynamoCheckpoint {
-  const { owner, gen, seq, dangling } = checkpoint;
+  const { owner, gen, seq, dangling, companies } = checkpoint;
   if (
     typeof owner !== "string" ||
     typeof gen !== "number" ||
     typeof seq !== "number" ||
-    !Array.isArray(dangling)
+    !Array.isArray(dangling) ||
+    !Array.isArray(companies)
   )
     throw new Error("not a checkpoint of a DynamoDB load");
-  return { owner, gen, seq, dangling: dangling as DynamoCheckpoint["dangling"] };
+  return {
+    owner,
+    gen,
+    seq,
+    dangling: dangling as DynamoCheckpoint["dangling"],
+    companies: companies as string[],
+  };
 }
 
 /**
@@ -219,7 +227,7 @@ function dynamoCheckpoint(checkpoint: LoadCheckpoint): DynamoCheckpoint {
  * journal goes further: the load can then only be undone).
  */
 async function resumeLoad(store: Store, checkpoint: LoadCheckpoint): Promise<LoadSession> {
-  const { owner, gen, seq, dangling } = dynamoCheckpoint(checkpoint);
+  const { owner, gen, seq, dangling, companies } = dynamoCheckpoint(checkpoint);
   await renewLease(store.client, store.table, owner, store.now() + store.ttl);
   const renewal = renewWhileRunning(store, owner);
   try {
@@ -230,6 +238,7 @@ async function resumeLoad(store: Store, checkpoint: LoadCheckpoint): Promise<Loa
     return new DynamoLoadSession(store, owner, gen, renewal, {
       seq,
       dangling,
+      companies,
       published: manifest.committed >= gen,
       cutShort: lastSeq >= seq,
     });
@@ -246,7 +255,7 @@ interface SessionStart extends ChunkProgress {
   readonly cutShort: boolean;
 }
 
-const FRESH: SessionStart = { seq: 0, dangling: [], published: false, cutShort: false };
+const FRESH: SessionStart = { seq: 0, dangling: [], companies: [], published: false, cutShort: false };
 
 class DynamoLoadSession implements LoadSession {
   private readonly chunks: ChunkWriter;
@@ -301,11 +310,26 @@ class DynamoLoadSession implements LoadSession {
     await sleep(options.graceMs ?? GRACE_MS);
   }
 
+  /** Derives the counted orders of the companies the load changed, until done or the deadline. */
+  private async deriveOrders(deadline: Deadline | undefined): Promise<boolean> {
+    const context = { ...this.store, gen: this.gen };
+    for (const company of [...this.chunks.companies].sort()) {
+      this.mayGoOn();
+      await deriveCompanyOrders(context, this.chunks, company);
+      this.chunks.companies.delete(company);
+      if (this.chunks.companies.size > 0 && deadline?.()) return false;
+    }
+    return true;
+  }
+
   async commit(options: CommitOptions = {}): Promise<CommitReport> {
     const { client, table, log } = this.store;
-    if (!this.isPublished) await this.publish(options.onPublished);
+    if (!this.isPublished) {
+      if (!(await this.deriveOrders(options.deadline))) return { pending: true };
+      await this.publish(options.onPublished);
+    }
     try {
-      if (!(await log.cleanUp(this.gen, options.deadline))) return { cleanupPending: true };
+      if (!(await log.cleanUp(this.gen, options.deadline))) return { pending: true };
       await cleanedUp(client, table, this.owner);
       await releaseLease(client, table, this.owner);
       return {};

@@ -6,11 +6,27 @@
  */
 import type { SourceEmployee } from "../../directory/source.js";
 import { namesOf, phoneOf } from "../../search/matching.js";
-import { type Brand, ORDER_KEY_BYTES, type OrderKey, orderKeyOfBytes, phoneBytes } from "../binary-keys.js";
+import {
+  type Brand,
+  ORDER_KEY_BYTES,
+  type OrderKey,
+  orderKeyBytes,
+  orderKeyOfBytes,
+  phoneBytes,
+} from "../binary-keys.js";
 import { equalBytes, hexOf } from "../bytes.js";
 import { DIRECTORY_ATTR as A } from "../tables.js";
 import { bytesOf, type Item, type ItemKey, keyOf } from "./batch.js";
-import { decodeNamePairs, decompress, decompressChunks, FORMAT, type Location } from "./codec.js";
+import {
+  decodeNamePairs,
+  decodeOrderBlock,
+  decodeOrderIndex,
+  decompress,
+  decompressChunks,
+  FORMAT,
+  type Location,
+} from "./codec.js";
+import type { OrderIndex } from "./counted-order.js";
 import { locationAt } from "./inspect.js";
 import { locationOf, personNameLists, personOrder } from "./items.js";
 import {
@@ -24,6 +40,8 @@ import {
   idOfPartition,
   isJournalPartition,
   isLocationPartition,
+  isOrderBlockSort,
+  isOrderIndexSort,
   isPersonPartition,
   MANIFEST_KEY,
   orderOfSort,
@@ -63,6 +81,12 @@ export const entryKeyParts = (key: EntryKey) => ({
   company: key.slice(1 + ORDER_KEY_BYTES),
 });
 
+/** An order of a company: its family byte and the company. */
+export const orderId = (family: number, company: string) => `${family}/${company}`;
+/** A block version of an order. */
+export const orderBlockId = (family: number, company: string, low: OrderKey, gen: number) =>
+  `${orderId(family, company)}/${hexOf(orderKeyBytes(low))}/${gen}`;
+
 const sameBytes = (a: unknown, b: Uint8Array | undefined) =>
   b === undefined ? a === undefined : a instanceof Uint8Array && equalBytes(a, b);
 const textOrNull = (value: unknown) => (typeof value === "string" ? value : null);
@@ -74,6 +98,10 @@ export class Census {
   readonly bundles = new Map<string, BundleSummary>();
   /** Location values visible at the committed generation, by record id. */
   readonly locations = new Map<string, { gen: number; value: Location }>();
+  /** Visible order indexes, by company and order family (`<family>/<company>`). */
+  readonly orderIndexes = new Map<string, { key: ItemKey; index: OrderIndex }>();
+  /** Visible order blocks, by company, order family, low and generation (`orderBlockId`). */
+  readonly orderBlocks = new Map<string, { key: ItemKey; keys: OrderKey[] }>();
   /** Chunks of bundles read so far, by partition and generation in hex; the first chunk's key names it. */
   private readonly chunks = new Map<string, { first: ItemKey; n: number; k: unknown; parts: Uint8Array[] }>();
 
@@ -114,7 +142,28 @@ export class Census {
     return "an item of no known kind";
   }
 
+  /** An order index or block: kept when visible, for verify-orders.ts. */
+  private orderItem(key: ItemKey, item: Item): string | undefined {
+    const gen = genOf(key.s);
+    const x = item[A.supersededAt] as number | undefined;
+    const wrong = this.rules.version(gen, x);
+    if (wrong || !visibleAt(gen, x, this.rules.committed)) return wrong;
+    const company = companyOfPartition(key.p);
+    const data = bytesOf(item[A.data]);
+    if (isOrderIndexSort(key.s)) {
+      const id = orderId(key.s[1] ?? 0, company);
+      if (this.orderIndexes.has(id)) return "a second visible version of an order index";
+      this.orderIndexes.set(id, { key, index: decodeOrderIndex(data) });
+    } else
+      this.orderBlocks.set(orderBlockId(key.s[0] ?? 0, company, orderOfSort(key.s), gen), {
+        key,
+        keys: decodeOrderBlock(data),
+      });
+    return undefined;
+  }
+
   private companyItem(key: ItemKey, item: Item): string | undefined {
+    if (isOrderIndexSort(key.s) || isOrderBlockSort(key.s)) return this.orderItem(key, item);
     const family = key.s[0] ?? 0;
     if (key.s.length !== 30 || family < FAMILY.employmentKey || family > FAMILY.personLastNames)
       return "a company item with a malformed sort key";
