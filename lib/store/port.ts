@@ -91,6 +91,13 @@ export interface LoadSession {
    * a page at a time from `cursor` (a page's `next`; undefined: the first).
    */
   storedIds(kind: "person" | "employee", cursor?: string): AsyncIterable<StoredIdsPage>;
+  /**
+   * Sets the scopes (the company lists of keys; lists of fewer than two companies are left out)
+   * whose persons the directory keeps in one order, so a persons search over a whole scope reads
+   * its page, not every company's entries. New scopes' orders are derived at commit; scopes not
+   * listed are dropped. A search over a set of companies that is no scope is answered all the same.
+   */
+  keepScopes(scopes: readonly (readonly string[])[]): Promise<void>;
   /** A record of the pending state that links to a person it lacks, if any. */
   danglingReference(): Promise<DanglingReference | undefined>;
   /**

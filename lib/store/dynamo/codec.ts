@@ -175,3 +175,18 @@ export function decodeOrderBlock(stored: Uint8Array): OrderKey[] {
     orderKeyOfBytes(reader.bytes(ORDER_KEY_BYTES)),
   );
 }
+
+/** A scope's companies, sorted: a count, then each id's length (1 byte) and UTF-8. */
+export function encodeScopeCompanies(companies: readonly string[]): Uint8Array {
+  const writer = value().varint(companies.length);
+  for (const company of companies) {
+    const bytes = utf8Bytes(company);
+    writer.u8(bytes.length).bytes(bytes);
+  }
+  return writer.done();
+}
+
+export function decodeScopeCompanies(stored: Uint8Array): string[] {
+  const reader = valueReader(stored);
+  return Array.from({ length: reader.varint() }, () => reader.text(reader.u8()));
+}

@@ -14,6 +14,7 @@ import {
   isLocationPartition,
   LOCATION_SORT,
   locationPartition,
+  type ScopeId,
 } from "./layout.js";
 import {
   type ChunkInput,
@@ -107,6 +108,8 @@ export interface ChunkProgress {
   readonly dangling: ReadonlyArray<readonly [string, string]>;
   /** Companies whose items the load changed and whose counted orders are not yet derived again. */
   readonly companies: readonly string[];
+  /** Scopes whose orders are not yet derived again (scope-registry.ts): ids, in hex. */
+  readonly scopes: readonly string[];
 }
 
 /** The writes of a chunk, or of a derived structure, as journaled and sent. */
@@ -126,18 +129,26 @@ export class ChunkWriter {
 
   /** Companies whose counted orders must be derived again before the flip. */
   readonly companies: Set<string>;
+  /** Scopes whose orders must be derived again before the flip (after the companies'). */
+  readonly scopes: Set<ScopeId>;
 
   constructor(
     private readonly context: ChunkContext,
-    from: ChunkProgress = { seq: 0, dangling: [], companies: [] },
+    from: ChunkProgress = { seq: 0, dangling: [], companies: [], scopes: [] },
   ) {
     this.seq = from.seq;
     this.dangling = new Map(from.dangling);
     this.companies = new Set(from.companies);
+    this.scopes = new Set(from.scopes as readonly ScopeId[]);
   }
 
   progress(): ChunkProgress {
-    return { seq: this.seq, dangling: [...this.dangling], companies: [...this.companies] };
+    return {
+      seq: this.seq,
+      dangling: [...this.dangling],
+      companies: [...this.companies],
+      scopes: [...this.scopes],
+    };
   }
 
   async apply(changes: readonly Change[]): Promise<void> {

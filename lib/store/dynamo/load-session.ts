@@ -19,6 +19,7 @@ import type {
 import { DIRECTORY_ATTR as A } from "../tables.js";
 import { bytesOf, type Item, keyOf, keyOfText, keyText, sleep } from "./batch.js";
 import { deriveCompanyOrders } from "./derive-orders.js";
+import { deriveScopeOrder, keepScopes, scopesAtLoad } from "./derive-scopes.js";
 import { type Journal, journal } from "./journal.js";
 import { idOfPartition } from "./layout.js";
 import { type LeaseHolder, thisProcess } from "./lease-holder.js";
@@ -203,13 +204,14 @@ interface DynamoCheckpoint extends ChunkProgress {
 }
 
 function dynamoCheckpoint(checkpoint: LoadCheckpoint): DynamoCheckpoint {
-  const { owner, gen, seq, dangling, companies } = checkpoint;
+  const { owner, gen, seq, dangling, companies, scopes } = checkpoint;
   if (
     typeof owner !== "string" ||
     typeof gen !== "number" ||
     typeof seq !== "number" ||
     !Array.isArray(dangling) ||
-    !Array.isArray(companies)
+    !Array.isArray(companies) ||
+    !Array.isArray(scopes)
   )
     throw new Error("not a checkpoint of a DynamoDB load");
   return {
@@ -218,6 +220,7 @@ function dynamoCheckpoint(checkpoint: LoadCheckpoint): DynamoCheckpoint {
     seq,
     dangling: dangling as DynamoCheckpoint["dangling"],
     companies: companies as string[],
+    scopes: scopes as string[],
   };
 }
 
@@ -227,7 +230,7 @@ function dynamoCheckpoint(checkpoint: LoadCheckpoint): DynamoCheckpoint {
  * journal goes further: the load can then only be undone).
  */
 async function resumeLoad(store: Store, checkpoint: LoadCheckpoint): Promise<LoadSession> {
-  const { owner, gen, seq, dangling, companies } = dynamoCheckpoint(checkpoint);
+  const { owner, gen, seq, dangling, companies, scopes } = dynamoCheckpoint(checkpoint);
   await renewLease(store.client, store.table, owner, store.now() + store.ttl);
   const renewal = renewWhileRunning(store, owner);
   try {
@@ -239,6 +242,7 @@ async function resumeLoad(store: Store, checkpoint: LoadCheckpoint): Promise<Loa
       seq,
       dangling,
       companies,
+      scopes,
       published: manifest.committed >= gen,
       cutShort: lastSeq >= seq,
     });
@@ -255,7 +259,14 @@ interface SessionStart extends ChunkProgress {
   readonly cutShort: boolean;
 }
 
-const FRESH: SessionStart = { seq: 0, dangling: [], companies: [], published: false, cutShort: false };
+const FRESH: SessionStart = {
+  seq: 0,
+  dangling: [],
+  companies: [],
+  scopes: [],
+  published: false,
+  cutShort: false,
+};
 
 class DynamoLoadSession implements LoadSession {
   private readonly chunks: ChunkWriter;
@@ -310,14 +321,41 @@ class DynamoLoadSession implements LoadSession {
     await sleep(options.graceMs ?? GRACE_MS);
   }
 
-  /** Derives the counted orders of the companies the load changed, until done or the deadline. */
+  async keepScopes(scopes: readonly (readonly string[])[]): Promise<void> {
+    this.mayGoOn();
+    const added = await keepScopes(this.context(), this.chunks, scopes);
+    for (const scopeId of added) this.chunks.scopes.add(scopeId);
+  }
+
+  private context() {
+    return { ...this.store, gen: this.gen };
+  }
+
+  /**
+   * Derives the counted orders of the companies the load changed, then of the scopes holding any
+   * of them (which read the companies' orders), until done or the deadline.
+   */
   private async deriveOrders(deadline: Deadline | undefined): Promise<boolean> {
-    const context = { ...this.store, gen: this.gen };
-    for (const company of [...this.chunks.companies].sort()) {
+    const context = this.context();
+    const { companies, scopes } = this.chunks;
+    const registered = await scopesAtLoad(context);
+    // Marked before any company is done: a checkpoint never holds a company without its scopes.
+    for (const [scopeId, scope] of registered)
+      if (scope.companies.some((company) => companies.has(company))) scopes.add(scopeId);
+    const more = () => companies.size + scopes.size > 0;
+    for (const company of [...companies].sort()) {
       this.mayGoOn();
       await deriveCompanyOrders(context, this.chunks, company);
-      this.chunks.companies.delete(company);
-      if (this.chunks.companies.size > 0 && deadline?.()) return false;
+      companies.delete(company);
+      if (more() && deadline?.()) return false;
+    }
+    for (const scopeId of [...scopes].sort()) {
+      this.mayGoOn();
+      const scope = registered.get(scopeId);
+      // A scope dropped by this load after it was marked has nothing left to derive.
+      if (scope) await deriveScopeOrder(context, this.chunks, scopeId, scope.companies);
+      scopes.delete(scopeId);
+      if (more() && deadline?.()) return false;
     }
     return true;
   }

@@ -22,7 +22,15 @@ import type { DirectoryReader, EmployeesQuery, Page, PersonsQuery, PersonWithEmp
 import { DIRECTORY_ATTR as A } from "../tables.js";
 import { bytesOf, inParallel } from "./batch.js";
 import { decodeNamePairs } from "./codec.js";
-import { companyOfPartition, companyPartition, FAMILY, type Family, ORDER } from "./layout.js";
+import {
+  companyOfPartition,
+  companyPartition,
+  FAMILY,
+  type Family,
+  ORDER,
+  scopeIdOf,
+  scopePartition,
+} from "./layout.js";
 import { readManifest } from "./manifest.js";
 import { type OrderWindow, orderWindow } from "./order-window.js";
 import { type DirectoryReads, directoryReads, type ReadAt, type VersionedItem } from "./reads.js";
@@ -197,17 +205,20 @@ async function candidatesAt(reads: DirectoryReads, query: PersonsQuery, at: Read
   return [...candidates].sort();
 }
 
-/** The page's persons and the total: a company's counted order when nothing but the company filters. */
+/**
+ * The page's persons and the total. When nothing but the companies filters: a company's counted
+ * order, or the order of the scope these companies are (derive-scopes.ts) when one is kept.
+ */
 async function personsWindow(reads: DirectoryReads, query: PersonsQuery, at: ReadAt): Promise<OrderWindow> {
   const { filter } = query;
   const [companyId] = filter.companies;
-  if (
-    companyId !== undefined &&
-    filter.companies.size === 1 &&
-    filter.phone === undefined &&
-    !hasNameFilter(filter)
-  )
-    return companyWindow(reads, query, companyId, "persons", at);
+  if (filter.phone === undefined && !hasNameFilter(filter)) {
+    if (companyId !== undefined && filter.companies.size === 1)
+      return companyWindow(reads, query, companyId, "persons", at);
+    const partition = scopePartition(scopeIdOf(filter.companies));
+    const scoped = await orderWindow(reads.orders, partition, ORDER.persons, query, at);
+    if (scoped) return scoped;
+  }
   const sorted = await candidatesAt(reads, query, at);
   return { keys: window(sorted, query), total: sorted.length };
 }
@@ -242,6 +253,10 @@ async function personsAt(
     const person = found?.bundle.person;
     // An entry and its person's bundle are written in one generation: one without the other is a defect.
     if (!found || !person) throw new Error(`person ${ids[i]} has entries but no bundle`);
+    // Checked, not trusted: an order out of step must fail the search, never show a person the key
+    // may not read.
+    if (!found.bundle.employees.some((record) => query.filter.companies.has(record.companyId)))
+      throw new Error(`person ${ids[i]} is in an order of companies they have no record in`);
     return withEmployments({ person, employees: found.bundle.employees });
   });
   return { items, total };

@@ -6,7 +6,7 @@
 import type { OrderKey } from "../binary-keys.js";
 import type { BlockRef } from "./counted-order.js";
 import { FAMILY, ORDER } from "./layout.js";
-import { type Census, entryKeyParts, orderBlockId, orderId } from "./verify-census.js";
+import { type Census, entryKeyParts, orderBlockId, orderId, scopeOwner } from "./verify-census.js";
 import type { Problem } from "./verify-rules.js";
 
 /** Each company order and the entry family it counts. */
@@ -28,6 +28,13 @@ function expectedKeys(census: Census): Map<string, OrderKey[]> {
     expected.set(id, keys);
   }
   for (const keys of expected.values()) keys.sort();
+  // A scope's persons: every person of any of its companies, once.
+  for (const [owner, scope] of census.scopes) {
+    const held = new Set(
+      scope.companies.flatMap((company) => expected.get(orderId(ORDER.persons, company)) ?? []),
+    );
+    expected.set(orderId(ORDER.persons, owner), [...held].sort());
+  }
   return expected;
 }
 
@@ -66,13 +73,33 @@ function* orderProblems(census: Census, id: string, expected: readonly OrderKey[
   if (differs >= 0 || held.length !== expected.length)
     yield {
       key: stored.key,
-      what: `holds ${held.length} keys where the company's entries are ${expected.length}, first differing at position ${differs >= 0 ? differs : Math.min(held.length, expected.length)}`,
+      what: `holds ${held.length} keys where ${company.startsWith(scopeOwner("")) ? "its companies' persons" : "the company's entries"} are ${expected.length}, first differing at position ${differs >= 0 ? differs : Math.min(held.length, expected.length)}`,
     };
 }
 
-/** The first order that does not hold what its entries say, or a block no index names. */
+/** A registered scope whose order is missing, or a scope order no registered scope owns. */
+function scopeProblem(census: Census, expected: ReadonlyMap<string, readonly OrderKey[]>) {
+  for (const [owner, scope] of census.scopes) {
+    const id = orderId(ORDER.persons, owner);
+    if (!census.orderIndexes.has(id) && (expected.get(id) ?? []).length > 0)
+      return { key: scope.key, what: "a scope with persons whose order has no visible index" };
+  }
+  for (const [id, stored] of census.orderIndexes) {
+    const { company: owner } = orderParts(id);
+    if (owner.startsWith(scopeOwner("")) && !census.scopes.has(owner))
+      return { key: stored.key, what: "the order of a scope that is not registered" };
+  }
+  return undefined;
+}
+
+/**
+ * The first order that does not hold what its entries say (a scope's: its companies' persons), a
+ * registered scope without its order, an order of no registered scope, or a block no index names.
+ */
 export function checkOrders(census: Census): Problem | undefined {
   const expected = expectedKeys(census);
+  const scoped = scopeProblem(census, expected);
+  if (scoped) return scoped;
   const named = new Set<string>();
   for (const [id, stored] of census.orderIndexes) {
     for (const problem of orderProblems(census, id, expected.get(id) ?? [])) return problem;
