@@ -1,8 +1,10 @@
 /**
- * `npm run keys -- create|list|revoke|set-tier|reconcile …`: issue, list, revoke and move partner
- * keys between tiers in a local keys file (`--keys-file F`), a local engine's keys table
+ * `npm run keys -- create|list|revoke|set-tier|reconcile|scopes …`: issue, list, revoke and move
+ * partner keys between tiers in a local keys file (`--keys-file F`), a local engine's keys table
  * (`--endpoint URL`) or a deployed stage (`--stage S`); on a stage, reconcile the keys table with
- * API Gateway's keys and usage plans. `create` prints the new key once, alone on stdout.
+ * API Gateway's keys and usage plans. `create` prints the new key once, alone on stdout. On a
+ * table, `create` and `revoke` then set the directory's key scopes (key-scopes.ts); `scopes` does
+ * only that.
  */
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { OPERATIONS, type Operation } from "../auth/operations.js";
@@ -37,6 +39,7 @@ import {
   urlOption,
   wholeNumberOption,
 } from "./args.js";
+import { keepKeyScopes, keepKeyScopesAfterChange } from "./key-scopes.js";
 import { deployedStage, readStageParameter } from "./stage-resources.js";
 import { apiGatewayUsageKeys } from "./usage-keys.js";
 
@@ -46,6 +49,7 @@ const USAGE = `usage:
   npm run keys -- revoke KEY_ID TARGET
   npm run keys -- set-tier KEY_ID --tier ${THROTTLE_TIER_NAMES.join("|")} TARGET
   npm run keys -- reconcile [--fix] --stage dev|sandbox|prod
+  npm run keys -- scopes --endpoint URL | --stage dev|sandbox|prod
 TARGET: --keys-file FILE | --endpoint URL | --stage dev|sandbox|prod
 OPS: comma-separated, of ${OPERATIONS.join(", ")}; IDS: comma-separated company ids`;
 
@@ -159,12 +163,14 @@ const COMMANDS: Readonly<
     args: 0,
     async run(values) {
       const request = newKeyRequest(values);
-      const { plainKey, record } = await issueKey(request, await keyTarget(values));
+      const target = await keyTarget(values);
+      const { plainKey, record } = await issueKey(request, target);
       console.error(`created ${record.keyId} for ${record.partner}: ${JSON.stringify(describeKey(record))}`);
       console.error(
         "the key below is shown once: give it to the partner through a secrets manager, never by email",
       );
       console.log(plainKey);
+      if (values["keys-file"] === undefined) await keepKeyScopesAfterChange(target, values);
     },
   },
   list: {
@@ -177,9 +183,11 @@ const COMMANDS: Readonly<
   revoke: {
     args: 1,
     async run(values, [keyId = ""]) {
-      const revoked = await (await keyTarget(values)).revoke(keyId, new Date());
+      const target = await keyTarget(values);
+      const revoked = await target.revoke(keyId, new Date());
       if (!revoked) throw new Error(`no key with id ${quoted(keyId)}`);
       console.error(`revoked ${revoked.keyId} (${revoked.partner})`);
+      if (values["keys-file"] === undefined) await keepKeyScopesAfterChange(target, values);
     },
   },
   "set-tier": {
@@ -192,6 +200,16 @@ const COMMANDS: Readonly<
     },
   },
   reconcile: { args: 0, run: reconcile },
+  scopes: {
+    args: 0,
+    async run(values) {
+      if (values["keys-file"] !== undefined)
+        throw new UsageError(
+          "a keys file has no directory: the local service keeps its keys' scopes when it starts",
+        );
+      await keepKeyScopes(await keyTarget(values), values);
+    },
+  },
 };
 
 const COMMAND_NAMES = Object.keys(COMMANDS).join(", ");

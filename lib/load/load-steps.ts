@@ -240,7 +240,7 @@ async function commit(
     deadline: context.deadline,
     onPublished: async () => context.onPublished?.(summaryOf(progress)),
   });
-  if (report.cleanupPending) return { progress: { ...progress, session: session.suspend() } };
+  if (report.pending) return { progress: { ...progress, session: session.suspend() } };
   return { outcome: { status: "applied", summary: summaryOf(progress, report.cleanupDeferred) } };
 }
 

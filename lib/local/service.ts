@@ -9,6 +9,8 @@ import type { DataFile } from "../directory/source.js";
 import type { HttpHandler } from "../http/pipeline.js";
 import { JSON_CONTENT_TYPE } from "../http/response.js";
 import type { KeyRecord } from "../keys/key-record.js";
+import { keyScopes } from "../keys/key-scopes.js";
+import { keepScopes } from "../load/keep-scopes.js";
 import { loadData } from "../load/load-file.js";
 import { logger } from "../observability/logger.js";
 import { openApiDocument } from "../openapi/document.js";
@@ -118,6 +120,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     // Nothing reads the directory yet: no grace is needed before removing superseded versions.
     const directory = dynamoDirectory(documentClientFor(client), names.directory, { writer: { graceMs: 0 } });
     if (options.data) await loadData(options.data, directory);
+    await keepScopes(directory, keyScopes(options.keys));
 
     configureHandlerEnvironment(options.stage, engine, names);
     const table = options.routes ?? ROUTES;

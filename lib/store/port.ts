@@ -91,11 +91,19 @@ export interface LoadSession {
    * a page at a time from `cursor` (a page's `next`; undefined: the first).
    */
   storedIds(kind: "person" | "employee", cursor?: string): AsyncIterable<StoredIdsPage>;
+  /**
+   * Sets the scopes (the company lists of keys; lists of fewer than two companies are left out)
+   * whose persons the directory keeps in one order, so a persons search over a whole scope reads
+   * its page, not every company's entries. New scopes' orders are derived at commit; scopes not
+   * listed are dropped. A search over a set of companies that is no scope is answered all the same.
+   */
+  keepScopes(scopes: readonly (readonly string[])[]): Promise<void>;
   /** A record of the pending state that links to a person it lacks, if any. */
   danglingReference(): Promise<DanglingReference | undefined>;
   /**
-   * Publishes the pending state; searches see it within the readers' manifest cache (1 s). What it
-   * superseded is then removed, until `deadline` (then `cleanupPending`: resume and commit again);
+   * Publishes the pending state; searches see it within the readers' manifest cache (1 s). Derived
+   * structures are brought up to date first, and what it superseded is removed after, each until
+   * `deadline` (then `pending`: resume and commit again);
    * if the removal fails, the next load finishes it (the load still applied). `onPublished` runs
    * between the flip and the removal, while the load still holds the lease.
    */
@@ -116,8 +124,11 @@ export interface CommitOptions {
 export interface CommitReport {
   /** Why superseded versions are still stored (the next load removes them), or undefined. */
   readonly cleanupDeferred?: string;
-  /** The deadline came before the clean-up ended: resume the session and commit again. */
-  readonly cleanupPending?: boolean;
+  /**
+   * The deadline came before the commit's work ended (deriving the load's counted orders before
+   * the flip, or the clean-up after it): resume the session and commit again.
+   */
+  readonly pending?: boolean;
 }
 
 export interface DirectoryWriter {

@@ -14,6 +14,7 @@ import fc from "fast-check";
 import type { DataFile } from "../../lib/directory/source.js";
 import { ForbiddenError } from "../../lib/http/errors.js";
 import type { LoadMode } from "../../lib/load/change-lines.js";
+import { keepScopes } from "../../lib/load/keep-scopes.js";
 import { DanglingReferenceError, loadFile } from "../../lib/load/load-file.js";
 import {
   employeesSearchRequestSchema,
@@ -209,6 +210,12 @@ async function runStep(
   { step, probes }: { step: StepSpec; probes: readonly Probe[] },
   before: DirectoryState,
 ): Promise<DirectoryState> {
+  // The scopes kept change before each step (new ones derived, dropped ones removed), and the
+  // step's load then keeps them: its probes' persons searches read them.
+  const view = viewOf(run.initial, before);
+  const everything = [...run.initial.companies, run.initial.ghost];
+  const scopes = [everything, ...probes.map((probe) => [...scopeOf(probe.mask, view)])];
+  for (const store of run.stores) await keepScopes(store, scopes);
   const resolved = resolveChanges(step.changes, before, run.world);
   const file = stepFile(step.mode, resolved, before);
   const path = join(run.folder, `step-${index}`);

@@ -1,14 +1,18 @@
 /**
  * `npm run keys -- … --endpoint URL` against the engine of a running local server: the key it
  * creates works at once with its tier's throttle, `list` shows when it was created and its tier,
- * and `revoke` refuses it at once. The keys CLI runs as a person runs it, in its own process.
+ * and `revoke` refuses it at once; both keep the directory's scopes to the keys' company lists.
+ * The keys CLI runs as a person runs it, in its own process.
  */
 import { execFile } from "node:child_process";
 import { dirname } from "node:path";
 import { promisify } from "node:util";
 import { type Engine, startDynalite } from "../../lib/local/engines.js";
-import type { LocalService } from "../../lib/local/service.js";
+import { LOCAL_TABLE_NAMES, type LocalService } from "../../lib/local/service.js";
 import { THROTTLE_TIERS } from "../../lib/stages.js";
+import { readManifest } from "../../lib/store/dynamo/manifest.js";
+import { readScopes } from "../../lib/store/dynamo/scope-registry.js";
+import { documentClientFor } from "../../lib/store/dynamo-client.js";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const run = promisify(execFile);
@@ -94,4 +98,47 @@ it("a key created and revoked with --endpoint counts on the running server, with
 
   await keys(["revoke", String(described.keyId), "--endpoint", engine.endpoint]);
   expect(await statusWithin(key, 401)).toBe(401);
+}, 90_000);
+
+it("create and revoke with --endpoint keep the directory's scopes to the keys' company lists", async () => {
+  const directory = documentClientFor(engine.client());
+  const keptScopes = async () => {
+    const { committed } = await readManifest(directory, LOCAL_TABLE_NAMES.directory);
+    const scopes = await readScopes(directory, LOCAL_TABLE_NAMES.directory, {
+      gen: committed,
+      consistent: true,
+    });
+    return [...scopes.values()].map((scope) => scope.companies);
+  };
+  const companies = ["beta-care", "acme-home-care"];
+  const created = await keys([
+    "create",
+    "--partner",
+    "Wide",
+    "--operations",
+    "persons.search",
+    "--companies",
+    companies.join(","),
+    "--tier",
+    "trial",
+    "--endpoint",
+    engine.endpoint,
+  ]);
+  expect(created.stderr).toMatch(/the directory keeps the persons order of 1 key scopes/);
+  expect(await keptScopes()).toEqual([[...companies].sort()]);
+  const [createdLine = ""] = created.stderr.split("\n");
+  const { keyId } = JSON.parse(createdLine.slice(createdLine.indexOf("{"))) as { keyId: string };
+
+  const persons = await fetch(`${service.url}/v1/persons/search`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${created.stdout.trim()}`, "content-type": "application/json" },
+    body: "{}",
+  });
+  expect(persons.status).toBe(200);
+
+  const revoked = await keys(["revoke", keyId, "--endpoint", engine.endpoint]);
+  expect(revoked.stderr).toMatch(/the directory keeps the persons order of 0 key scopes/);
+  expect(await keptScopes()).toEqual([]);
+  const again = await keys(["scopes", "--endpoint", engine.endpoint]);
+  expect(again.stderr).toMatch(/the directory keeps the persons order of 0 key scopes/);
 }, 90_000);

@@ -14,6 +14,7 @@ import {
   writeUuid,
 } from "../binary-keys.js";
 import { ByteReader, ByteWriter, FormatError, utf8Bytes, utf8Of } from "../bytes.js";
+import type { BlockRef, OrderIndex } from "./counted-order.js";
 
 /** Version 1 was the packed-block layout; version 2 the generations of docs/data-model.md. */
 export const FORMAT = 2;
@@ -141,4 +142,51 @@ export function decodeLocation(stored: Uint8Array): Location {
   const order = orderKeyOfBytes(reader.bytes(ORDER_KEY_BYTES));
   const personId = flags & HAS_PERSON ? readUuid(reader) : null;
   return { companyId, order, personId, named: (flags & NAMED) !== 0, hash: reader.hex(reader.remaining) };
+}
+
+/** An order's index: per block, its low bound, the generation of its version and its count. */
+export function encodeOrderIndex(index: OrderIndex): Uint8Array {
+  const writer = value(4 + index.length * (ORDER_KEY_BYTES + 6)).varint(index.length);
+  for (const block of index) writer.bytes(orderKeyBytes(block.low)).u32(block.gen).varint(block.count);
+  return writer.done();
+}
+
+export function decodeOrderIndex(stored: Uint8Array): BlockRef[] {
+  const reader = valueReader(stored);
+  return Array.from({ length: reader.varint() }, () => ({
+    low: orderKeyOfBytes(reader.bytes(ORDER_KEY_BYTES)),
+    gen: reader.u32(),
+    count: reader.varint(),
+  }));
+}
+
+/** An order's block: its keys, 25 bytes each, in order. */
+export function encodeOrderBlock(keys: readonly OrderKey[]): Uint8Array {
+  const writer = value(1 + keys.length * ORDER_KEY_BYTES);
+  for (const key of keys) writer.bytes(orderKeyBytes(key));
+  return writer.done();
+}
+
+export function decodeOrderBlock(stored: Uint8Array): OrderKey[] {
+  const reader = valueReader(stored);
+  if (reader.remaining % ORDER_KEY_BYTES !== 0)
+    throw new FormatError(`an order block of ${reader.remaining} bytes is no whole number of keys`);
+  return Array.from({ length: reader.remaining / ORDER_KEY_BYTES }, () =>
+    orderKeyOfBytes(reader.bytes(ORDER_KEY_BYTES)),
+  );
+}
+
+/** A scope's companies, sorted: a count, then each id's length (1 byte) and UTF-8. */
+export function encodeScopeCompanies(companies: readonly string[]): Uint8Array {
+  const writer = value().varint(companies.length);
+  for (const company of companies) {
+    const bytes = utf8Bytes(company);
+    writer.u8(bytes.length).bytes(bytes);
+  }
+  return writer.done();
+}
+
+export function decodeScopeCompanies(stored: Uint8Array): string[] {
+  const reader = valueReader(stored);
+  return Array.from({ length: reader.varint() }, () => reader.text(reader.u8()));
 }

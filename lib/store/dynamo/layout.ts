@@ -4,6 +4,8 @@
  * superseded by a later load carries that load's generation in `x`. A reader at generation C sees
  * exactly the versions with gen <= C < x: one state of the directory, whatever a load is doing.
  */
+
+import { createHash } from "node:crypto";
 import {
   type Brand,
   ORDER_KEY_BYTES,
@@ -14,7 +16,7 @@ import {
   UUID_BYTES,
   writeUuid,
 } from "../binary-keys.js";
-import { ByteReader, ByteWriter, utf8Bytes, utf8Of } from "../bytes.js";
+import { ByteReader, ByteWriter, hexOf, utf8Bytes, utf8Of } from "../bytes.js";
 
 /** The partition key `p` of an item, made only by the functions below (or read from the table). */
 export type PartitionKey = Brand<Uint8Array, "PartitionKey">;
@@ -25,6 +27,18 @@ const partitionKey = (writer: ByteWriter) => writer.done() as PartitionKey;
 const sortKey = (writer: ByteWriter) => writer.done() as SortKey;
 
 const GEN_BYTES = 4;
+
+/** A scope (a set of companies a key reads) by the hash of its sorted ids, in hex. */
+export type ScopeId = Brand<string, "ScopeId">;
+const SCOPE_ID_BYTES = 16;
+/** 128 bits of SHA-256: two scopes sharing an id is as likely as guessing a random UUID. */
+export function scopeIdOf(companies: Iterable<string>): ScopeId {
+  const sorted = [...new Set(companies)].sort();
+  return createHash("sha256")
+    .update(sorted.join("\n"))
+    .digest("hex")
+    .slice(0, 2 * SCOPE_ID_BYTES) as ScopeId;
+}
 
 /** First byte of a company partition's sort key: which family an item belongs to. */
 export const FAMILY = {
@@ -43,13 +57,34 @@ export const FAMILY = {
   /** The person's distinct last names in the company (last name filtered), as pairs with no first name. */
   personLastNames: 0x07,
 } as const;
+/**
+ * Counted orders (counted-order.ts) in a company partition: the blocks of each order, by their low
+ * bound (family + low + gen, like an entry), and one index item per order.
+ */
+export const ORDER = {
+  /** The company's employee records, by order key: unfiltered employees searches. */
+  employees: 0x08,
+  /** The persons with a record in the company, by person order key: unfiltered persons searches. */
+  persons: 0x09,
+} as const;
+export type OrderFamily = (typeof ORDER)[keyof typeof ORDER];
+/** First byte of an order index's sort key: 0x0a + the order's family + gen. */
+const ORDER_INDEX = 0x0a;
+
 /** The families of a person's names entries, each present when its list is not empty. */
 const PERSON_NAME_FAMILIES = [FAMILY.personNames, FAMILY.personFirstNames, FAMILY.personLastNames] as const;
 export type PersonNameFamily = (typeof PERSON_NAME_FAMILIES)[number];
 export type Family = (typeof FAMILY)[keyof typeof FAMILY];
 
 /** Partition prefixes that no company id (`[A-Za-z0-9._-]`, so from 0x2d up) can start with. */
-const PARTITION = { person: 0x00, location: 0x01, journal: 0xfe, manifest: 0xff } as const;
+const PARTITION = {
+  person: 0x00,
+  location: 0x01,
+  scopes: 0xfc,
+  scope: 0xfd,
+  journal: 0xfe,
+  manifest: 0xff,
+} as const;
 
 export const companyPartition = (companyId: string): PartitionKey => utf8Bytes(companyId) as PartitionKey;
 export const companyOfPartition = (partition: Uint8Array): string => utf8Of(partition);
@@ -59,6 +94,17 @@ export const personPartition = (personId: string): PartitionKey =>
 /** Where an employee record is now (and was before the load in progress): by record id. */
 export const locationPartition = (recordId: string): PartitionKey =>
   partitionKey(writeUuid(new ByteWriter(1 + UUID_BYTES).u8(PARTITION.location), recordId));
+/** The registry of scopes: one item per scope kept (its companies), versioned by generation. */
+export const SCOPES_PARTITION = Uint8Array.of(PARTITION.scopes) as PartitionKey;
+/** A scope's persons order: 0xfd + the scope's id (scopes.ts). */
+export const scopePartition = (scopeId: ScopeId): PartitionKey =>
+  partitionKey(new ByteWriter(1 + SCOPE_ID_BYTES).u8(PARTITION.scope).hex(scopeId));
+/** A scope's registry version: the scope's id + generation. */
+export const scopeRegistrySort = (scopeId: ScopeId, gen: number): SortKey =>
+  sortKey(new ByteWriter(SCOPE_ID_BYTES + GEN_BYTES).hex(scopeId).u32(gen));
+export const scopeOfRegistrySort = (sort: Uint8Array): ScopeId =>
+  hexOf(sort.subarray(0, SCOPE_ID_BYTES)) as ScopeId;
+export const scopeOfPartition = (p: Uint8Array): ScopeId => hexOf(p.subarray(1)) as ScopeId;
 export const journalPartition = (gen: number): PartitionKey =>
   partitionKey(new ByteWriter(1 + GEN_BYTES).u8(PARTITION.journal).u32(gen));
 export const MANIFEST_KEY = {
@@ -68,9 +114,14 @@ export const MANIFEST_KEY = {
 /** The one sort key of a location item. */
 export const LOCATION_SORT = Uint8Array.of(0) as SortKey;
 
+/** A company partition: company ids are `[A-Za-z0-9._-]`, 0x2d to 0x7a. */
+export const isCompanyPartition = (p: Uint8Array) => (p[0] ?? 0) >= 0x2d && (p[0] ?? 0) <= 0x7a;
 export const isPersonPartition = (p: Uint8Array) => p.length === 1 + UUID_BYTES && p[0] === PARTITION.person;
 export const isLocationPartition = (p: Uint8Array) =>
   p.length === 1 + UUID_BYTES && p[0] === PARTITION.location;
+export const isScopesPartition = (p: Uint8Array) => p.length === 1 && p[0] === PARTITION.scopes;
+export const isScopePartition = (p: Uint8Array) =>
+  p.length === 1 + SCOPE_ID_BYTES && p[0] === PARTITION.scope;
 export const isJournalPartition = (p: Uint8Array) => p.length === 1 + GEN_BYTES && p[0] === PARTITION.journal;
 /** The id of a person or location partition. */
 export const idOfPartition = (p: Uint8Array): string => readUuid(new ByteReader(p, 1));
@@ -83,6 +134,20 @@ export const genOf = (sort: Uint8Array): number => new ByteReader(sort, sort.len
 /** family + order key (createdAt, id) + generation. */
 export const entrySort = (family: Family, order: OrderKey, gen: number): SortKey =>
   sortKey(new ByteWriter(1 + ORDER_KEY_BYTES + GEN_BYTES).u8(family).bytes(orderKeyBytes(order)).u32(gen));
+
+/** An order's block: family + low bound + generation. */
+export const orderBlockSort = (order: OrderFamily, low: OrderKey, gen: number): SortKey =>
+  sortKey(new ByteWriter(1 + ORDER_KEY_BYTES + GEN_BYTES).u8(order).bytes(orderKeyBytes(low)).u32(gen));
+
+/** An order's index version: 0x0a + family + generation. */
+export const orderIndexSort = (order: OrderFamily, gen: number): SortKey =>
+  sortKey(new ByteWriter(2 + GEN_BYTES).u8(ORDER_INDEX).u8(order).u32(gen));
+
+export const isOrderIndexSort = (sort: Uint8Array): boolean =>
+  sort.length === 2 + GEN_BYTES && sort[0] === ORDER_INDEX;
+export const isOrderBlockSort = (sort: Uint8Array): boolean =>
+  sort.length === 1 + ORDER_KEY_BYTES + GEN_BYTES &&
+  (sort[0] === ORDER.employees || sort[0] === ORDER.persons);
 
 /** The order key of a company item's sort key. */
 export const orderOfSort = (sort: Uint8Array): OrderKey =>

@@ -7,7 +7,15 @@ import type { SourceEmployee, SourcePerson } from "../../directory/source.js";
 import type { Change } from "../port.js";
 import { batchGet, batchWrite, inParallel, keyOf, keyText } from "./batch.js";
 import type { Journal, JournalEntry } from "./journal.js";
-import { idOfPartition, isLocationPartition, LOCATION_SORT, locationPartition } from "./layout.js";
+import {
+  companyOfPartition,
+  idOfPartition,
+  isCompanyPartition,
+  isLocationPartition,
+  LOCATION_SORT,
+  locationPartition,
+  type ScopeId,
+} from "./layout.js";
 import {
   type ChunkInput,
   type ChunkPlan,
@@ -82,7 +90,7 @@ async function readChunk(context: ChunkContext, changes: readonly Change[]): Pro
   return { gen: context.gen, ...input };
 }
 
-const journalEntry = (plan: ChunkPlan): JournalEntry => ({
+const journalEntry = (plan: PlannedWrites): JournalEntry => ({
   // Location items are restored from their own previous value, not deleted.
   puts: plan.puts
     .map(keyOf)
@@ -98,6 +106,19 @@ export interface ChunkProgress {
   readonly seq: number;
   /** Person ids missing but linked to, each with a record linking to them. */
   readonly dangling: ReadonlyArray<readonly [string, string]>;
+  /** Companies whose items the load changed and whose counted orders are not yet derived again. */
+  readonly companies: readonly string[];
+  /** Scopes whose orders are not yet derived again (scope-registry.ts): ids, in hex. */
+  readonly scopes: readonly string[];
+}
+
+/** The writes of a chunk, or of a derived structure, as journaled and sent. */
+type PlannedWrites = Pick<ChunkPlan, "puts" | "deletes" | "stamps" | "locations">;
+
+/** The companies whose partitions the writes touch. */
+function companiesOf(plan: PlannedWrites): string[] {
+  const keys = [...plan.puts.map(keyOf), ...plan.deletes, ...plan.stamps];
+  return keys.flatMap((key) => (isCompanyPartition(key.p) ? [companyOfPartition(key.p)] : []));
 }
 
 /** Applies chunks in order; keeps which persons are missing but linked to, as of the last chunk. */
@@ -106,25 +127,43 @@ export class ChunkWriter {
   /** Person id to a record linking to them while they are missing. */
   readonly dangling: Map<string, string>;
 
+  /** Companies whose counted orders must be derived again before the flip. */
+  readonly companies: Set<string>;
+  /** Scopes whose orders must be derived again before the flip (after the companies'). */
+  readonly scopes: Set<ScopeId>;
+
   constructor(
     private readonly context: ChunkContext,
-    from: ChunkProgress = { seq: 0, dangling: [] },
+    from: ChunkProgress = { seq: 0, dangling: [], companies: [], scopes: [] },
   ) {
     this.seq = from.seq;
     this.dangling = new Map(from.dangling);
+    this.companies = new Set(from.companies);
+    this.scopes = new Set(from.scopes as readonly ScopeId[]);
   }
 
   progress(): ChunkProgress {
-    return { seq: this.seq, dangling: [...this.dangling] };
+    return {
+      seq: this.seq,
+      dangling: [...this.dangling],
+      companies: [...this.companies],
+      scopes: [...this.scopes],
+    };
   }
 
   async apply(changes: readonly Change[]): Promise<void> {
-    const { client, table, log, gen } = this.context;
     const plan = planChunk(await readChunk(this.context, changes));
     for (const [personId, employeeId] of plan.dangling) {
       if (employeeId === null) this.dangling.delete(personId);
       else this.dangling.set(personId, employeeId);
     }
+    for (const company of companiesOf(plan)) this.companies.add(company);
+    await this.write(plan);
+  }
+
+  /** Journals writes, then sends them: the one way a load writes, so undo and clean-up see all. */
+  async write(plan: PlannedWrites): Promise<void> {
+    const { client, table, log, gen } = this.context;
     if (plan.puts.length + plan.deletes.length + plan.stamps.length === 0) return;
     await log.write(gen, this.seq++, journalEntry(plan));
     await batchWrite(client, table, [

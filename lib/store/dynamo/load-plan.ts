@@ -123,7 +123,8 @@ export function reorderedPersons(
   );
 }
 
-class Writes {
+/** A load's writes being planned: new versions put, the versions they replace superseded. */
+export class Writes {
   readonly puts = new Map<KeyText, Item>();
   readonly deletes = new Map<KeyText, ItemKey>();
   readonly stamps = new Map<KeyText, ItemKey>();

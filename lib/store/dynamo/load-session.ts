@@ -18,6 +18,8 @@ import type {
 } from "../port.js";
 import { DIRECTORY_ATTR as A } from "../tables.js";
 import { bytesOf, type Item, keyOf, keyOfText, keyText, sleep } from "./batch.js";
+import { deriveCompanyOrders } from "./derive-orders.js";
+import { deriveScopeOrder, keepScopes, scopesAtLoad } from "./derive-scopes.js";
 import { type Journal, journal } from "./journal.js";
 import { idOfPartition } from "./layout.js";
 import { type LeaseHolder, thisProcess } from "./lease-holder.js";
@@ -202,15 +204,24 @@ interface DynamoCheckpoint extends ChunkProgress {
 }
 
 function dynamoCheckpoint(checkpoint: LoadCheckpoint): DynamoCheckpoint {
-  const { owner, gen, seq, dangling } = checkpoint;
+  const { owner, gen, seq, dangling, companies, scopes } = checkpoint;
   if (
     typeof owner !== "string" ||
     typeof gen !== "number" ||
     typeof seq !== "number" ||
-    !Array.isArray(dangling)
+    !Array.isArray(dangling) ||
+    !Array.isArray(companies) ||
+    !Array.isArray(scopes)
   )
     throw new Error("not a checkpoint of a DynamoDB load");
-  return { owner, gen, seq, dangling: dangling as DynamoCheckpoint["dangling"] };
+  return {
+    owner,
+    gen,
+    seq,
+    dangling: dangling as DynamoCheckpoint["dangling"],
+    companies: companies as string[],
+    scopes: scopes as string[],
+  };
 }
 
 /**
@@ -219,7 +230,7 @@ function dynamoCheckpoint(checkpoint: LoadCheckpoint): DynamoCheckpoint {
  * journal goes further: the load can then only be undone).
  */
 async function resumeLoad(store: Store, checkpoint: LoadCheckpoint): Promise<LoadSession> {
-  const { owner, gen, seq, dangling } = dynamoCheckpoint(checkpoint);
+  const { owner, gen, seq, dangling, companies, scopes } = dynamoCheckpoint(checkpoint);
   await renewLease(store.client, store.table, owner, store.now() + store.ttl);
   const renewal = renewWhileRunning(store, owner);
   try {
@@ -230,6 +241,8 @@ async function resumeLoad(store: Store, checkpoint: LoadCheckpoint): Promise<Loa
     return new DynamoLoadSession(store, owner, gen, renewal, {
       seq,
       dangling,
+      companies,
+      scopes,
       published: manifest.committed >= gen,
       cutShort: lastSeq >= seq,
     });
@@ -246,7 +259,14 @@ interface SessionStart extends ChunkProgress {
   readonly cutShort: boolean;
 }
 
-const FRESH: SessionStart = { seq: 0, dangling: [], published: false, cutShort: false };
+const FRESH: SessionStart = {
+  seq: 0,
+  dangling: [],
+  companies: [],
+  scopes: [],
+  published: false,
+  cutShort: false,
+};
 
 class DynamoLoadSession implements LoadSession {
   private readonly chunks: ChunkWriter;
@@ -301,11 +321,53 @@ class DynamoLoadSession implements LoadSession {
     await sleep(options.graceMs ?? GRACE_MS);
   }
 
+  async keepScopes(scopes: readonly (readonly string[])[]): Promise<void> {
+    this.mayGoOn();
+    const added = await keepScopes(this.context(), this.chunks, scopes);
+    for (const scopeId of added) this.chunks.scopes.add(scopeId);
+  }
+
+  private context() {
+    return { ...this.store, gen: this.gen };
+  }
+
+  /**
+   * Derives the counted orders of the companies the load changed, then of the scopes holding any
+   * of them (which read the companies' orders), until done or the deadline.
+   */
+  private async deriveOrders(deadline: Deadline | undefined): Promise<boolean> {
+    const context = this.context();
+    const { companies, scopes } = this.chunks;
+    const registered = await scopesAtLoad(context);
+    // Marked before any company is done: a checkpoint never holds a company without its scopes.
+    for (const [scopeId, scope] of registered)
+      if (scope.companies.some((company) => companies.has(company))) scopes.add(scopeId);
+    const more = () => companies.size + scopes.size > 0;
+    for (const company of [...companies].sort()) {
+      this.mayGoOn();
+      await deriveCompanyOrders(context, this.chunks, company);
+      companies.delete(company);
+      if (more() && deadline?.()) return false;
+    }
+    for (const scopeId of [...scopes].sort()) {
+      this.mayGoOn();
+      const scope = registered.get(scopeId);
+      // A scope dropped by this load after it was marked has nothing left to derive.
+      if (scope) await deriveScopeOrder(context, this.chunks, scopeId, scope.companies);
+      scopes.delete(scopeId);
+      if (more() && deadline?.()) return false;
+    }
+    return true;
+  }
+
   async commit(options: CommitOptions = {}): Promise<CommitReport> {
     const { client, table, log } = this.store;
-    if (!this.isPublished) await this.publish(options.onPublished);
+    if (!this.isPublished) {
+      if (!(await this.deriveOrders(options.deadline))) return { pending: true };
+      await this.publish(options.onPublished);
+    }
     try {
-      if (!(await log.cleanUp(this.gen, options.deadline))) return { cleanupPending: true };
+      if (!(await log.cleanUp(this.gen, options.deadline))) return { pending: true };
       await cleanedUp(client, table, this.owner);
       await releaseLease(client, table, this.owner);
       return {};

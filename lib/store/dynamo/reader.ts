@@ -7,6 +7,7 @@ import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { instantKey } from "../../directory/instant-key.js";
 import type { SourceEmployee } from "../../directory/source.js";
 import {
+  type CreatedRange,
   employmentMatches,
   employmentView,
   hasNameFilter,
@@ -21,8 +22,17 @@ import type { DirectoryReader, EmployeesQuery, Page, PersonsQuery, PersonWithEmp
 import { DIRECTORY_ATTR as A } from "../tables.js";
 import { bytesOf, inParallel } from "./batch.js";
 import { decodeNamePairs } from "./codec.js";
-import { companyOfPartition, FAMILY, type Family } from "./layout.js";
+import {
+  companyOfPartition,
+  companyPartition,
+  FAMILY,
+  type Family,
+  ORDER,
+  scopeIdOf,
+  scopePartition,
+} from "./layout.js";
 import { readManifest } from "./manifest.js";
+import { type OrderWindow, orderWindow } from "./order-window.js";
 import { type DirectoryReads, directoryReads, type ReadAt, type VersionedItem } from "./reads.js";
 
 export interface ReaderOptions {
@@ -80,6 +90,24 @@ async function employeesOfPerson(
   return { items: window(sorted, query), total: sorted.length };
 }
 
+/**
+ * The window and total of a company's counted order; from its entries when the order has no index
+ * (a company no load has derived since orders came in, or one with none).
+ */
+async function companyWindow(
+  reads: DirectoryReads,
+  query: { readonly created: CreatedRange; readonly offset: number; readonly limit: number },
+  companyId: string,
+  which: "employees" | "persons",
+  at: ReadAt,
+): Promise<OrderWindow> {
+  const ordered = await orderWindow(reads.orders, companyPartition(companyId), ORDER[which], query, at);
+  if (ordered) return ordered;
+  const family = which === "employees" ? FAMILY.employmentKey : FAMILY.personKey;
+  const entries = await reads.family(companyId, family, query.created, at);
+  return { keys: window(entries, query).map((entry) => entry.order), total: entries.length };
+}
+
 /** Unfiltered: the page is a run of consecutive records, read by one Query. */
 async function unfilteredEmployees(
   reads: DirectoryReads,
@@ -87,12 +115,11 @@ async function unfilteredEmployees(
   companyId: string,
   at: ReadAt,
 ): Promise<Page<SourceEmployee>> {
-  const entries = await reads.family(companyId, FAMILY.employmentKey, query.created, at);
-  const page = window(entries, query);
-  const [first, last] = [page[0], page.at(-1)];
-  const items = first && last ? await reads.recordRun(companyId, first.order, last.order, at) : [];
-  if (items.length !== page.length) throw new Error(`run of ${page.length} records read ${items.length}`);
-  return { items, total: entries.length };
+  const { keys, total } = await companyWindow(reads, query, companyId, "employees", at);
+  const [first, last] = [keys[0], keys.at(-1)];
+  const items = first && last ? await reads.recordRun(companyId, first, last, at) : [];
+  if (items.length !== keys.length) throw new Error(`run of ${keys.length} records read ${items.length}`);
+  return { items, total };
 }
 
 /** The entries of a company's records that match a phone or name filter, in order. */
@@ -178,6 +205,24 @@ async function candidatesAt(reads: DirectoryReads, query: PersonsQuery, at: Read
   return [...candidates].sort();
 }
 
+/**
+ * The page's persons and the total. When nothing but the companies filters: a company's counted
+ * order, or the order of the scope these companies are (derive-scopes.ts) when one is kept.
+ */
+async function personsWindow(reads: DirectoryReads, query: PersonsQuery, at: ReadAt): Promise<OrderWindow> {
+  const { filter } = query;
+  const [companyId] = filter.companies;
+  if (filter.phone === undefined && !hasNameFilter(filter)) {
+    if (companyId !== undefined && filter.companies.size === 1)
+      return companyWindow(reads, query, companyId, "persons", at);
+    const partition = scopePartition(scopeIdOf(filter.companies));
+    const scoped = await orderWindow(reads.orders, partition, ORDER.persons, query, at);
+    if (scoped) return scoped;
+  }
+  const sorted = await candidatesAt(reads, query, at);
+  return { keys: window(sorted, query), total: sorted.length };
+}
+
 async function personsAt(
   reads: DirectoryReads,
   query: PersonsQuery,
@@ -201,16 +246,20 @@ async function personsAt(
     const all = matches ? [withEmployments({ person, employees: found.employees })] : [];
     return { items: window(all, query), total: all.length };
   }
-  const sorted = await candidatesAt(reads, query, at);
-  const ids = window(sorted, query).map((order) => orderKeyParts(order).id);
+  const { keys, total } = await personsWindow(reads, query, at);
+  const ids = keys.map((order) => orderKeyParts(order).id);
   const bundles = await inParallel(ids, BUNDLES_IN_FLIGHT, (id) => reads.bundle(id, at));
   const items = bundles.map((found, i) => {
     const person = found?.bundle.person;
     // An entry and its person's bundle are written in one generation: one without the other is a defect.
     if (!found || !person) throw new Error(`person ${ids[i]} has entries but no bundle`);
+    // Checked, not trusted: an order out of step must fail the search, never show a person the key
+    // may not read.
+    if (!found.bundle.employees.some((record) => query.filter.companies.has(record.companyId)))
+      throw new Error(`person ${ids[i]} is in an order of companies they have no record in`);
     return withEmployments({ person, employees: found.bundle.employees });
   });
-  return { items, total: sorted.length };
+  return { items, total };
 }
 
 export function dynamoDirectoryReader(

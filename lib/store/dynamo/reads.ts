@@ -24,6 +24,7 @@ import {
   visibleAt,
 } from "./layout.js";
 import type { StoredBundle } from "./load-plan.js";
+import { OrderReads } from "./order-reads.js";
 
 /** Which state to read: a generation, and whether the read must see every write before it. */
 export interface ReadAt {
@@ -74,10 +75,15 @@ function visibleBundleChunks(personId: string, items: readonly Item[], at: ReadA
 }
 
 export class DirectoryReads {
+  /** Reads of the counted orders. */
+  readonly orders: OrderReads;
+
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly table: string,
-  ) {}
+  ) {
+    this.orders = new OrderReads(client, table);
+  }
 
   private query(input: Omit<QueryCommandInput, "TableName">, at: ReadAt) {
     return queryAll(this.client, { TableName: this.table, ConsistentRead: at.consistent, ...input });

@@ -6,11 +6,28 @@
  */
 import type { SourceEmployee } from "../../directory/source.js";
 import { namesOf, phoneOf } from "../../search/matching.js";
-import { type Brand, ORDER_KEY_BYTES, type OrderKey, orderKeyOfBytes, phoneBytes } from "../binary-keys.js";
+import {
+  type Brand,
+  ORDER_KEY_BYTES,
+  type OrderKey,
+  orderKeyBytes,
+  orderKeyOfBytes,
+  phoneBytes,
+} from "../binary-keys.js";
 import { equalBytes, hexOf } from "../bytes.js";
 import { DIRECTORY_ATTR as A } from "../tables.js";
 import { bytesOf, type Item, type ItemKey, keyOf } from "./batch.js";
-import { decodeNamePairs, decompress, decompressChunks, FORMAT, type Location } from "./codec.js";
+import {
+  decodeNamePairs,
+  decodeOrderBlock,
+  decodeOrderIndex,
+  decodeScopeCompanies,
+  decompress,
+  decompressChunks,
+  FORMAT,
+  type Location,
+} from "./codec.js";
+import type { OrderIndex } from "./counted-order.js";
 import { locationAt } from "./inspect.js";
 import { locationOf, personNameLists, personOrder } from "./items.js";
 import {
@@ -22,12 +39,21 @@ import {
   genOf,
   genOfJournal,
   idOfPartition,
+  isCompanyPartition,
   isJournalPartition,
   isLocationPartition,
+  isOrderBlockSort,
+  isOrderIndexSort,
   isPersonPartition,
+  isScopePartition,
+  isScopesPartition,
   MANIFEST_KEY,
+  ORDER,
   orderOfSort,
   type PersonNameFamily,
+  scopeIdOf,
+  scopeOfPartition,
+  scopeOfRegistrySort,
   visibleAt,
 } from "./layout.js";
 import { storedLocation } from "./load-plan.js";
@@ -63,6 +89,14 @@ export const entryKeyParts = (key: EntryKey) => ({
   company: key.slice(1 + ORDER_KEY_BYTES),
 });
 
+/** An order of a company or a scope (`scopeOwner`): its family byte and its owner. */
+export const orderId = (family: number, owner: string) => `${family}/${owner}`;
+/** A scope as an order's owner: no company id holds a colon. */
+export const scopeOwner = (scopeId: string) => `scope:${scopeId}`;
+/** A block version of an order. */
+export const orderBlockId = (family: number, company: string, low: OrderKey, gen: number) =>
+  `${orderId(family, company)}/${hexOf(orderKeyBytes(low))}/${gen}`;
+
 const sameBytes = (a: unknown, b: Uint8Array | undefined) =>
   b === undefined ? a === undefined : a instanceof Uint8Array && equalBytes(a, b);
 const textOrNull = (value: unknown) => (typeof value === "string" ? value : null);
@@ -74,6 +108,12 @@ export class Census {
   readonly bundles = new Map<string, BundleSummary>();
   /** Location values visible at the committed generation, by record id. */
   readonly locations = new Map<string, { gen: number; value: Location }>();
+  /** Visible order indexes, by company and order family (`<family>/<company>`). */
+  readonly orderIndexes = new Map<string, { key: ItemKey; index: OrderIndex }>();
+  /** Visible order blocks, by company, order family, low and generation (`orderBlockId`). */
+  readonly orderBlocks = new Map<string, { key: ItemKey; keys: OrderKey[] }>();
+  /** Registered scopes visible at the committed generation, by their orders' owner (`scopeOwner`). */
+  readonly scopes = new Map<string, { key: ItemKey; companies: string[] }>();
   /** Chunks of bundles read so far, by partition and generation in hex; the first chunk's key names it. */
   private readonly chunks = new Map<string, { first: ItemKey; n: number; k: unknown; parts: Uint8Array[] }>();
 
@@ -110,11 +150,55 @@ export class Census {
     if (isJournalPartition(p)) return this.rules.journal(genOfJournal(p));
     if (isPersonPartition(p)) return this.bundleChunk(key, item);
     if (isLocationPartition(p)) return this.location(key, item);
-    if ((p[0] ?? 0) >= 0x2d) return this.companyItem(key, item);
+    if (isScopesPartition(p)) return this.scope(key, item);
+    if (isScopePartition(p)) {
+      if (!isOrderIndexSort(key.s) && !(isOrderBlockSort(key.s) && key.s[0] === ORDER.persons))
+        return "a scope item that is no persons order's index or block";
+      return this.orderItem(key, item, scopeOwner(scopeOfPartition(p)));
+    }
+    if (isCompanyPartition(p)) return this.companyItem(key, item);
     return "an item of no known kind";
   }
 
+  /** A scope's registry version: kept when visible, for verify-orders.ts. */
+  private scope(key: ItemKey, item: Item): string | undefined {
+    if (key.s.length !== 20) return "a scope registry item with a malformed sort key";
+    const gen = genOf(key.s);
+    const x = item[A.supersededAt] as number | undefined;
+    const wrong = this.rules.version(gen, x);
+    if (wrong || !visibleAt(gen, x, this.rules.committed)) return wrong;
+    const scopeId = scopeOfRegistrySort(key.s);
+    const companies = decodeScopeCompanies(bytesOf(item[A.data]));
+    if (scopeIdOf(companies) !== scopeId)
+      return "a scope registered under an id its companies do not hash to";
+    const owner = scopeOwner(scopeId);
+    if (this.scopes.has(owner)) return "a second visible version of a scope's registry item";
+    this.scopes.set(owner, { key, companies });
+    return undefined;
+  }
+
+  /** An order index or block of a company or a scope (`owner`): kept when visible, for verify-orders.ts. */
+  private orderItem(key: ItemKey, item: Item, owner: string): string | undefined {
+    const gen = genOf(key.s);
+    const x = item[A.supersededAt] as number | undefined;
+    const wrong = this.rules.version(gen, x);
+    if (wrong || !visibleAt(gen, x, this.rules.committed)) return wrong;
+    const data = bytesOf(item[A.data]);
+    if (isOrderIndexSort(key.s)) {
+      const id = orderId(key.s[1] ?? 0, owner);
+      if (this.orderIndexes.has(id)) return "a second visible version of an order index";
+      this.orderIndexes.set(id, { key, index: decodeOrderIndex(data) });
+    } else
+      this.orderBlocks.set(orderBlockId(key.s[0] ?? 0, owner, orderOfSort(key.s), gen), {
+        key,
+        keys: decodeOrderBlock(data),
+      });
+    return undefined;
+  }
+
   private companyItem(key: ItemKey, item: Item): string | undefined {
+    if (isOrderIndexSort(key.s) || isOrderBlockSort(key.s))
+      return this.orderItem(key, item, companyOfPartition(key.p));
     const family = key.s[0] ?? 0;
     if (key.s.length !== 30 || family < FAMILY.employmentKey || family > FAMILY.personLastNames)
       return "a company item with a malformed sort key";

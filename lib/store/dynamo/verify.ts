@@ -20,6 +20,7 @@ import {
 } from "./layout.js";
 import { Census, entryKeyParts } from "./verify-census.js";
 import { checkLinks } from "./verify-links.js";
+import { checkOrders } from "./verify-orders.js";
 import { allowances, checkManifest, type Problem } from "./verify-rules.js";
 
 export type { Problem } from "./verify-rules.js";
@@ -75,7 +76,7 @@ export async function verifyDirectory(
         ? await scanAll(client, table, feed)
         : await readCompany(client, table, options.companyId, census, feed);
   }
-  problem ??= census.incomplete() ?? checkLinks(census, options.companyId);
+  problem ??= census.incomplete() ?? checkLinks(census, options.companyId) ?? checkOrders(census);
   // A load that committed meanwhile makes the reads disagree: say so rather than blame an item.
   const after = await manifestItem();
   if (after?.committed !== before?.committed)

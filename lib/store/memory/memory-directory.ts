@@ -19,6 +19,7 @@ import {
   type PersonWithEmployments,
   type StoredIdsPage,
 } from "../port.js";
+import { distinctScopes } from "../scopes.js";
 
 /** One state of the directory: persons and employee records by id. */
 export interface DirectoryState {
@@ -102,6 +103,11 @@ function applyChange(pending: ReturnType<typeof pendingFrom>, change: Change): v
 export interface MemoryDirectory extends DirectoryReader, DirectoryWriter {
   /** The committed state, for assertions. */
   state(): DirectoryState;
+  /**
+   * The scopes kept, sorted (for assertions): in memory every search reads the whole state, so a
+   * scope changes no answer and no cost; only the list is kept, published with the load.
+   */
+  scopes(): readonly (readonly string[])[];
 }
 
 /** Ids in pages of this many, so callers meet the paging a table's scan gives. */
@@ -134,10 +140,12 @@ interface LoadHolder {
   /** Loads a `suspend` left, by token: a resume in this process goes on with the same session. */
   readonly suspended: Map<string, LoadSession>;
   tokens: number;
+  scopes: readonly (readonly string[])[];
 }
 
 function memoryLoadSession(holder: LoadHolder, mine: { label: string; startedAt: number }): LoadSession {
   const pending = pendingFrom(holder.committed);
+  let scopes = holder.scopes;
   holder.tokens += 1;
   const token = String(holder.tokens);
   const release = () => {
@@ -157,10 +165,14 @@ function memoryLoadSession(holder: LoadHolder, mine: { label: string; startedAt:
       yield* idPages((kind === "person" ? pending.persons : pending.employees).keys(), cursor);
     },
     danglingReference: async () => danglingIn(pending),
+    async keepScopes(lists) {
+      scopes = distinctScopes(lists);
+    },
     async commit(options = {}) {
       if (!published) {
         if (holder.lease !== mine) throw new Error("this load no longer holds the lease");
         holder.committed = pending;
+        holder.scopes = scopes;
         published = true;
         await options.onPublished?.();
       }
@@ -184,10 +196,17 @@ export function memoryDirectory(
   initial: DirectoryState = emptyState(),
   now = () => Date.now(),
 ): MemoryDirectory {
-  const holder: LoadHolder = { committed: initial, lease: undefined, suspended: new Map(), tokens: 0 };
+  const holder: LoadHolder = {
+    committed: initial,
+    lease: undefined,
+    suspended: new Map(),
+    tokens: 0,
+    scopes: [],
+  };
   return {
     ...memoryReader(() => holder.committed),
     state: () => holder.committed,
+    scopes: () => holder.scopes,
     async beginLoad(label) {
       const { lease } = holder;
       if (lease) throw new LoadInProgressError(lease.label, lease.startedAt, undefined);

@@ -4,9 +4,20 @@
  */
 import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { instantKey } from "../../../lib/directory/instant-key.js";
+import { keepScopes } from "../../../lib/load/keep-scopes.js";
 import { orderKey, phoneBytes } from "../../../lib/store/binary-keys.js";
 import type { Item, ItemKey } from "../../../lib/store/dynamo/batch.js";
-import { compress, decodeLocation, encodeLocation, FORMAT } from "../../../lib/store/dynamo/codec.js";
+import {
+  compress,
+  decodeLocation,
+  decodeOrderBlock,
+  decodeOrderIndex,
+  encodeLocation,
+  encodeOrderBlock,
+  encodeOrderIndex,
+  encodeScopeCompanies,
+  FORMAT,
+} from "../../../lib/store/dynamo/codec.js";
 import { dynamoDirectory } from "../../../lib/store/dynamo/directory.js";
 import { bundleItems, employmentOrder, personOrder } from "../../../lib/store/dynamo/items.js";
 import {
@@ -20,7 +31,14 @@ import {
   LOCATION_SORT,
   locationPartition,
   MANIFEST_KEY,
+  ORDER,
+  orderBlockSort,
+  orderIndexSort,
   personPartition,
+  SCOPES_PARTITION,
+  scopeIdOf,
+  scopePartition,
+  scopeRegistrySort,
 } from "../../../lib/store/dynamo/layout.js";
 import { verifyDirectory } from "../../../lib/store/dynamo/verify.js";
 import { documentClientFor } from "../../../lib/store/dynamo-client.js";
@@ -39,6 +57,13 @@ const hex = (key: ItemKey) => ({
   s: Buffer.from(key.s).toString("hex"),
 });
 const GHOST = testUuid(0x7e, 0, 0x99);
+
+/** The scope of acme and beta, kept by a third load (generation 3). */
+const ACME_BETA = scopeIdOf(["acme", "beta"]);
+const SCOPE_REGISTRY: ItemKey = { p: SCOPES_PARTITION, s: scopeRegistrySort(ACME_BETA, 3) };
+const SCOPE_INDEX: ItemKey = { p: scopePartition(ACME_BETA), s: orderIndexSort(ORDER.persons, 3) };
+const keepAcmeBeta = (documents: ReturnType<typeof documentClientFor>, table: string) =>
+  keepScopes(dynamoDirectory(documents, table, { writer: { graceMs: 0 } }), [["acme", "beta"]]);
 
 type Items = ReturnType<typeof tableItems>;
 interface Case {
@@ -181,6 +206,51 @@ const CASES: readonly Case[] = [
       }),
     named: { p: personPartition(P1), s: bundleSort(2, 0) },
     what: /no person key entry in acme of generation 2/,
+  },
+  {
+    title: "a kept scope whose order is gone",
+    corrupt: async (items, documents, table) => {
+      await keepAcmeBeta(documents, table);
+      await items.remove(SCOPE_INDEX);
+    },
+    named: SCOPE_REGISTRY,
+    what: /a scope with persons whose order has no visible index/,
+  },
+  {
+    title: "the order of a scope no longer registered",
+    corrupt: async (items, documents, table) => {
+      await keepAcmeBeta(documents, table);
+      await items.remove(SCOPE_REGISTRY);
+    },
+    named: SCOPE_INDEX,
+    what: /the order of a scope that is not registered/,
+  },
+  {
+    title: "a scope registered under another scope's id",
+    corrupt: async (items, documents, table) => {
+      await keepAcmeBeta(documents, table);
+      const item = await items.get(SCOPE_REGISTRY);
+      await items.put({ ...item, [A.data]: encodeScopeCompanies(["acme", "beta", "gamma"]) });
+    },
+    named: SCOPE_REGISTRY,
+    what: /a scope registered under an id its companies do not hash to/,
+  },
+  {
+    title: "a scope order missing a person of one of its companies",
+    corrupt: async (items, documents, table) => {
+      await keepAcmeBeta(documents, table);
+      const index = decodeOrderIndex((await items.get(SCOPE_INDEX))[A.data] as Uint8Array);
+      const [block] = index;
+      if (!block) throw new Error("the scope's order has no block");
+      const key = { p: SCOPE_INDEX.p, s: orderBlockSort(ORDER.persons, block.low, block.gen) };
+      const keys = decodeOrderBlock((await items.get(key))[A.data] as Uint8Array);
+      const fewer = [...index];
+      fewer[0] = { ...block, count: block.count - 1 };
+      await items.put({ ...(await items.get(key)), [A.data]: encodeOrderBlock(keys.slice(0, -1)) });
+      await items.put({ ...(await items.get(SCOPE_INDEX)), [A.data]: encodeOrderIndex(fewer) });
+    },
+    named: SCOPE_INDEX,
+    what: /holds (\d+) keys where its companies' persons are (?!\1)\d+/,
   },
 ];
 

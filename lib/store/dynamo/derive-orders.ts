@@ -1,0 +1,110 @@
+/**
+ * A load's counted orders, derived again before the flip for each company it changed: each order
+ * is read whole from the entries it counts (as of the load's generation), compared with its stored
+ * blocks, and only the blocks that differ are written, with a new index. So a one-record change
+ * writes a block and an index per order it touches, whatever the company's size.
+ */
+import type { OrderKey } from "../binary-keys.js";
+import { DIRECTORY_ATTR as A } from "../tables.js";
+import { encodeOrderBlock, encodeOrderIndex } from "./codec.js";
+import { planOrder } from "./counted-order.js";
+import {
+  companyPartition,
+  FAMILY,
+  ORDER,
+  type OrderFamily,
+  orderBlockSort,
+  orderIndexSort,
+  type PartitionKey,
+} from "./layout.js";
+import type { ChunkContext, ChunkWriter } from "./load-chunk.js";
+import { Writes } from "./load-plan.js";
+
+/** Each company order and the entry family it counts. */
+const COMPANY_ORDERS: readonly (readonly [
+  OrderFamily,
+  typeof FAMILY.employmentKey | typeof FAMILY.personKey,
+])[] = [
+  [ORDER.employees, FAMILY.employmentKey],
+  [ORDER.persons, FAMILY.personKey],
+];
+
+/** Keys a journal entry names at most: a first derive of a large order writes thousands of blocks. */
+const KEYS_PER_ENTRY = 500;
+
+/** Journals and sends the writes in pieces of at most `KEYS_PER_ENTRY` keys (the journal's items are capped). */
+export async function writeInPieces(writer: ChunkWriter, writes: Writes): Promise<void> {
+  const all = [
+    ...[...writes.puts.values()].map((put) => ({ put })),
+    ...[...writes.deletes.values()].map((del) => ({ del })),
+    ...[...writes.stamps.values()].map((stamp) => ({ stamp })),
+  ];
+  for (let i = 0; i < all.length; i += KEYS_PER_ENTRY) {
+    const piece = all.slice(i, i + KEYS_PER_ENTRY);
+    await writer.write({
+      puts: piece.flatMap((w) => ("put" in w ? [w.put] : [])),
+      deletes: piece.flatMap((w) => ("del" in w ? [w.del] : [])),
+      stamps: piece.flatMap((w) => ("stamp" in w ? [w.stamp] : [])),
+      locations: [],
+    });
+  }
+}
+
+/** The writes that make the order in `partition` hold `next` (sorted, distinct). */
+export async function orderWrites(
+  context: ChunkContext,
+  partition: PartitionKey,
+  order: OrderFamily,
+  next: readonly OrderKey[],
+): Promise<Writes | undefined> {
+  const at = { gen: context.gen, consistent: true };
+  const stored = await context.reads.orders.index(partition, order, at);
+  const index = stored?.index ?? [];
+  const contents = await context.reads.orders.blocks(
+    partition,
+    order,
+    index,
+    { first: 0, last: index.length - 1 },
+    at,
+  );
+  const blocks = new Map(index.map((block, i) => [block.low, contents[i] ?? []]));
+  const plan = planOrder(index, blocks, next, context.gen);
+  if (!plan.changed) return undefined;
+  const writes = new Writes(context.gen);
+  for (const block of plan.superseded)
+    writes.supersede([{ p: partition, s: orderBlockSort(order, block.low, block.gen) }], block.gen);
+  if (stored) writes.supersede([{ p: partition, s: orderIndexSort(order, stored.gen) }], stored.gen);
+  for (const block of plan.written)
+    writes.put({
+      [A.partition]: partition,
+      [A.sort]: orderBlockSort(order, block.low, context.gen),
+      [A.data]: encodeOrderBlock(block.keys),
+    });
+  if (plan.index)
+    writes.put({
+      [A.partition]: partition,
+      [A.sort]: orderIndexSort(order, context.gen),
+      [A.data]: encodeOrderIndex(plan.index),
+    });
+  return writes;
+}
+
+/** Derives a company's orders again from its entries as the load left them. */
+export async function deriveCompanyOrders(
+  context: ChunkContext,
+  writer: ChunkWriter,
+  companyId: string,
+): Promise<void> {
+  const partition = companyPartition(companyId);
+  const at = { gen: context.gen, consistent: true };
+  for (const [order, family] of COMPANY_ORDERS) {
+    const entries = await context.reads.family(companyId, family, {}, at);
+    const writes = await orderWrites(
+      context,
+      partition,
+      order,
+      entries.map((entry) => entry.order),
+    );
+    if (writes) await writeInPieces(writer, writes);
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * Scope orders (docs/data-model.md, "Scope orders"): for each registered scope, the persons with a
+ * record in any of its companies, as one counted order. A load derives again, after its companies'
+ * orders, each scope that holds a company it changed: the union of those companies' persons orders
+ * is compared with the scope's blocks and only the blocks that differ are written. Keeping a new
+ * set of scopes registers the new ones (derived at commit) and supersedes the dropped ones whole.
+ */
+import type { OrderKey } from "../binary-keys.js";
+import { inParallel } from "./batch.js";
+import { orderWrites, writeInPieces } from "./derive-orders.js";
+import { companyPartition, FAMILY, ORDER, type ScopeId, scopePartition } from "./layout.js";
+import type { ChunkContext, ChunkWriter } from "./load-chunk.js";
+import { Writes } from "./load-plan.js";
+import type { ReadAt } from "./reads.js";
+import { readScopes, registryItem, scopeItems, scopesOf } from "./scope-registry.js";
+
+/** Companies read at once while a scope is derived. */
+const COMPANIES_IN_FLIGHT = 16;
+
+const loadAt = (context: ChunkContext): ReadAt => ({ gen: context.gen, consistent: true });
+
+/** A company's persons as the load left them: its persons order, or its entries if it has none. */
+async function personsOfCompany(context: ChunkContext, companyId: string, at: ReadAt): Promise<OrderKey[]> {
+  const partition = companyPartition(companyId);
+  const stored = await context.reads.orders.index(partition, ORDER.persons, at);
+  if (!stored)
+    return (await context.reads.family(companyId, FAMILY.personKey, {}, at)).map((entry) => entry.order);
+  const blocks = await context.reads.orders.blocks(
+    partition,
+    ORDER.persons,
+    stored.index,
+    { first: 0, last: stored.index.length - 1 },
+    at,
+  );
+  return blocks.flat();
+}
+
+/** The sorted, distinct union of sorted lists. */
+export function unionOfSorted(lists: readonly (readonly OrderKey[])[]): OrderKey[] {
+  const all = lists.flat().sort();
+  return all.filter((key, i) => i === 0 || key !== all[i - 1]);
+}
+
+/** Derives a scope's order again from its companies' persons, as the load left them. */
+export async function deriveScopeOrder(
+  context: ChunkContext,
+  writer: ChunkWriter,
+  scopeId: ScopeId,
+  companies: readonly string[],
+): Promise<void> {
+  const at = loadAt(context);
+  const lists = await inParallel(companies, COMPANIES_IN_FLIGHT, (company) =>
+    personsOfCompany(context, company, at),
+  );
+  const writes = await orderWrites(context, scopePartition(scopeId), ORDER.persons, unionOfSorted(lists));
+  if (writes) await writeInPieces(writer, writes);
+}
+
+/** The registered scopes as of the load, by id. */
+export async function scopesAtLoad(context: ChunkContext) {
+  return readScopes(context.client, context.table, loadAt(context));
+}
+
+/**
+ * Makes the registry hold exactly `lists`' scopes: new ones are registered, dropped ones are
+ * superseded with their order. Returns the new scopes, whose orders the commit derives.
+ */
+export async function keepScopes(
+  context: ChunkContext,
+  writer: ChunkWriter,
+  lists: readonly (readonly string[])[],
+): Promise<ScopeId[]> {
+  const at = loadAt(context);
+  const wanted = scopesOf(lists);
+  const stored = await scopesAtLoad(context);
+  const writes = new Writes(context.gen);
+  for (const [scopeId, companies] of wanted)
+    if (!stored.has(scopeId)) writes.put(registryItem(scopeId, companies, context.gen));
+  for (const [scopeId, registered] of stored) {
+    if (wanted.has(scopeId)) continue;
+    for (const { key, gen } of await scopeItems(context.client, context.table, scopeId, registered, at))
+      writes.supersede([key], gen);
+  }
+  await writeInPieces(writer, writes);
+  return [...wanted.keys()].filter((scopeId) => !stored.has(scopeId));
+}
