@@ -39,6 +39,16 @@ export interface LoadCallbacks {
 
 const BENCH_AS_OF = new Date("2026-07-01T00:00:00Z");
 
+/** A key that may run both searches over `companies`. */
+export function benchPrincipal(companies: Iterable<string>): Principal {
+  return {
+    keyId: "bench",
+    partner: "benchmark",
+    operations: new Set(OPERATIONS),
+    companies: new Set(companies),
+  };
+}
+
 /**
  * Creates fresh tables named with `prefix` and loads the dataset into both designs. `loader` writes
  * (uninstrumented: loading is not measured); `reader` is instrumented here and serves the searches.
@@ -88,12 +98,7 @@ export async function openBench(
   const client = documentClientFor(reader);
   return {
     dataset,
-    principal: {
-      keyId: "bench",
-      partner: "benchmark",
-      operations: new Set(OPERATIONS),
-      companies: new Set(dataset.summary.companyIds),
-    },
+    principal: benchPrincipal(dataset.summary.companyIds),
     recorder,
     directory,
     naiveClient: client,

@@ -57,7 +57,10 @@ describe("rarestTrigram", () => {
   it("keeps the first trigram of the fragment on a tie, and looks at the field filtered on", () => {
     // "itc" and "tch" are both held by the 10 Mitchells.
     expect(rarestTrigram(candidates, { lastName: "itch" })).toMatchObject({ trigram: "itc", records: 10 });
-    expect(rarestTrigram(candidates, { firstName: "ann" })).toMatchObject({ field: "firstName", records: 42 });
+    expect(rarestTrigram(candidates, { firstName: "ann" })).toMatchObject({
+      field: "firstName",
+      records: 42,
+    });
     expect(rarestTrigram(candidates, { firstName: "Ann", lastName: "chel" })).toMatchObject({
       field: "lastName",
       trigram: "che",
