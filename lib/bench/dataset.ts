@@ -20,7 +20,7 @@ export interface DatasetOptions {
   readonly companySizes?: CompanySizes;
 }
 
-interface DatasetSummary extends DatasetOptions {
+export interface DatasetSummary extends DatasetOptions {
   readonly persons: number;
   /** Employee records with no person. */
   readonly unlinked: number;
@@ -66,4 +66,18 @@ function largestCompany(data: DataFile): number {
   for (const record of data.employees)
     perCompany.set(record.companyId, (perCompany.get(record.companyId) ?? 0) + 1);
   return Math.max(0, ...perCompany.values());
+}
+
+/** The report's dataset section (each profile adds its run time). */
+export function datasetReport(summary: DatasetSummary) {
+  return {
+    records: summary.records,
+    companies: summary.companies,
+    seed: summary.seed,
+    ...(summary.companySizes ? { companySizes: summary.companySizes } : {}),
+    persons: summary.persons,
+    unlinkedRecords: summary.unlinked,
+    largestCompany: summary.largestCompany,
+    generator: "lib/directory/demo-data.ts",
+  };
 }

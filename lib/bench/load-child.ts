@@ -6,13 +6,13 @@
  *
  * argv: endpoint, table, file, mode.
  */
-import { readFileSync } from "node:fs";
 import { LOAD_MODES, type LoadMode } from "../load/change-lines.js";
 import { loadFile } from "../load/load-file.js";
 import { localClient } from "../local/engines.js";
 import { dynamoDirectory } from "../store/dynamo/directory.js";
 import { documentClientFor } from "../store/dynamo-client.js";
 import { CapacityTally, type CapacityTotals, instrumentClient } from "./capacity-recorder.js";
+import { peakRssKb } from "./peak-rss.js";
 
 export interface LoadChildResult extends CapacityTotals {
   /** Lines of the file, and stored ids a snapshot deleted. */
@@ -23,21 +23,6 @@ export interface LoadChildResult extends CapacityTotals {
   /** RSS once the code is loaded, before the load; and this process's peak (peakRssKb). */
   readonly startRssKb: number;
   readonly maxRssKb: number;
-}
-
-/**
- * The peak RSS of this process's own memory: VmHWM of /proc/self/status on Linux. Not
- * resourceUsage().maxRSS: Linux carries ru_maxrss across exec, so a forked child reports its
- * parent's peak (here the benchmark, with dynalite's whole table) when that is higher.
- */
-function peakRssKb(): number {
-  try {
-    const match = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync("/proc/self/status", "utf8"));
-    if (match?.[1]) return Number(match[1]);
-  } catch {
-    // not Linux: fall through
-  }
-  return process.resourceUsage().maxRSS;
 }
 
 export type LoadChildMessage = { ok: true; result: LoadChildResult } | { ok: false; error: string };

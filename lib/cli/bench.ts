@@ -30,6 +30,7 @@ const USAGE = `usage: npm run bench -- [--profile queries|loads] [--records N] [
   --engine E      dynalite (default, in process) or ddblocal (DynamoDB Local, needs java)
   --out FILE      also write the report as JSON
   --no-bundles    skip bundling the functions (queries)
+  --no-naive      skip the naive yardstick: no naive tables, no naive figures (queries)
   --rss-only      only the first load and its peak RSS (loads)`;
 
 const OPTIONS = {
@@ -40,6 +41,7 @@ const OPTIONS = {
   engine: { type: "string" },
   out: { type: "string" },
   "no-bundles": { type: "boolean" },
+  "no-naive": { type: "boolean" },
   "rss-only": { type: "boolean" },
 } as const;
 
@@ -51,7 +53,7 @@ async function main({ values }: CommandLine<typeof OPTIONS>): Promise<void> {
   const seed = wholeNumberOption("seed", values.seed, DEMO_LIMITS.seed) ?? DEFAULT_DATASET.seed;
   const misplaced =
     profile === "loads"
-      ? (["companies", "no-bundles"] as const).find((name) => values[name] !== undefined)
+      ? (["companies", "no-bundles", "no-naive"] as const).find((name) => values[name] !== undefined)
       : values["rss-only"] !== undefined
         ? "rss-only"
         : undefined;
@@ -79,7 +81,8 @@ async function main({ values }: CommandLine<typeof OPTIONS>): Promise<void> {
       seed,
     },
     engine,
-    ...DEFAULT_PLANS,
+    real: DEFAULT_PLANS.real,
+    naive: values["no-naive"] === true ? null : DEFAULT_PLANS.naive,
     bundles: values["no-bundles"] !== true,
     progress,
   });
