@@ -37,6 +37,31 @@ export interface Dataset {
 
 export const DEFAULT_DATASET: DatasetOptions = { records: 100_000, companies: 50, seed: 1 };
 
+/**
+ * The scale profile's (issue 17). Zipf exponent 1 over 1,000 companies: the largest weighs
+ * 1/H(1000), about 13% of the companies drawn (a person's employers are distinct, so a little less
+ * of the records).
+ */
+export const SCALE_DATASET: DatasetOptions = {
+  records: 1_000_000,
+  companies: 1_000,
+  seed: 1,
+  companySizes: { zipf: 1 },
+};
+
+/** The issue's skew: the largest company holds at least 5% of the records. */
+const MIN_LARGEST_SHARE = 0.05;
+
+/** Fails the run when the generated directory is not as skewed as the scale profile needs. */
+export function assertSkewed(summary: DatasetSummary): void {
+  const share = summary.largestCompany / summary.records;
+  if (!(share >= MIN_LARGEST_SHARE))
+    throw new Error(
+      `the largest company holds ${(share * 100).toFixed(2)}% of the ${summary.records} records; ` +
+        `the scale profile needs at least ${MIN_LARGEST_SHARE * 100}%`,
+    );
+}
+
 export function buildDataset(options: DatasetOptions): Dataset {
   const data: DataFile = { persons: [], employees: [] };
   for (const record of demoRecords({

@@ -7,7 +7,7 @@
 import type { SourceEmployee } from "../directory/source.js";
 
 /** The keys' sizes short of every company. */
-export const KEY_SIZES = [1, 50] as const;
+const KEY_SIZES = [1, 50] as const;
 
 /** Company ids by record count, largest first (ties by id); a company with no record counts 0. */
 export function companiesBySize(companyIds: readonly string[], records: readonly SourceEmployee[]): string[] {

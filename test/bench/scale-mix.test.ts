@@ -1,4 +1,4 @@
-import { buildDataset } from "../../lib/bench/dataset.js";
+import { assertSkewed, buildDataset, SCALE_DATASET } from "../../lib/bench/dataset.js";
 import { companiesBySize, scaleKeys, spreadRanks } from "../../lib/bench/scale-keys.js";
 import {
   lastPageOffset,
@@ -124,5 +124,24 @@ describe("scale mix rules", () => {
       return key >= instantKey(slice.createdFrom) && key < instantKey(slice.createdBefore);
     });
     expect(inside).toHaveLength(2);
+  });
+});
+
+describe("the scale dataset", () => {
+  it("is a million records over 1,000 Zipf-sized companies by default", () => {
+    expect(SCALE_DATASET).toEqual({
+      records: 1_000_000,
+      companies: 1_000,
+      seed: 1,
+      companySizes: { zipf: 1 },
+    });
+  });
+
+  it("passes with its largest company over 5% of the records, and fails loudly on an even spread", () => {
+    const skewed = buildDataset({ ...SCALE_DATASET, records: 3_000 });
+    expect(skewed.summary.largestCompany / 3_000).toBeGreaterThan(0.05);
+    expect(() => assertSkewed(skewed.summary)).not.toThrow();
+    const even = buildDataset({ records: 3_000, companies: 100, seed: 1 });
+    expect(() => assertSkewed(even.summary)).toThrow(/the scale profile needs at least 5%/);
   });
 });
