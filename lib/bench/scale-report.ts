@@ -31,6 +31,10 @@ export interface ScaleReport {
 
 const thousands = (value: number) => value.toLocaleString("en-US");
 
+/** Blank for a query with no name filter; none for a fragment too short for a trigram. */
+const candidateCell = (units: number | null | undefined) =>
+  units === undefined ? "" : units === null ? "none (< 3)" : num(units);
+
 function queriesTable(queries: readonly QueryReport[]): string {
   return table(
     [
@@ -44,7 +48,10 @@ function queriesTable(queries: readonly QueryReport[]): string {
       "candidate rcu",
       "naive rcu",
       "calls",
-    ].concat(["round trips", "p50 ms", "p99 ms"]),
+      "round trips",
+      "p50 ms",
+      "p99 ms",
+    ],
     queries.map((q) => [
       q.name,
       String(q.keyCompanies),
@@ -53,7 +60,7 @@ function queriesTable(queries: readonly QueryReport[]): string {
       num(q.rcu),
       num(q.rcuLowerBound),
       num(q.pageRcu),
-      q.candidateRcu === undefined ? "" : q.candidateRcu === null ? "none (< 3)" : num(q.candidateRcu),
+      candidateCell(q.candidateRcu),
       num(q.naiveRcu),
       String(q.calls),
       String(q.roundTrips),

@@ -13,6 +13,7 @@ import { runHotCompany } from "./hot-company.js";
 import { runLimited } from "./limited-run.js";
 import { measureQuery, type QueryPlans, round } from "./measure-query.js";
 import type { Progress } from "./progress.js";
+import { EMPLOYEES_ROUTE } from "./query-mix.js";
 import type { QueryReport } from "./report.js";
 import { bundlesWithProgress } from "./run.js";
 import { companiesBySize, scaleKeys } from "./scale-keys.js";
@@ -30,7 +31,8 @@ export interface ScaleOptions extends QueryPlans {
 
 function keyReport(context: BenchContext, key: readonly string[]): ScaleKeyReport {
   const companies = new Set(key);
-  const records = context.dataset.data.employees.filter((record) => companies.has(record.companyId)).length;
+  let records = 0;
+  for (const record of context.dataset.data.employees) if (companies.has(record.companyId)) records += 1;
   return { companies: key.length, records };
 }
 
@@ -55,9 +57,7 @@ async function measureScale(context: BenchContext, engine: Engine, options: Scal
   const [oneCompany, widest] = [keys[0] ?? [], keys.at(-1) ?? []];
   const queries = scaleMix(dataset, keys);
   const reports = await measureMix(context, queries, options);
-  const hotQuery = queries.find(
-    (query) => query.route === "/v1/employees/search" && query.kind === "unfiltered",
-  );
+  const hotQuery = queries.find((query) => query.route === EMPLOYEES_ROUTE && query.kind === "unfiltered");
   if (!hotQuery) throw new Error("scale mix: no first page of the largest company's employees");
   const hotCompany = await runHotCompany(
     { ...context, principal: benchPrincipal(oneCompany) },
