@@ -6,9 +6,9 @@
 import type { ApiPersonsSearchResponse } from "../directory/api-schema.js";
 import type { BenchContext } from "./bench-context.js";
 import { employmentsByPerson, personsPageUnits } from "./floor.js";
+import { timedRun } from "./measure.js";
 import type { Progress } from "./progress.js";
 import { PERSONS_ROUTE } from "./query-mix.js";
-import { runQuery } from "./query-runner.js";
 
 export interface FullSyncReport {
   readonly scopeCompanies: number;
@@ -62,7 +62,7 @@ export async function fullSync(
 
 /** The sync source of the bench: the real persons search with the context's key. */
 function benchSyncSource(context: BenchContext): SyncSource {
-  const { dataset, principal, recorder } = context;
+  const { dataset, principal } = context;
   const pageInput = {
     authorized: principal.companies,
     persons: dataset.personsById,
@@ -71,15 +71,13 @@ function benchSyncSource(context: BenchContext): SyncSource {
   return {
     scopeCompanies: principal.companies.size,
     async fetch(offset, limit) {
-      recorder.take();
       const query = {
         name: "full sync",
         kind: "page",
         route: PERSONS_ROUTE,
         body: { offset, limit },
       } as const;
-      const response = await runQuery(context, query, "real");
-      const rcu = recorder.take().reduce((sum, call) => sum + call.rcu, 0);
+      const { response, rcu } = await timedRun(context, query, "real");
       if (!("persons" in response)) throw new Error("full sync: not a persons answer");
       return { response, rcu };
     },
