@@ -11,6 +11,7 @@ import { loadFile } from "../load/load-file.js";
 import { localClient } from "../local/engines.js";
 import { dynamoDirectory } from "../store/dynamo/directory.js";
 import { documentClientFor } from "../store/dynamo-client.js";
+import { answerParent } from "./bench-child.js";
 import { CapacityTally, type CapacityTotals, instrumentClient } from "./capacity-recorder.js";
 import { peakRssKb } from "./peak-rss.js";
 
@@ -24,8 +25,6 @@ export interface LoadChildResult extends CapacityTotals {
   readonly startRssKb: number;
   readonly maxRssKb: number;
 }
-
-export type LoadChildMessage = { ok: true; result: LoadChildResult } | { ok: false; error: string };
 
 async function main(): Promise<LoadChildResult> {
   const [endpoint = "", table = "", file = "", mode = ""] = process.argv.slice(2);
@@ -57,9 +56,4 @@ async function main(): Promise<LoadChildResult> {
   }
 }
 
-const answer = (message: LoadChildMessage) => process.send?.(message, () => process.disconnect());
-
-main().then(
-  (result) => answer({ ok: true, result }),
-  (error: unknown) => answer({ ok: false, error: error instanceof Error ? error.message : String(error) }),
-);
+answerParent(main());
