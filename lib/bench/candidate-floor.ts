@@ -9,14 +9,9 @@
  */
 import { normalizeName } from "../directory/name.js";
 import { namesOf } from "../search/matching.js";
-import { type Candidate, readUnits } from "./floor.js";
+import { type Candidate, type NameFilters, readUnits } from "./floor.js";
 
 type NameField = "firstName" | "lastName";
-
-export interface NameFilters {
-  readonly firstName?: string | undefined;
-  readonly lastName?: string | undefined;
-}
 
 /** The distinct trigrams (3 code points) of the normalized fragment, in order; none below 3. */
 export function trigrams(fragment: string): string[] {

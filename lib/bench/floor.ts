@@ -55,9 +55,10 @@ const attribute = (valueBytes: number) => FLOOR_BYTES.name + valueBytes;
 /** The sort key (instant, uuid) that orders, de-duplicates and windows: 8 + 16 bytes. */
 const ORDER_KEY = FLOOR_BYTES.instant + FLOOR_BYTES.uuid;
 
-interface NameFilters {
-  firstName?: string | undefined;
-  lastName?: string | undefined;
+/** The name fragments a query filters on (either, both or none). */
+export interface NameFilters {
+  readonly firstName?: string | undefined;
+  readonly lastName?: string | undefined;
 }
 
 /** The normalized names an entry must carry to be matched, or null when it can never match. */

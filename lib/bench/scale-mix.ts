@@ -52,11 +52,14 @@ export function middleSlice(records: readonly SourceEmployee[]): {
   return { createdFrom: from.createdAt, createdBefore: before.createdAt };
 }
 
-function employeesQueries(dataset: Dataset, key: readonly string[]): ScaleQuery[] {
+/** `named`: the largest company's middle well-named record, whose last name the name query takes. */
+function employeesQueries(
+  key: readonly string[],
+  records: readonly SourceEmployee[],
+  named: SourceEmployee,
+): ScaleQuery[] {
   const [companyId] = key;
   if (companyId === undefined) throw new Error("scale mix: the one-company key is empty");
-  const records = dataset.data.employees.filter((record) => record.companyId === companyId);
-  const named = middle(records, wellNamed);
   const route = EMPLOYEES_ROUTE;
   const query = (name: string, kind: BenchQuery["kind"], filters: Record<string, unknown>): ScaleQuery => ({
     name: `employees: largest company${name}`,
@@ -111,7 +114,7 @@ export function scaleMix(dataset: Dataset, keys: readonly (readonly string[])[])
     firstName: fragment(named.demographics.firstName, 0, 2),
   };
   return [
-    ...employeesQueries(dataset, oneCompany),
+    ...employeesQueries(oneCompany, largest, named),
     ...keys.flatMap((key) => personsQueries(dataset, key, names)),
   ];
 }

@@ -6,9 +6,7 @@ import {
   personsSearchRequestSchema,
 } from "../../lib/search/request-schemas.js";
 import { parsedValidEmployee, validPerson } from "../directory/fixtures.js";
-
-const uuid = (prefix: string, n: number) =>
-  `${prefix}${String(n).padStart(7, "0")}-0000-4000-8000-000000000000`;
+import { uuidOf } from "../support/records.js";
 
 let serial = 0;
 /** `count` records of `companyId` named `lastName`, each with a person of its own (or none). */
@@ -16,9 +14,9 @@ function named(companyId: string, lastName: string | null, count: number, linked
   return Array.from({ length: count }, () => {
     serial += 1;
     return parsedValidEmployee({
-      id: uuid("e", serial),
+      id: uuidOf("e", serial),
       companyId,
-      personId: linked ? uuid("a", serial) : null,
+      personId: linked ? uuidOf("a", serial) : null,
       demographics: { firstName: "Ann", lastName, dateOfBirth: null, gender: null },
     });
   });
