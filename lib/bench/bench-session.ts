@@ -1,25 +1,48 @@
 /**
- * What the queries and scale profiles share around their measurements: the engine started, the
- * dataset loaded into fresh tables (progress on the bar), and everything stopped afterwards.
+ * What the queries and scale profiles share around their measurements: the dataset generated
+ * (and checked), the engine started, the dataset loaded into fresh tables (progress on the bar),
+ * everything stopped afterwards, then the bundles, and the report's dataset section with the
+ * run's time.
  */
 import type { Engine, EngineName } from "../local/engines.js";
 import { benchClient } from "./bench-client.js";
 import { type BenchContext, openBench } from "./bench-context.js";
 import { startBenchEngine } from "./bench-engine.js";
-import type { Dataset } from "./dataset.js";
+import { type BundleResult, measureBundles } from "./bundles.js";
+import { buildDataset, type Dataset, type DatasetOptions, datasetReport } from "./dataset.js";
+import { type QueryPlans, round } from "./measure-query.js";
 import type { Progress } from "./progress.js";
 
-export interface SessionOptions {
+export interface ProfileOptions extends QueryPlans {
+  readonly dataset: DatasetOptions;
   readonly engine: EngineName;
-  /** Whether to load the naive yardstick too. */
-  readonly naive: boolean;
+  readonly bundles: boolean;
   readonly progress: Progress;
 }
 
+export interface ProfileRun<T> {
+  /** The report's dataset section, with the whole run's seconds. */
+  readonly dataset: ReturnType<typeof datasetReport> & { readonly benchSeconds: number };
+  readonly measured: T;
+  readonly bundles: readonly BundleResult[];
+}
+
+async function bundlesWithProgress(progress: Progress) {
+  progress.start("bundling and cold imports".padEnd(52), 1);
+  const result = await measureBundles({
+    onBundle: (done, total) => {
+      if (done === 1) progress.start("bundling and cold imports".padEnd(52), total);
+      progress.update(done);
+    },
+  });
+  progress.finish();
+  return result;
+}
+
 /** Runs `measure` on the loaded dataset; the engine and the reading client are stopped whatever it does. */
-export async function withLoadedBench<T>(
+async function withLoadedBench<T>(
   dataset: Dataset,
-  options: SessionOptions,
+  options: ProfileOptions,
   measure: (context: BenchContext, engine: Engine) => Promise<T>,
 ): Promise<T> {
   const { progress } = options;
@@ -38,11 +61,32 @@ export async function withLoadedBench<T>(
     const context = await openBench(engine.client(), reader, dataset, "bench", {
       onDirectoryProgress: loadProgress("loading real tables"),
       onNaiveProgress: loadProgress("loading naive tables"),
-      naive: options.naive,
+      naive: options.naive !== null,
     });
     return await measure(context, engine);
   } finally {
     reader.destroy();
     await engine.stop();
   }
+}
+
+/**
+ * A profile's run: `accept` sees the generated dataset before anything is loaded (and throws to
+ * stop the run), `measure` runs on it loaded, then the bundles are measured unless left out.
+ */
+export async function runProfile<T>(
+  options: ProfileOptions,
+  measure: (context: BenchContext, engine: Engine) => Promise<T>,
+  accept: (dataset: Dataset) => void = () => {},
+): Promise<ProfileRun<T>> {
+  const { progress } = options;
+  const started = performance.now();
+  progress.start("generating dataset".padEnd(52), options.dataset.records);
+  const dataset = buildDataset(options.dataset);
+  progress.finish();
+  accept(dataset);
+  const measured = await withLoadedBench(dataset, options, measure);
+  const bundles = options.bundles ? await bundlesWithProgress(progress) : [];
+  const benchSeconds = round((performance.now() - started) / 1000);
+  return { dataset: { ...datasetReport(dataset.summary), benchSeconds }, measured, bundles };
 }

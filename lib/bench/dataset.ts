@@ -6,6 +6,7 @@ import type { CompanySizes } from "../directory/company-sizes.js";
 import { demoCompanyIds, demoRecords } from "../directory/demo-data.js";
 import {
   type DataFile,
+  type SourceEmployee,
   SourceEmployeeSchema,
   type SourcePerson,
   SourcePersonSchema,
@@ -86,11 +87,15 @@ export function buildDataset(options: DatasetOptions): Dataset {
   };
 }
 
-function largestCompany(data: DataFile): number {
+/** Each company's employee records; a company with none is absent. */
+export function recordsPerCompany(records: readonly SourceEmployee[]): Map<string, number> {
   const perCompany = new Map<string, number>();
-  for (const record of data.employees)
-    perCompany.set(record.companyId, (perCompany.get(record.companyId) ?? 0) + 1);
-  return Math.max(0, ...perCompany.values());
+  for (const record of records) perCompany.set(record.companyId, (perCompany.get(record.companyId) ?? 0) + 1);
+  return perCompany;
+}
+
+function largestCompany(data: DataFile): number {
+  return Math.max(0, ...recordsPerCompany(data.employees).values());
 }
 
 /** The report's dataset section (each profile adds its run time). */

@@ -148,6 +148,12 @@ export const num = (value: number | undefined) =>
   value === undefined ? "–" : String(Math.round(value * 10) / 10);
 const optionalX = (a: number | undefined, b: number) => (a === undefined ? "–" : x(ratio(a, b)));
 
+export const bundlesTable = (bundles: readonly BundleResult[]) =>
+  table(
+    ["function", "bytes", "KB", "cold import ms"],
+    bundles.map((b) => [b.function, String(b.bytes), (b.bytes / 1024).toFixed(1), ms(b.importMs)]),
+  );
+
 /** Markdown tables (they read well in a terminal and paste into docs/performance.md as they are). */
 export function formatReport(report: BenchReport): string {
   const queries = table(
@@ -184,16 +190,12 @@ export function formatReport(report: BenchReport): string {
       optionalX(q.naiveP50Ms, q.p50Ms),
     ]),
   );
-  const bundles = table(
-    ["function", "bytes", "KB", "cold import ms"],
-    report.bundles.map((b) => [b.function, String(b.bytes), (b.bytes / 1024).toFixed(1), ms(b.importMs)]),
-  );
   return [
     `engine: ${report.engine}; dataset: ${JSON.stringify(report.dataset)}`,
     "",
     queries,
     "",
-    bundles,
+    bundlesTable(report.bundles),
     "",
     formatChecks(checkTargets(report)),
     "",

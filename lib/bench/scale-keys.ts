@@ -4,16 +4,16 @@
  * smallest, so the key reads huge, middling and tiny companies alike, and every key reads the
  * largest company (its employees queries run under any of them).
  */
-import type { SourceEmployee } from "../directory/source.js";
-
 /** The keys' sizes short of every company. */
 const KEY_SIZES = [1, 50] as const;
 
-/** Company ids by record count, largest first (ties by id); a company with no record counts 0. */
-export function companiesBySize(companyIds: readonly string[], records: readonly SourceEmployee[]): string[] {
-  const counts = new Map(companyIds.map((id) => [id, 0]));
-  for (const record of records) counts.set(record.companyId, (counts.get(record.companyId) ?? 0) + 1);
-  return [...companyIds].sort((a, b) => (counts.get(b) ?? 0) - (counts.get(a) ?? 0) || (a < b ? -1 : 1));
+/** Company ids by record count (recordsPerCompany), largest first, ties by id; an absent company counts 0. */
+export function companiesBySize(
+  companyIds: readonly string[],
+  recordCounts: ReadonlyMap<string, number>,
+): string[] {
+  const count = (id: string) => recordCounts.get(id) ?? 0;
+  return [...companyIds].sort((a, b) => count(b) - count(a) || (a < b ? -1 : 1));
 }
 
 /** `count` items of `ranked`, at ranks spread evenly from the first to the last (all when fewer). */

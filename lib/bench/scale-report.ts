@@ -3,11 +3,10 @@
  * queries, `fullSync` and `hotCompany`) and the same as text tables, with the issue's targets
  * checked (scale-targets.ts).
  */
-import type { BundleResult } from "./bundles.js";
 import type { FullSyncReport } from "./full-sync.js";
 import type { HotCompanyReport } from "./hot-company.js";
 import type { LimitedProcessReport } from "./limited-run.js";
-import { formatChecks, ms, num, type QueryReport, table } from "./report.js";
+import { type BenchReport, bundlesTable, formatChecks, ms, num, type QueryReport, table } from "./report.js";
 import { checkScaleTargets } from "./scale-targets.js";
 
 /** A key of the run: how many companies it may read and how many records they hold. */
@@ -16,17 +15,14 @@ export interface ScaleKeyReport {
   readonly records: number;
 }
 
-export interface ScaleReport {
+/** The queries profile's report (its queries carry the scale fields), and the scale profile's parts. */
+export interface ScaleReport extends BenchReport {
   readonly profile: "scale";
-  readonly dataset: Readonly<Record<string, unknown>>;
-  readonly engine: string;
   readonly keys: readonly ScaleKeyReport[];
-  readonly queries: readonly QueryReport[];
   readonly hotCompany: HotCompanyReport;
   /** The mix again in a process limited like a 1,024 MB Lambda: the worst p99 and the heap's growth. */
   readonly limitedProcess: LimitedProcessReport;
   readonly fullSync: FullSyncReport;
-  readonly bundles: readonly BundleResult[];
 }
 
 const thousands = (value: number) => value.toLocaleString("en-US");
@@ -83,10 +79,6 @@ function limitedLines(limited: LimitedProcessReport): string[] {
 export function formatScaleReport(report: ScaleReport): string {
   const { fullSync: sync, hotCompany: hot } = report;
   const keys = report.keys.map((key) => `${key.companies} (${thousands(key.records)} records)`).join(", ");
-  const bundles = table(
-    ["function", "bytes", "KB", "cold import ms"],
-    report.bundles.map((b) => [b.function, String(b.bytes), (b.bytes / 1024).toFixed(1), ms(b.importMs)]),
-  );
   return [
     `engine: ${report.engine}; dataset: ${JSON.stringify(report.dataset)}`,
     `keys, in companies: ${keys}`,
@@ -99,7 +91,7 @@ export function formatScaleReport(report: ScaleReport): string {
     "",
     ...limitedLines(report.limitedProcess),
     "",
-    ...(report.bundles.length > 0 ? [bundles, ""] : []),
+    ...(report.bundles.length > 0 ? [bundlesTable(report.bundles), ""] : []),
     formatChecks(checkScaleTargets(report)),
     "",
   ].join("\n");

@@ -4,36 +4,27 @@
  * and every company; one company searched again and again; the mix again in a process limited
  * like a 1,024 MB Lambda; and a full sync of everything the widest key may read.
  */
-import type { Engine, EngineName } from "../local/engines.js";
+import type { Engine } from "../local/engines.js";
 import { type BenchContext, benchPrincipal } from "./bench-context.js";
-import { withLoadedBench } from "./bench-session.js";
-import { assertSkewed, buildDataset, type DatasetOptions, datasetReport } from "./dataset.js";
+import { type ProfileOptions, runProfile } from "./bench-session.js";
+import { assertSkewed, recordsPerCompany } from "./dataset.js";
 import { runFullSync } from "./full-sync.js";
 import { runHotCompany } from "./hot-company.js";
 import { runLimited } from "./limited-run.js";
-import { measureQuery, type QueryPlans, round } from "./measure-query.js";
-import type { Progress } from "./progress.js";
+import { measureQuery } from "./measure-query.js";
 import { EMPLOYEES_ROUTE } from "./query-mix.js";
 import type { QueryReport } from "./report.js";
-import { bundlesWithProgress } from "./run.js";
 import { companiesBySize, scaleKeys } from "./scale-keys.js";
 import { type ScaleQuery, scaleMix } from "./scale-mix.js";
 import type { ScaleKeyReport, ScaleReport } from "./scale-report.js";
 
-export interface ScaleOptions extends QueryPlans {
-  readonly dataset: DatasetOptions;
-  readonly engine: EngineName;
-  readonly bundles: boolean;
-  readonly progress: Progress;
+export interface ScaleOptions extends ProfileOptions {
   /** Each part's figures as soon as they are measured (a long run's partial results). */
   readonly onMeasured?: (part: string, figures: unknown) => void;
 }
 
-function keyReport(context: BenchContext, key: readonly string[]): ScaleKeyReport {
-  const companies = new Set(key);
-  let records = 0;
-  for (const record of context.dataset.data.employees) if (companies.has(record.companyId)) records += 1;
-  return { companies: key.length, records };
+function keyReport(key: readonly string[], recordCounts: ReadonlyMap<string, number>): ScaleKeyReport {
+  return { companies: key.length, records: key.reduce((sum, id) => sum + (recordCounts.get(id) ?? 0), 0) };
 }
 
 async function measureMix(context: BenchContext, queries: readonly ScaleQuery[], options: ScaleOptions) {
@@ -53,7 +44,8 @@ type Measured = Omit<ScaleReport, "profile" | "dataset" | "engine" | "bundles">;
 async function measureScale(context: BenchContext, engine: Engine, options: ScaleOptions): Promise<Measured> {
   const { dataset } = context;
   const { progress, onMeasured } = options;
-  const keys = scaleKeys(companiesBySize(dataset.summary.companyIds, dataset.data.employees));
+  const recordCounts = recordsPerCompany(dataset.data.employees);
+  const keys = scaleKeys(companiesBySize(dataset.summary.companyIds, recordCounts));
   const [oneCompany, widest] = [keys[0] ?? [], keys.at(-1) ?? []];
   const queries = scaleMix(dataset, keys);
   const reports = await measureMix(context, queries, options);
@@ -71,29 +63,21 @@ async function measureScale(context: BenchContext, engine: Engine, options: Scal
   onMeasured?.("limitedProcess", limitedProcess);
   const fullSync = await runFullSync({ ...context, principal: benchPrincipal(widest) }, progress);
   onMeasured?.("fullSync", fullSync);
-  const keyReports = keys.map((key) => keyReport(context, key));
+  const keyReports = keys.map((key) => keyReport(key, recordCounts));
   return { keys: keyReports, queries: reports, hotCompany, limitedProcess, fullSync };
 }
 
 export async function runScaleBenchmark(options: ScaleOptions): Promise<ScaleReport> {
-  const { progress } = options;
-  const started = performance.now();
-  progress.start("generating dataset".padEnd(52), options.dataset.records);
-  const dataset = buildDataset(options.dataset);
-  progress.finish();
-  assertSkewed(dataset.summary);
-
-  const session = { engine: options.engine, naive: options.naive !== null, progress };
-  const measured = await withLoadedBench(dataset, session, (context, engine) =>
-    measureScale(context, engine, options),
+  const run = await runProfile(
+    options,
+    (context, engine) => measureScale(context, engine, options),
+    (dataset) => assertSkewed(dataset.summary),
   );
-  const bundles = options.bundles ? await bundlesWithProgress(progress) : [];
-  const benchSeconds = round((performance.now() - started) / 1000);
   return {
     profile: "scale",
-    dataset: { ...datasetReport(dataset.summary), benchSeconds },
+    dataset: run.dataset,
     engine: options.engine,
-    ...measured,
-    bundles,
+    ...run.measured,
+    bundles: run.bundles,
   };
 }

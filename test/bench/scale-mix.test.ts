@@ -1,4 +1,4 @@
-import { assertSkewed, buildDataset, SCALE_DATASET } from "../../lib/bench/dataset.js";
+import { assertSkewed, buildDataset, recordsPerCompany, SCALE_DATASET } from "../../lib/bench/dataset.js";
 import { companiesBySize, scaleKeys, spreadRanks } from "../../lib/bench/scale-keys.js";
 import {
   lastPageOffset,
@@ -10,15 +10,16 @@ import {
 import { instantKey } from "../../lib/directory/instant-key.js";
 import { normalizeName } from "../../lib/directory/name.js";
 import { parsedValidEmployee } from "../directory/fixtures.js";
+import { uuidOf } from "../support/records.js";
 
-const uuid = (n: number) => `e${String(n).padStart(7, "0")}-0000-4000-8000-000000000000`;
+const uuid = (n: number) => uuidOf("e", n);
 const ofCompany = (companyId: string, count: number, from = 0) =>
   Array.from({ length: count }, (_, i) => parsedValidEmployee({ id: uuid(from + i), companyId }));
 
 describe("scale keys", () => {
   it("ranks companies by record count, largest first, ties by id, empty companies last", () => {
     const records = [...ofCompany("b", 3), ...ofCompany("c", 5, 10), ...ofCompany("a", 3, 20)];
-    expect(companiesBySize(["a", "b", "c", "d"], records)).toEqual(["c", "a", "b", "d"]);
+    expect(companiesBySize(["a", "b", "c", "d"], recordsPerCompany(records))).toEqual(["c", "a", "b", "d"]);
   });
 
   it("spreads a key's ranks evenly from the largest to the smallest", () => {
@@ -43,7 +44,7 @@ describe("scale keys", () => {
 
 describe("scale mix", () => {
   const dataset = buildDataset({ records: 3_000, companies: 100, seed: 1, companySizes: { zipf: 1 } });
-  const ranked = companiesBySize(dataset.summary.companyIds, dataset.data.employees);
+  const ranked = companiesBySize(dataset.summary.companyIds, recordsPerCompany(dataset.data.employees));
   const keys = scaleKeys(ranked);
   const queries = scaleMix(dataset, keys);
   const largest = ranked[0] ?? "";
