@@ -51,4 +51,6 @@ export interface IngestReport {
   readonly finishedAt: string;
   readonly durationMs: number;
   readonly steps: number;
+  /** The ingest that wrote it: its `work/<execution>/` and its state's `execution`. */
+  readonly execution: string;
 }

@@ -36,7 +36,10 @@ export interface IngestContext {
 const MAX_CRASHES = 3;
 const MAX_WAIT_MS = 6 * 60 * 60 * 1000;
 
-type ReportContent = Omit<IngestReport, "object" | "startedAt" | "finishedAt" | "durationMs" | "steps">;
+type ReportContent = Omit<
+  IngestReport,
+  "object" | "startedAt" | "finishedAt" | "durationMs" | "steps" | "execution"
+>;
 
 /** A step's view of its ingest: the state, the clock, and how to end it with a report. */
 class Run {
@@ -70,11 +73,18 @@ class Run {
   /**
    * Writes the version's report. It is written at the flip and never replaced once it says
    * `applied` (the load did apply: a failure after the flip, in the clean-up, changes nothing).
+   * Another delivery's applied report makes this one, if it did not apply, a duplicate (a crash
+   * in a step of its own, or its lease lost to that delivery); one that applied too says so.
    */
-  async report(report: ReportContent): Promise<{ key: string; status: IngestReport["status"] }> {
+  async report(report: ReportContent): Promise<{ key: string; status: IngestState["status"] }> {
     const { inbox } = this.context;
     const existing = await inbox.report(this.state.object);
-    if (existing?.status === "applied") return { key: reportKey(this.state.object), status: "applied" };
+    if (existing?.status === "applied")
+      return {
+        key: reportKey(this.state.object),
+        status:
+          report.status === "applied" || existing.execution === this.execution ? "applied" : "duplicate",
+      };
     const finished = this.now();
     const key = await inbox.writeReport({
       object: this.state.object,
@@ -83,6 +93,7 @@ class Run {
       finishedAt: finished.toISOString(),
       durationMs: finished.getTime() - Date.parse(this.startedAt),
       steps: this.steps,
+      execution: this.execution,
     });
     return { key, status: report.status };
   }

@@ -116,6 +116,18 @@ describeEachEngine("the ingest", (getEngine) => {
         runLocalExecution(object, ingest(), { waitMs: 50 }),
       ]);
       expect([one.state.status, two.state.status].sort()).toEqual(["applied", "duplicate"]);
+      const applied = [one, two].find((run) => run.state.status === "applied");
+      expect((await inbox().report(object))?.execution).toBe(applied?.state.execution);
+      // A delivery whose own step crashed (its progress never saved) ends duplicate, not failed.
+      const crashed = await ingest()({
+        object,
+        execution: "a-delivery-that-crashed",
+        status: "running",
+        steps: 2,
+        crash: { Error: "TimeoutError", Cause: "socket hang up" },
+      });
+      expect(crashed.status).toBe("duplicate");
+      expect((await inbox().report(object))?.execution).toBe(applied?.state.execution);
       // Delivered again after a later file changed the same records: that file's values stay.
       const later = await put("snapshot/later.ndjson", await readFile(world.file("snapshot")));
       expect((await runLocalExecution(later, ingest())).state.status).toBe("applied");

@@ -81,6 +81,7 @@ describe("the report's line", () => {
     finishedAt: "2026-11-24T10:00:12.500Z",
     durationMs: 12_500,
     steps: 4,
+    execution: "3f0c8a52-0d5e-4c36-9f6e-2b7f5d0e9a11",
   };
 
   it("says what was applied", () => {
