@@ -21,7 +21,7 @@ export interface QueryPlans {
 export const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
 
 /** Companies the search's scope covers: the one named (an employees search always names one), else the key's. */
-function scopeCompanies(query: BenchQuery, principal: Principal): number {
+export function scopeCompanies(query: BenchQuery, principal: Principal): number {
   return query.route === EMPLOYEES_ROUTE || query.body.companyId !== undefined ? 1 : principal.companies.size;
 }
 
