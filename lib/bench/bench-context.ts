@@ -1,7 +1,7 @@
 /**
- * Everything a measured query needs: the dataset loaded into the real tables and the naive ones on
- * one engine, the real repository and the naive client both over one instrumented client, and a
- * principal that may read every company of the dataset.
+ * Everything a measured query needs: the dataset loaded into the real tables and (unless left out)
+ * the naive ones on one engine, the real repository and the naive client both over one
+ * instrumented client, and a principal that may read every company of the dataset.
  */
 import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
@@ -24,20 +24,35 @@ export interface BenchContext {
   readonly recorder: CapacityRecorder;
   /** The real repository over the instrumented client. */
   readonly directory: DirectoryReader;
-  /** The naive yardstick's client (the same instrumented client) and tables. */
-  readonly naiveClient: DynamoDBDocumentClient;
-  readonly naiveTables: NaiveTables;
+  /** Its table: a reader with the service's own options (manifest cached 1 s) reads it too. */
+  readonly directoryTable: string;
+  /** The instrumented client both designs read through. */
+  readonly client: DynamoDBDocumentClient;
+  /** The naive yardstick's tables; null when it was left out (`--no-naive`). */
+  readonly naiveTables: NaiveTables | null;
   /** Fixed, so derived fields (membership, coverage) do not change between runs. */
   readonly asOf: Date;
 }
 
-export interface LoadCallbacks {
+export interface OpenBenchOptions {
   /** Items written so far of the real tables, then of the naive ones. */
   onDirectoryProgress?: (written: number, total: number) => void;
   onNaiveProgress?: (written: number, total: number) => void;
+  /** Whether to create and load the naive yardstick (default true). */
+  naive?: boolean;
 }
 
 const BENCH_AS_OF = new Date("2026-07-01T00:00:00Z");
+
+/** A key that may run both searches over `companies`. */
+export function benchPrincipal(companies: Iterable<string>): Principal {
+  return {
+    keyId: "bench",
+    partner: "benchmark",
+    operations: new Set(OPERATIONS),
+    companies: new Set(companies),
+  };
+}
 
 /**
  * Creates fresh tables named with `prefix` and loads the dataset into both designs. `loader` writes
@@ -48,15 +63,16 @@ export async function openBench(
   reader: DynamoDBClient,
   dataset: Dataset,
   prefix: string,
-  callbacks: LoadCallbacks = {},
+  options: OpenBenchOptions = {},
 ): Promise<BenchContext> {
   const tables: Record<TableId, string> = { directory: `${prefix}-directory`, keys: `${prefix}-keys` };
   const naiveTables: NaiveTables = {
     employees: `${prefix}-naive-employees`,
     persons: `${prefix}-naive-persons`,
   };
+  const naive = options.naive ?? true;
   await createTables(loader, tables);
-  await createNaiveTables(loader, naiveTables);
+  if (naive) await createNaiveTables(loader, naiveTables);
   const writer = documentClientFor(loader);
   const total = dataset.data.persons.length + dataset.data.employees.length;
   await loadData(
@@ -65,11 +81,11 @@ export async function openBench(
     "merge",
     {
       onProgress: ({ phase, changes }) => {
-        if (phase === "applied") callbacks.onDirectoryProgress?.(changes, total);
+        if (phase === "applied") options.onDirectoryProgress?.(changes, total);
       },
     },
   );
-  await loadNaive(writer, naiveTables, dataset.data, callbacks.onNaiveProgress);
+  if (naive) await loadNaive(writer, naiveTables, dataset.data, options.onNaiveProgress);
 
   // The manifest is read once and kept (no load runs during the bench): a search's figures are its
   // own reads. In service it is one strongly consistent GetItem (1 RCU) per process a second.
@@ -88,16 +104,12 @@ export async function openBench(
   const client = documentClientFor(reader);
   return {
     dataset,
-    principal: {
-      keyId: "bench",
-      partner: "benchmark",
-      operations: new Set(OPERATIONS),
-      companies: new Set(dataset.summary.companyIds),
-    },
+    principal: benchPrincipal(dataset.summary.companyIds),
     recorder,
     directory,
-    naiveClient: client,
-    naiveTables,
+    directoryTable: tables.directory,
+    client,
+    naiveTables: naive ? naiveTables : null,
     asOf: BENCH_AS_OF,
   };
 }

@@ -6,6 +6,7 @@ import type { CompanySizes } from "../directory/company-sizes.js";
 import { demoCompanyIds, demoRecords } from "../directory/demo-data.js";
 import {
   type DataFile,
+  type SourceEmployee,
   SourceEmployeeSchema,
   type SourcePerson,
   SourcePersonSchema,
@@ -20,7 +21,7 @@ export interface DatasetOptions {
   readonly companySizes?: CompanySizes;
 }
 
-interface DatasetSummary extends DatasetOptions {
+export interface DatasetSummary extends DatasetOptions {
   readonly persons: number;
   /** Employee records with no person. */
   readonly unlinked: number;
@@ -36,6 +37,31 @@ export interface Dataset {
 }
 
 export const DEFAULT_DATASET: DatasetOptions = { records: 100_000, companies: 50, seed: 1 };
+
+/**
+ * The scale profile's (issue 17). Zipf exponent 1 over 1,000 companies: the largest weighs
+ * 1/H(1000), about 13% of the companies drawn (a person's employers are distinct, so a little less
+ * of the records).
+ */
+export const SCALE_DATASET: DatasetOptions = {
+  records: 1_000_000,
+  companies: 1_000,
+  seed: 1,
+  companySizes: { zipf: 1 },
+};
+
+/** The issue's skew: the largest company holds at least 5% of the records. */
+const MIN_LARGEST_SHARE = 0.05;
+
+/** Fails the run when the generated directory is not as skewed as the scale profile needs. */
+export function assertSkewed(summary: DatasetSummary): void {
+  const share = summary.largestCompany / summary.records;
+  if (!(share >= MIN_LARGEST_SHARE))
+    throw new Error(
+      `the largest company holds ${(share * 100).toFixed(2)}% of the ${summary.records} records; ` +
+        `the scale profile needs at least ${MIN_LARGEST_SHARE * 100}%`,
+    );
+}
 
 export function buildDataset(options: DatasetOptions): Dataset {
   const data: DataFile = { persons: [], employees: [] };
@@ -61,9 +87,27 @@ export function buildDataset(options: DatasetOptions): Dataset {
   };
 }
 
-function largestCompany(data: DataFile): number {
+/** Each company's employee records; a company with none is absent. */
+export function recordsPerCompany(records: readonly SourceEmployee[]): Map<string, number> {
   const perCompany = new Map<string, number>();
-  for (const record of data.employees)
-    perCompany.set(record.companyId, (perCompany.get(record.companyId) ?? 0) + 1);
-  return Math.max(0, ...perCompany.values());
+  for (const record of records) perCompany.set(record.companyId, (perCompany.get(record.companyId) ?? 0) + 1);
+  return perCompany;
+}
+
+function largestCompany(data: DataFile): number {
+  return Math.max(0, ...recordsPerCompany(data.employees).values());
+}
+
+/** The report's dataset section (each profile adds its run time). */
+export function datasetReport(summary: DatasetSummary) {
+  return {
+    records: summary.records,
+    companies: summary.companies,
+    seed: summary.seed,
+    ...(summary.companySizes ? { companySizes: summary.companySizes } : {}),
+    persons: summary.persons,
+    unlinkedRecords: summary.unlinked,
+    largestCompany: summary.largestCompany,
+    generator: "lib/directory/demo-data.ts",
+  };
 }

@@ -55,9 +55,10 @@ const attribute = (valueBytes: number) => FLOOR_BYTES.name + valueBytes;
 /** The sort key (instant, uuid) that orders, de-duplicates and windows: 8 + 16 bytes. */
 const ORDER_KEY = FLOOR_BYTES.instant + FLOOR_BYTES.uuid;
 
-interface NameFilters {
-  firstName?: string | undefined;
-  lastName?: string | undefined;
+/** The name fragments a query filters on (either, both or none). */
+export interface NameFilters {
+  readonly firstName?: string | undefined;
+  readonly lastName?: string | undefined;
 }
 
 /** The normalized names an entry must carry to be matched, or null when it can never match. */
@@ -87,25 +88,43 @@ export interface FloorParts {
 
 const parts = (index: number, page: number): FloorParts => ({ index, page, total: index + page });
 
+/** A record an ideal index holds for a query, and the bytes of its entry there. */
+export interface Candidate {
+  readonly record: SourceEmployee;
+  readonly entryBytes: number;
+}
+
+/**
+ * The records an ideal index must read for an employees query: those of the company in the created
+ * range (the range is a key condition too: the sort key starts with the instant) that carry an
+ * entry (an exact filter's value; every name filtered on).
+ */
+export function* employeeCandidates(
+  request: EmployeesSearchRequest,
+  records: readonly SourceEmployee[],
+): Generator<Candidate> {
+  const range = createdRange(request);
+  for (const record of records) {
+    if (record.companyId !== request.companyId || !inCreatedRange(instantKey(record.createdAt), range))
+      continue;
+    const key = employeeEntryKeyBytes(request, record);
+    const names = key === null ? null : nameBytes(record, request);
+    if (key !== null && names !== null) yield { record, entryBytes: key + names };
+  }
+}
+
 /**
  * Employees of one company. Exact filters (person, phone) are key conditions of an ideal index,
  * so only records carrying that value are read; otherwise every record of the company in the
- * created range is (the range is a key condition too: the sort key starts with the instant).
+ * created range is.
  */
 export function employeesFloor(
   request: EmployeesSearchRequest,
   records: readonly SourceEmployee[],
   page: readonly SourceEmployee[],
 ): FloorParts {
-  const range = createdRange(request);
   let entries = 0;
-  for (const record of records) {
-    if (record.companyId !== request.companyId || !inCreatedRange(instantKey(record.createdAt), range))
-      continue;
-    const key = employeeEntryKeyBytes(request, record);
-    const names = key === null ? null : nameBytes(record, request);
-    if (key !== null && names !== null) entries += key + names;
-  }
+  for (const candidate of employeeCandidates(request, records)) entries += candidate.entryBytes;
   return parts(readUnits(entries), employeesPageUnits(request, page.map(recordBytes)));
 }
 
@@ -143,16 +162,10 @@ export interface PersonsFloorInput {
   readonly page: readonly string[];
 }
 
-/** A person with every employment the key may read: one partition, one Query. */
-function personBytes(input: PersonsFloorInput, id: string, byPerson: Map<string, SourceEmployee[]>): number {
-  const person = input.persons.get(id);
-  const employments = (byPerson.get(id) ?? []).filter((record) => input.authorized.has(record.companyId));
-  return (
-    (person ? recordBytes(person) : 0) + employments.reduce((sum, record) => sum + recordBytes(record), 0)
-  );
-}
+/** Each person's employment records, the input of a page's price (built once for many pages). */
+export type EmploymentsByPerson = ReadonlyMap<string, readonly SourceEmployee[]>;
 
-function employmentsByPerson(records: readonly SourceEmployee[]): Map<string, SourceEmployee[]> {
+export function employmentsByPerson(records: readonly SourceEmployee[]): EmploymentsByPerson {
   const byPerson = new Map<string, SourceEmployee[]>();
   for (const record of records) {
     if (record.personId === null) continue;
@@ -161,6 +174,29 @@ function employmentsByPerson(records: readonly SourceEmployee[]): Map<string, So
     byPerson.set(record.personId, list);
   }
   return byPerson;
+}
+
+/** What prices a page of persons: who they are, their employments, and what the key may read. */
+export interface PersonsPageInput {
+  readonly authorized: ReadonlySet<string>;
+  readonly persons: ReadonlyMap<string, SourcePerson>;
+  readonly byPerson: EmploymentsByPerson;
+}
+
+/** A person with every employment the key may read: one partition, one Query. */
+function personBytes(input: PersonsPageInput, id: string): number {
+  const person = input.persons.get(id);
+  const employments = (input.byPerson.get(id) ?? []).filter((record) =>
+    input.authorized.has(record.companyId),
+  );
+  return (
+    (person ? recordBytes(person) : 0) + employments.reduce((sum, record) => sum + recordBytes(record), 0)
+  );
+}
+
+/** The page part of a persons floor: each page person read by one Query of their partition. */
+export function personsPageUnits(input: PersonsPageInput, page: readonly string[]): number {
+  return page.reduce((sum, id) => sum + readUnits(personBytes(input, id)), 0);
 }
 
 /**
@@ -179,11 +215,25 @@ function personEntryKey(
   return { query: "phone", keyBytes: attribute(FLOOR_BYTES.phone) + attribute(company + ORDER_KEY) };
 }
 
-/** The index entries each Query reads: the candidates in scope whose person is in the created range. */
-function indexBytesPerQuery(input: PersonsFloorInput, scope: ReadonlySet<string>): Map<string, number> {
+/** A persons candidate, and the ideal design's Query that reads it (its company's, or "phone"). */
+export interface PersonCandidate extends Candidate {
+  readonly query: string;
+}
+
+/** The companies whose employments a persons query matches on: the one requested, or every one the key may read. */
+export const personsScope = (request: PersonsSearchRequest, authorized: ReadonlySet<string>) =>
+  new Set(request.companyId === undefined ? authorized : [request.companyId]);
+
+/**
+ * The records an ideal index must read for a persons query (other than by person id): employments
+ * with a person, in scope, whose person is in the created range, that carry an entry.
+ */
+export function* personCandidates(
+  input: Omit<PersonsFloorInput, "page">,
+  scope: ReadonlySet<string>,
+): Generator<PersonCandidate> {
   const { request, records, persons } = input;
   const range = createdRange(request);
-  const perQuery = new Map<string, number>();
   for (const record of records) {
     if (record.personId === null || !scope.has(record.companyId)) continue;
     const person = persons.get(record.personId);
@@ -191,9 +241,8 @@ function indexBytesPerQuery(input: PersonsFloorInput, scope: ReadonlySet<string>
     const entry = personEntryKey(request, record);
     const names = entry === null ? null : nameBytes(record, request);
     if (entry !== null && names !== null)
-      perQuery.set(entry.query, (perQuery.get(entry.query) ?? 0) + entry.keyBytes + names);
+      yield { record, query: entry.query, entryBytes: entry.keyBytes + names };
   }
-  return perQuery;
 }
 
 /**
@@ -204,16 +253,17 @@ function indexBytesPerQuery(input: PersonsFloorInput, scope: ReadonlySet<string>
  */
 export function personsFloor(input: PersonsFloorInput): FloorParts {
   const { request, authorized } = input;
-  const byPerson = employmentsByPerson(input.records);
-  const pageUnits = input.page.reduce((sum, id) => sum + readUnits(personBytes(input, id, byPerson)), 0);
+  const pageInput = { authorized, persons: input.persons, byPerson: employmentsByPerson(input.records) };
   if (request.personId !== undefined) {
     // The person's partition is both the candidate read and the page read.
-    return parts(0, readUnits(personBytes(input, request.personId, byPerson)));
+    return parts(0, personsPageUnits(pageInput, [request.personId]));
   }
-  const scope = new Set(request.companyId === undefined ? authorized : [request.companyId]);
-  const perQuery = indexBytesPerQuery(input, scope);
+  const scope = personsScope(request, authorized);
+  const perQuery = new Map<string, number>();
+  for (const { query, entryBytes } of personCandidates(input, scope))
+    perQuery.set(query, (perQuery.get(query) ?? 0) + entryBytes);
   // Every Query is billed, even one that finds nothing.
   const queries = request.phone !== undefined ? ["phone"] : [...scope];
   const indexUnits = queries.reduce((sum, query) => sum + readUnits(perQuery.get(query) ?? 0), 0);
-  return parts(indexUnits, pageUnits);
+  return parts(indexUnits, personsPageUnits(pageInput, input.page));
 }

@@ -6,13 +6,14 @@
  *
  * argv: endpoint, table, file, mode.
  */
-import { readFileSync } from "node:fs";
 import { LOAD_MODES, type LoadMode } from "../load/change-lines.js";
 import { loadFile } from "../load/load-file.js";
 import { localClient } from "../local/engines.js";
 import { dynamoDirectory } from "../store/dynamo/directory.js";
 import { documentClientFor } from "../store/dynamo-client.js";
+import { answerParent } from "./bench-child.js";
 import { CapacityTally, type CapacityTotals, instrumentClient } from "./capacity-recorder.js";
+import { peakRssKb } from "./peak-rss.js";
 
 export interface LoadChildResult extends CapacityTotals {
   /** Lines of the file, and stored ids a snapshot deleted. */
@@ -24,23 +25,6 @@ export interface LoadChildResult extends CapacityTotals {
   readonly startRssKb: number;
   readonly maxRssKb: number;
 }
-
-/**
- * The peak RSS of this process's own memory: VmHWM of /proc/self/status on Linux. Not
- * resourceUsage().maxRSS: Linux carries ru_maxrss across exec, so a forked child reports its
- * parent's peak (here the benchmark, with dynalite's whole table) when that is higher.
- */
-function peakRssKb(): number {
-  try {
-    const match = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync("/proc/self/status", "utf8"));
-    if (match?.[1]) return Number(match[1]);
-  } catch {
-    // not Linux: fall through
-  }
-  return process.resourceUsage().maxRSS;
-}
-
-export type LoadChildMessage = { ok: true; result: LoadChildResult } | { ok: false; error: string };
 
 async function main(): Promise<LoadChildResult> {
   const [endpoint = "", table = "", file = "", mode = ""] = process.argv.slice(2);
@@ -72,9 +56,4 @@ async function main(): Promise<LoadChildResult> {
   }
 }
 
-const answer = (message: LoadChildMessage) => process.send?.(message, () => process.disconnect());
-
-main().then(
-  (result) => answer({ ok: true, result }),
-  (error: unknown) => answer({ ok: false, error: error instanceof Error ? error.message : String(error) }),
-);
+answerParent(main());

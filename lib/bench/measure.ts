@@ -50,6 +50,26 @@ export async function timedRun(context: BenchContext, query: BenchQuery, design:
   };
 }
 
+/**
+ * Runs `run` through `plan`: its warm-up, then timed runs (at least minRuns, at most maxRuns, and
+ * no more once budgetMs was spent on them). `run(timed)` returns its own latency in ms; the timed
+ * runs' latencies are returned.
+ */
+export async function sampleLatencies(
+  plan: RunPlan,
+  run: (timed: boolean) => Promise<number>,
+): Promise<number[]> {
+  for (let i = 0; i < plan.warmup; i++) await run(false);
+  const samples: number[] = [];
+  let spent = 0;
+  while (samples.length < plan.maxRuns && (samples.length < plan.minRuns || spent < plan.budgetMs)) {
+    const ms = await run(true);
+    samples.push(ms);
+    spent += ms;
+  }
+  return samples;
+}
+
 export async function measure(
   context: BenchContext,
   query: BenchQuery,
@@ -57,19 +77,12 @@ export async function measure(
   plan: RunPlan,
   onRun: () => void = () => {},
 ): Promise<Measurement> {
-  for (let i = 0; i < plan.warmup; i++) {
-    await timedRun(context, query, design);
-    onRun();
-  }
-  const samples: number[] = [];
   let first: CallStats | undefined;
   let roundTrips = 0;
-  let spent = 0;
-  while (samples.length < plan.maxRuns && (samples.length < plan.minRuns || spent < plan.budgetMs)) {
+  const samples = await sampleLatencies(plan, async (timed) => {
     const run = await timedRun(context, query, design);
     onRun();
-    samples.push(run.ms);
-    spent += run.ms;
+    if (!timed) return run.ms;
     first ??= run;
     if (run.rcu !== first.rcu || run.calls !== first.calls) {
       throw new Error(
@@ -78,7 +91,8 @@ export async function measure(
     }
     // Round trips depend on timing only if calls overlap by chance; report the worst seen.
     roundTrips = Math.max(roundTrips, run.roundTrips);
-  }
+    return run.ms;
+  });
   if (!first) throw new Error("measure: no run");
   return {
     rcu: first.rcu,

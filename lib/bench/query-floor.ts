@@ -1,8 +1,16 @@
 /** The floor of one query of the mix, from the dataset and the page the search returned. */
 import type { SourceEmployee } from "../directory/source.js";
 import { employeesSearchRequestSchema, personsSearchRequestSchema } from "../search/request-schemas.js";
+import { candidateUnits } from "./candidate-floor.js";
 import type { Dataset } from "./dataset.js";
-import { employeesFloor, type FloorParts, personsFloor } from "./floor.js";
+import {
+  employeeCandidates,
+  employeesFloor,
+  type FloorParts,
+  personCandidates,
+  personsFloor,
+  personsScope,
+} from "./floor.js";
 import { type BenchQuery, EMPLOYEES_ROUTE } from "./query-mix.js";
 import type { SearchResponse } from "./query-runner.js";
 
@@ -31,4 +39,20 @@ export function queryFloor(
     persons: dataset.personsById,
     page: response.persons.map((person) => person.id),
   });
+}
+
+/** A name query's candidateRcu (candidate-floor.ts): null for fragments under 3 characters. */
+export function queryCandidateUnits(
+  dataset: Dataset,
+  authorized: ReadonlySet<string>,
+  query: BenchQuery,
+): number | null {
+  const records = dataset.data.employees;
+  if (query.route === EMPLOYEES_ROUTE) {
+    const request = employeesSearchRequestSchema.parse(query.body);
+    return candidateUnits(employeeCandidates(request, records), request);
+  }
+  const request = personsSearchRequestSchema.parse(query.body);
+  const input = { request, authorized, records, persons: dataset.personsById };
+  return candidateUnits(personCandidates(input, personsScope(request, authorized)), request);
 }

@@ -9,7 +9,7 @@ import type { SourceEmployee } from "../directory/source.js";
 import { DEFAULT_LIMIT } from "../search/request-schemas.js";
 import type { Dataset } from "./dataset.js";
 
-export type QueryKind = "exact" | "name" | "unfiltered" | "page";
+export type QueryKind = "exact" | "name" | "unfiltered" | "page" | "range";
 export type BenchRoute = "/v1/employees/search" | "/v1/persons/search";
 
 export interface BenchQuery {
@@ -21,13 +21,13 @@ export interface BenchQuery {
 }
 
 export const EMPLOYEES_ROUTE = "/v1/employees/search";
-const PERSONS_ROUTE = "/v1/persons/search";
+export const PERSONS_ROUTE = "/v1/persons/search";
 
 /** An offset about three quarters in, on a page boundary: a deep page that still has results. */
 const deepOffset = (total: number) => Math.floor((total * 0.75) / DEFAULT_LIMIT) * DEFAULT_LIMIT;
 
 /** The record in the middle of a list that satisfies `accept` (searching outwards from the middle). */
-function middle<T>(items: readonly T[], accept: (item: T) => boolean): T {
+export function middle<T>(items: readonly T[], accept: (item: T) => boolean): T {
   const mid = Math.floor(items.length / 2);
   for (let step = 0; step < items.length; step++) {
     const item = items[mid + (step % 2 === 0 ? step / 2 : -(step + 1) / 2)];
@@ -36,14 +36,14 @@ function middle<T>(items: readonly T[], accept: (item: T) => boolean): T {
   throw new Error("query mix: the dataset has no record to pick a filter value from");
 }
 
-/** Three letters from inside a name (as typed by a partner: lower case, partial). */
-function fragment(name: string | null, start: number): string {
+/** `length` letters (3 unless told) from inside a name (as typed by a partner: lower case, partial). */
+export function fragment(name: string | null, start: number, length = 3): string {
   const normalized = [...normalizeName(name ?? "")];
-  const from = Math.min(start, Math.max(0, normalized.length - 3));
-  return normalized.slice(from, from + 3).join("");
+  const from = Math.min(start, Math.max(0, normalized.length - length));
+  return normalized.slice(from, from + length).join("");
 }
 
-const validPhone = (record: SourceEmployee) =>
+export const validPhone = (record: SourceEmployee) =>
   record.contact.phone !== null && normalizePhone(record.contact.phone).ok;
 
 /**

@@ -3,10 +3,12 @@
  * answer to what must be equal between the two: the total, the ids in order and, for persons,
  * each person's employment ids in order.
  */
+import type { Principal } from "../auth/principal.js";
 import type { ApiEmployeesSearchResponse, ApiPersonsSearchResponse } from "../directory/api-schema.js";
 import { employeesSearchRequestSchema, personsSearchRequestSchema } from "../search/request-schemas.js";
 import { searchEmployees } from "../search/search-employees.js";
 import { searchPersons } from "../search/search-persons.js";
+import type { DirectoryReader } from "../store/port.js";
 import type { BenchContext } from "./bench-context.js";
 import { naiveSearchEmployees, naiveSearchPersons } from "./naive-search.js";
 import { type BenchQuery, EMPLOYEES_ROUTE } from "./query-mix.js";
@@ -15,22 +17,35 @@ export type Design = "real" | "naive";
 
 export type SearchResponse = ApiEmployeesSearchResponse | ApiPersonsSearchResponse;
 
+/** The real use case for `query`, as a route function calls it. */
+export function searchReal(
+  query: BenchQuery,
+  principal: Principal,
+  directory: DirectoryReader,
+  asOf: Date,
+): Promise<SearchResponse> {
+  return query.route === EMPLOYEES_ROUTE
+    ? searchEmployees(employeesSearchRequestSchema.parse(query.body), principal, directory, asOf)
+    : searchPersons(personsSearchRequestSchema.parse(query.body), principal, directory, asOf);
+}
+
 export async function runQuery(
   context: BenchContext,
   query: BenchQuery,
   design: Design,
 ): Promise<SearchResponse> {
-  const { principal, asOf, naiveClient, naiveTables } = context;
-  if (query.route === EMPLOYEES_ROUTE) {
-    const request = employeesSearchRequestSchema.parse(query.body);
-    return design === "real"
-      ? searchEmployees(request, principal, context.directory, asOf)
-      : naiveSearchEmployees(naiveClient, naiveTables, request, principal, asOf);
-  }
-  const request = personsSearchRequestSchema.parse(query.body);
-  return design === "real"
-    ? searchPersons(request, principal, context.directory, asOf)
-    : naiveSearchPersons(naiveClient, naiveTables, request, principal, asOf);
+  const { principal, asOf, client, naiveTables } = context;
+  if (design === "real") return searchReal(query, principal, context.directory, asOf);
+  if (naiveTables === null) throw new Error("the naive yardstick was left out");
+  return query.route === EMPLOYEES_ROUTE
+    ? naiveSearchEmployees(
+        client,
+        naiveTables,
+        employeesSearchRequestSchema.parse(query.body),
+        principal,
+        asOf,
+      )
+    : naiveSearchPersons(client, naiveTables, personsSearchRequestSchema.parse(query.body), principal, asOf);
 }
 
 interface AnswerShape {

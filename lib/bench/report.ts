@@ -10,15 +10,23 @@ export interface QueryReport {
   readonly kind: QueryKind;
   readonly route: BenchRoute;
   readonly body: Readonly<Record<string, unknown>>;
+  /** Companies the key may read, and those the search's scope covers (1 when it names a company). */
+  readonly keyCompanies: number;
+  readonly scopeCompanies: number;
   readonly rcu: number;
   readonly rcuLowerBound: number;
-  readonly naiveRcu: number;
+  /** The floor's page part. */
+  readonly pageRcu: number;
+  /** Name queries only (candidate-floor.ts): null for a fragment under 3 characters. */
+  readonly candidateRcu?: number | null;
+  /** The naive yardstick's figures: absent when it was left out (`--no-naive`). */
+  readonly naiveRcu?: number;
   readonly calls: number;
   readonly roundTrips: number;
   readonly p50Ms: number;
   readonly p99Ms: number;
-  readonly naiveP50Ms: number;
-  readonly naiveP99Ms: number;
+  readonly naiveP50Ms?: number;
+  readonly naiveP99Ms?: number;
 }
 
 export interface BenchReport {
@@ -53,7 +61,7 @@ const billedBytes = (rcu: number) => rcu * 8192;
 /** The round-trip target: ⌈bytes read / 1 MB⌉ + 2, bytes read taken as the bytes billed. */
 export const roundTripBound = (rcu: number) => Math.ceil(billedBytes(rcu) / MB) + 2;
 
-interface TargetCheck {
+export interface TargetCheck {
   readonly target: string;
   readonly subject: string;
   readonly ok: boolean;
@@ -73,7 +81,7 @@ function checkTargets(report: BenchReport): TargetCheck[] {
       ok: overFloor <= TARGETS.floorFactor,
       detail: `${q.rcu} vs floor ${q.rcuLowerBound} = ${x(overFloor)}`,
     });
-    if (q.kind === "name" || q.kind === "unfiltered") {
+    if ((q.kind === "name" || q.kind === "unfiltered") && q.naiveRcu !== undefined) {
       const rcuGain = ratio(q.naiveRcu, q.rcu);
       checks.push({
         target: `naive rcu ≥ ${TARGETS.naiveRcuFactor}× rcu`,
@@ -81,7 +89,7 @@ function checkTargets(report: BenchReport): TargetCheck[] {
         ok: rcuGain >= TARGETS.naiveRcuFactor,
         detail: `${q.naiveRcu} / ${q.rcu} = ${x(rcuGain)}`,
       });
-      const speedup = ratio(q.naiveP50Ms, q.p50Ms);
+      const speedup = ratio(q.naiveP50Ms ?? Number.NaN, q.p50Ms);
       checks.push({
         target: `naive p50 ≥ ${TARGETS.naiveP50Factor}× p50`,
         subject: q.name,
@@ -116,6 +124,16 @@ function checkTargets(report: BenchReport): TargetCheck[] {
   return checks;
 }
 
+/** Checks as a table, headed by how many were met. */
+export function formatChecks(checks: readonly TargetCheck[]): string {
+  const met = checks.filter((check) => check.ok).length;
+  const rows = table(
+    ["target", "subject", "result", "detail"],
+    checks.map((c) => [c.target, c.subject, c.ok ? "met" : "MISSED", c.detail]),
+  );
+  return `targets: ${met} of ${checks.length} met\n\n${rows}`;
+}
+
 export function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? "").length)));
   const line = (cells: readonly string[]) =>
@@ -124,8 +142,17 @@ export function table(header: readonly string[], rows: readonly (readonly string
   return [line(header), rule, ...rows.map(line)].join("\n");
 }
 
-const ms = (value: number) => value.toFixed(1);
-const num = (value: number) => String(Math.round(value * 10) / 10);
+/** A figure to one decimal, a dash when there is none (the naive yardstick left out). */
+export const ms = (value: number | undefined) => (value === undefined ? "–" : value.toFixed(1));
+export const num = (value: number | undefined) =>
+  value === undefined ? "–" : String(Math.round(value * 10) / 10);
+const optionalX = (a: number | undefined, b: number) => (a === undefined ? "–" : x(ratio(a, b)));
+
+export const bundlesTable = (bundles: readonly BundleResult[]) =>
+  table(
+    ["function", "bytes", "KB", "cold import ms"],
+    bundles.map((b) => [b.function, String(b.bytes), (b.bytes / 1024).toFixed(1), ms(b.importMs)]),
+  );
 
 /** Markdown tables (they read well in a terminal and paste into docs/performance.md as they are). */
 export function formatReport(report: BenchReport): string {
@@ -153,36 +180,24 @@ export function formatReport(report: BenchReport): string {
       num(q.rcuLowerBound),
       x(ratio(q.rcu, q.rcuLowerBound)),
       num(q.naiveRcu),
-      x(ratio(q.naiveRcu, q.rcu)),
+      optionalX(q.naiveRcu, q.rcu),
       String(q.calls),
       `${q.roundTrips} (≤${roundTripBound(q.rcu)})`,
       ms(q.p50Ms),
       ms(q.p99Ms),
       ms(q.naiveP50Ms),
       ms(q.naiveP99Ms),
-      x(ratio(q.naiveP50Ms, q.p50Ms)),
+      optionalX(q.naiveP50Ms, q.p50Ms),
     ]),
-  );
-  const bundles = table(
-    ["function", "bytes", "KB", "cold import ms"],
-    report.bundles.map((b) => [b.function, String(b.bytes), (b.bytes / 1024).toFixed(1), ms(b.importMs)]),
-  );
-  const checks = checkTargets(report);
-  const failed = checks.filter((check) => !check.ok);
-  const targets = table(
-    ["target", "subject", "result", "detail"],
-    checks.map((c) => [c.target, c.subject, c.ok ? "met" : "MISSED", c.detail]),
   );
   return [
     `engine: ${report.engine}; dataset: ${JSON.stringify(report.dataset)}`,
     "",
     queries,
     "",
-    bundles,
+    bundlesTable(report.bundles),
     "",
-    `targets: ${checks.length - failed.length} of ${checks.length} met`,
-    "",
-    targets,
+    formatChecks(checkTargets(report)),
     "",
   ].join("\n");
 }

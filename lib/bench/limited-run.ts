@@ -1,0 +1,59 @@
+/**
+ * The worst request of the scale mix in a process limited like a 1,024 MB Lambda: limited-child.ts
+ * in a child Node (bench-child.ts, as the loads profile runs its load) with
+ * `--max-old-space-size=1024 --expose-gc`, reading the engine over its endpoint. A child that fails, or dies out of memory,
+ * is reported as such (a missed target), not thrown: the run's other figures stand.
+ */
+import { runInChild } from "./bench-child.js";
+import type { LimitedJob, LimitedQueryResult, LimitedResult } from "./limited-child.js";
+import type { RunPlan } from "./measure.js";
+import type { Progress } from "./progress.js";
+
+const LIMITED_HEAP_MB = 1024;
+
+/** Warm runs per query: at least 5, up to 100 while 3 s last (p99 is the slowest below 100 runs). */
+const LIMITED_PLAN: RunPlan = { warmup: 1, minRuns: 5, maxRuns: 100, budgetMs: 3_000 };
+
+export interface LimitedProcessReport {
+  readonly maxOldSpaceMb: number;
+  readonly queries?: readonly LimitedQueryResult[];
+  /** The query with the highest p99. */
+  readonly worst?: LimitedQueryResult;
+  readonly heapBeforeMb?: number;
+  readonly heapAfterMb?: number;
+  readonly heapGrowthMb?: number;
+  readonly peakRssMb?: number;
+  /** Why the process gave no figures (an exception, or its exit: out of memory is a crash). */
+  readonly failed?: string;
+}
+
+const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
+
+export async function runLimited(
+  job: Omit<LimitedJob, "plan">,
+  progress: Progress,
+): Promise<LimitedProcessReport> {
+  progress.start(`queries again, in a ${LIMITED_HEAP_MB} MB heap`.padEnd(52), job.queries.length);
+  const message = await runInChild<LimitedResult>({
+    script: new URL("./limited-child.ts", import.meta.url),
+    nodeOptions: [`--max-old-space-size=${LIMITED_HEAP_MB}`, "--expose-gc"],
+    job: { ...job, plan: LIMITED_PLAN } satisfies LimitedJob,
+    onDone: (done) => progress.update(done),
+  });
+  progress.finish();
+  if (!message.ok) return { maxOldSpaceMb: LIMITED_HEAP_MB, failed: message.error };
+  const { queries, heapBeforeBytes, heapAfterBytes, peakRssKb } = message.result;
+  const worst = queries.reduce<LimitedQueryResult | undefined>(
+    (slowest, query) => (slowest === undefined || query.p99Ms > slowest.p99Ms ? query : slowest),
+    undefined,
+  );
+  return {
+    maxOldSpaceMb: LIMITED_HEAP_MB,
+    queries,
+    ...(worst ? { worst } : {}),
+    heapBeforeMb: mb(heapBeforeBytes),
+    heapAfterMb: mb(heapAfterBytes),
+    heapGrowthMb: mb(heapAfterBytes - heapBeforeBytes),
+    peakRssMb: mb(peakRssKb * 1024),
+  };
+}
