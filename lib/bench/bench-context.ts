@@ -7,6 +7,7 @@ import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { OPERATIONS } from "../auth/operations.js";
 import type { Principal } from "../auth/principal.js";
+import { keepScopes } from "../load/keep-scopes.js";
 import { loadData } from "../load/load-file.js";
 import { createTables } from "../store/create-tables.js";
 import { dynamoDirectory } from "../store/dynamo/directory.js";
@@ -14,9 +15,10 @@ import { dynamoDirectoryReader } from "../store/dynamo/reader.js";
 import { documentClientFor } from "../store/dynamo-client.js";
 import type { DirectoryReader } from "../store/port.js";
 import type { TableId } from "../store/tables.js";
-import { CapacityRecorder, instrumentClient } from "./capacity-recorder.js";
+import { CapacityRecorder, CapacityTally, instrumentClient } from "./capacity-recorder.js";
 import type { Dataset } from "./dataset.js";
 import { createNaiveTables, loadNaive, type NaiveTables } from "./naive-tables.js";
+import type { WriteFigures } from "./scale-writes.js";
 
 export interface BenchContext {
   readonly dataset: Dataset;
@@ -32,6 +34,8 @@ export interface BenchContext {
   readonly naiveTables: NaiveTables | null;
   /** Fixed, so derived fields (membership, coverage) do not change between runs. */
   readonly asOf: Date;
+  /** The dataset's load into the empty directory (its scopes kept first): what it wrote and took. */
+  readonly load: WriteFigures & { readonly mode: "merge" | "snapshot" };
 }
 
 export interface OpenBenchOptions {
@@ -40,6 +44,10 @@ export interface OpenBenchOptions {
   onNaiveProgress?: (written: number, total: number) => void;
   /** Whether to create and load the naive yardstick (default true). */
   naive?: boolean;
+  /** Scopes kept before the load (keys' company lists), so the load derives their orders. */
+  scopes?: readonly (readonly string[])[];
+  /** How the dataset is loaded (default merge). */
+  mode?: "merge" | "snapshot";
 }
 
 const BENCH_AS_OF = new Date("2026-07-01T00:00:00Z");
@@ -75,16 +83,19 @@ export async function openBench(
   if (naive) await createNaiveTables(loader, naiveTables);
   const writer = documentClientFor(loader);
   const total = dataset.data.persons.length + dataset.data.employees.length;
-  await loadData(
-    dataset.data,
-    dynamoDirectory(writer, tables.directory, { writer: { graceMs: 0 } }),
-    "merge",
-    {
-      onProgress: ({ phase, changes }) => {
-        if (phase === "applied") options.onDirectoryProgress?.(changes, total);
-      },
+  const tally = new CapacityTally();
+  instrumentClient(loader, tally, "TOTAL");
+  const started = performance.now();
+  const mode = options.mode ?? "merge";
+  const target = dynamoDirectory(writer, tables.directory, { writer: { graceMs: 0 } });
+  if (options.scopes) await keepScopes(target, options.scopes);
+  await loadData(dataset.data, target, mode, {
+    onProgress: ({ phase, changes }) => {
+      if (phase === "applied") options.onDirectoryProgress?.(changes, total);
     },
-  );
+  });
+  const { wcu, writeCalls, rcu } = tally.totals();
+  const load = { mode, wcu, writeCalls, rcu, seconds: Math.round(performance.now() - started) / 1000 };
   if (naive) await loadNaive(writer, naiveTables, dataset.data, options.onNaiveProgress);
 
   // The manifest is read once and kept (no load runs during the bench): a search's figures are its
@@ -111,5 +122,6 @@ export async function openBench(
     client,
     naiveTables: naive ? naiveTables : null,
     asOf: BENCH_AS_OF,
+    load,
   };
 }

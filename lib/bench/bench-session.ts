@@ -18,6 +18,11 @@ export interface ProfileOptions extends QueryPlans {
   readonly engine: EngineName;
   readonly bundles: boolean;
   readonly progress: Progress;
+  /** Scopes to keep before the dataset is loaded (the profile's keys), and how it is loaded. */
+  readonly load?: {
+    readonly scopes: (dataset: Dataset) => readonly (readonly string[])[];
+    readonly mode: "merge" | "snapshot";
+  };
 }
 
 export interface ProfileRun<T> {
@@ -62,6 +67,7 @@ async function withLoadedBench<T>(
       onDirectoryProgress: loadProgress("loading real tables"),
       onNaiveProgress: loadProgress("loading naive tables"),
       naive: options.naive !== null,
+      ...(options.load ? { scopes: options.load.scopes(dataset), mode: options.load.mode } : {}),
     });
     return await measure(context, engine);
   } finally {

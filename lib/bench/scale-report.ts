@@ -8,6 +8,7 @@ import type { HotCompanyReport } from "./hot-company.js";
 import type { LimitedProcessReport } from "./limited-run.js";
 import { type BenchReport, bundlesTable, formatChecks, ms, num, type QueryReport, table } from "./report.js";
 import { checkScaleTargets } from "./scale-targets.js";
+import type { ScaleWritesReport, WriteFigures } from "./scale-writes.js";
 
 /** A key of the run: how many companies it may read and how many records they hold. */
 export interface ScaleKeyReport {
@@ -23,6 +24,10 @@ export interface ScaleReport extends BenchReport {
   /** The mix again in a process limited like a 1,024 MB Lambda: the worst p99 and the heap's growth. */
   readonly limitedProcess: LimitedProcessReport;
   readonly fullSync: FullSyncReport;
+  /** Issue 17's point 4: the full load (a snapshot into the empty directory), one record, one scope change. */
+  readonly writes: ScaleWritesReport & {
+    readonly fullLoad: WriteFigures & { mode: string; records: number };
+  };
 }
 
 const thousands = (value: number) => value.toLocaleString("en-US");
@@ -66,6 +71,27 @@ function queriesTable(queries: readonly QueryReport[]): string {
   );
 }
 
+function writesTable(writes: ScaleReport["writes"]): string {
+  const row = (name: string, figures: WriteFigures) => [
+    name,
+    num(figures.wcu),
+    thousands(figures.writeCalls),
+    num(figures.rcu),
+    String(figures.seconds),
+  ];
+  return table(
+    ["write", "wcu", "write calls", "rcu", "seconds"],
+    [
+      row(
+        `full load, ${thousands(writes.fullLoad.records)} records (${writes.fullLoad.mode})`,
+        writes.fullLoad,
+      ),
+      row("one record changed (merge)", writes.oneRecordChange),
+      row(`a key's scope given one more company (${writes.scopeChange.companies})`, writes.scopeChange),
+    ],
+  );
+}
+
 function limitedLines(limited: LimitedProcessReport): string[] {
   if (limited.failed !== undefined) return [`${limited.maxOldSpaceMb} MB process: FAILED: ${limited.failed}`];
   const rows = table(
@@ -90,6 +116,8 @@ export function formatScaleReport(report: ScaleReport): string {
       `${thousands(sync.returnedBytes)} bytes returned, ${num(sync.rcu)} RCU (records ${num(sync.recordsRcu)} RCU)`,
     "",
     ...limitedLines(report.limitedProcess),
+    "",
+    writesTable(report.writes),
     "",
     ...(report.bundles.length > 0 ? [bundlesTable(report.bundles), ""] : []),
     formatChecks(checkScaleTargets(report)),

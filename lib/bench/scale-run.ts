@@ -7,7 +7,7 @@
 import type { Engine } from "../local/engines.js";
 import { type BenchContext, benchPrincipal } from "./bench-context.js";
 import { type ProfileOptions, runProfile } from "./bench-session.js";
-import { assertSkewed, recordsPerCompany } from "./dataset.js";
+import { assertSkewed, type Dataset, recordsPerCompany } from "./dataset.js";
 import { runFullSync } from "./full-sync.js";
 import { runHotCompany } from "./hot-company.js";
 import { runLimited } from "./limited-run.js";
@@ -17,6 +17,7 @@ import type { QueryReport } from "./report.js";
 import { companiesBySize, scaleKeys } from "./scale-keys.js";
 import { type ScaleQuery, scaleMix } from "./scale-mix.js";
 import type { ScaleKeyReport, ScaleReport } from "./scale-report.js";
+import { measureScaleWrites } from "./scale-writes.js";
 
 export interface ScaleOptions extends ProfileOptions {
   /** Each part's figures as soon as they are measured (a long run's partial results). */
@@ -41,11 +42,17 @@ async function measureMix(context: BenchContext, queries: readonly ScaleQuery[],
 
 type Measured = Omit<ScaleReport, "profile" | "dataset" | "engine" | "bundles">;
 
+/** The profile's keys: 1, 50 and every company, from the dataset's company sizes. */
+function keysOf(dataset: Dataset) {
+  const recordCounts = recordsPerCompany(dataset.data.employees);
+  const ranked = companiesBySize(dataset.summary.companyIds, recordCounts);
+  return { recordCounts, ranked, keys: scaleKeys(ranked) };
+}
+
 async function measureScale(context: BenchContext, engine: Engine, options: ScaleOptions): Promise<Measured> {
   const { dataset } = context;
   const { progress, onMeasured } = options;
-  const recordCounts = recordsPerCompany(dataset.data.employees);
-  const keys = scaleKeys(companiesBySize(dataset.summary.companyIds, recordCounts));
+  const { recordCounts, ranked, keys } = keysOf(dataset);
   const [oneCompany, widest] = [keys[0] ?? [], keys.at(-1) ?? []];
   const queries = scaleMix(dataset, keys);
   const reports = await measureMix(context, queries, options);
@@ -63,13 +70,20 @@ async function measureScale(context: BenchContext, engine: Engine, options: Scal
   onMeasured?.("limitedProcess", limitedProcess);
   const fullSync = await runFullSync({ ...context, principal: benchPrincipal(widest) }, progress);
   onMeasured?.("fullSync", fullSync);
+  progress.start("measuring writes".padEnd(52), 1);
+  const changes = await measureScaleWrites({ endpoint: engine.endpoint, table }, dataset, keys, ranked);
+  progress.finish();
+  const writes = { fullLoad: { ...context.load, records: dataset.data.employees.length }, ...changes };
+  onMeasured?.("writes", writes);
   const keyReports = keys.map((key) => keyReport(key, recordCounts));
-  return { keys: keyReports, queries: reports, hotCompany, limitedProcess, fullSync };
+  return { keys: keyReports, queries: reports, hotCompany, limitedProcess, fullSync, writes };
 }
 
 export async function runScaleBenchmark(options: ScaleOptions): Promise<ScaleReport> {
+  // The keys' scopes are kept before the dataset is loaded, as a snapshot: the load derives them.
+  const load = { scopes: (dataset: Dataset) => keysOf(dataset).keys, mode: "snapshot" as const };
   const run = await runProfile(
-    options,
+    { ...options, load },
     (context, engine) => measureScale(context, engine, options),
     (dataset) => assertSkewed(dataset.summary),
   );

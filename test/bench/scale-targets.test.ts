@@ -37,6 +37,11 @@ function report(overrides: Partial<ScaleReport> = {}): ScaleReport {
       peakRssMb: 300,
     },
     fullSync: { scopeCompanies: 1_000, persons: 10, pages: 1, returnedBytes: 1, rcu: 15, recordsRcu: 10 },
+    writes: {
+      fullLoad: { mode: "snapshot", records: 10, wcu: 100, writeCalls: 10, rcu: 50, seconds: 1 },
+      oneRecordChange: { wcu: 20, writeCalls: 8, rcu: 30, seconds: 0.1 },
+      scopeChange: { companies: 51, wcu: 40, writeCalls: 9, rcu: 60, seconds: 0.2 },
+    },
     ...overrides,
     bundles: [],
   };
