@@ -16,18 +16,13 @@ import {
   orderOfSort,
   type PartitionKey,
 } from "./layout.js";
-import type { ReadAt } from "./reads.js";
+import { type ReadAt, sortKeysBetween, supersededAt } from "./reads.js";
 
 /** An order's index as stored: its blocks, and the generation of the index version. */
 export interface StoredOrderIndex {
   readonly index: OrderIndex;
   readonly gen: number;
 }
-
-const supersededAt = (item: Item) => {
-  const x = item[A.supersededAt];
-  return typeof x === "number" ? x : undefined;
-};
 
 export class OrderReads {
   constructor(
@@ -49,13 +44,7 @@ export class OrderReads {
       new QueryCommand({
         TableName: this.table,
         ConsistentRead: at.consistent,
-        KeyConditionExpression: "#p = :p AND #s BETWEEN :low AND :high",
-        ExpressionAttributeNames: { "#p": A.partition, "#s": A.sort },
-        ExpressionAttributeValues: {
-          ":p": partition,
-          ":low": orderIndexSort(order, 0),
-          ":high": orderIndexSort(order, at.gen),
-        },
+        ...sortKeysBetween(partition, orderIndexSort(order, 0), orderIndexSort(order, at.gen)),
         ScanIndexForward: false,
         Limit: 1,
       }),
@@ -84,13 +73,11 @@ export class OrderReads {
     const items = await queryAll(this.client, {
       TableName: this.table,
       ConsistentRead: at.consistent,
-      KeyConditionExpression: "#p = :p AND #s BETWEEN :low AND :high",
-      ExpressionAttributeNames: { "#p": A.partition, "#s": A.sort },
-      ExpressionAttributeValues: {
-        ":p": partition,
-        ":low": orderBlockSort(order, firstBlock.low, 0),
-        ":high": orderBlockSort(order, lastBlock.low, 0xffffffff),
-      },
+      ...sortKeysBetween(
+        partition,
+        orderBlockSort(order, firstBlock.low, 0),
+        orderBlockSort(order, lastBlock.low, 0xffffffff),
+      ),
     });
     const found = new Map<string, Item>();
     for (const item of items) {

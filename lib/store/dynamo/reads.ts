@@ -45,10 +45,18 @@ export interface VersionedItem {
   readonly item: Item;
 }
 
-const supersededAt = (item: Item): number | undefined => {
+/** The generation that superseded an item's version, if any (`x`). */
+export const supersededAt = (item: Item): number | undefined => {
   const x = item[A.supersededAt];
   return typeof x === "number" ? x : undefined;
 };
+
+/** The key condition of a partition's sort keys from `low` to `high`, both included. */
+export const sortKeysBetween = (partition: Uint8Array, low: Uint8Array, high: Uint8Array) => ({
+  KeyConditionExpression: "#p = :p AND #s BETWEEN :low AND :high",
+  ExpressionAttributeNames: { "#p": A.partition, "#s": A.sort },
+  ExpressionAttributeValues: { ":p": partition, ":low": low, ":high": high },
+});
 
 export const companyItemVisible = (item: Item, at: number): boolean =>
   visibleAt(genOf(bytesOf(item[A.sort])), supersededAt(item), at);
@@ -100,14 +108,7 @@ export class DirectoryReads {
     const before = created.before === undefined ? undefined : instantOrderPrefix(created.before);
     if (from !== undefined && before !== undefined && from >= before) return [];
     const { low, high } = familyRange(which, from, before);
-    const items = await this.query(
-      {
-        KeyConditionExpression: "#p = :p AND #s BETWEEN :low AND :high",
-        ExpressionAttributeNames: { "#p": A.partition, "#s": A.sort },
-        ExpressionAttributeValues: { ":p": companyPartition(companyId), ":low": low, ":high": high },
-      },
-      at,
-    );
+    const items = await this.query(sortKeysBetween(companyPartition(companyId), low, high), at);
     return items.filter((item) => companyItemVisible(item, at.gen)).map(versioned);
   }
 
@@ -162,15 +163,11 @@ export class DirectoryReads {
   /** The visible records of a run of consecutive order keys, first to last inclusive. */
   async recordRun(companyId: string, first: OrderKey, last: OrderKey, at: ReadAt): Promise<SourceEmployee[]> {
     const items = await this.query(
-      {
-        KeyConditionExpression: "#p = :p AND #s BETWEEN :low AND :high",
-        ExpressionAttributeNames: { "#p": A.partition, "#s": A.sort },
-        ExpressionAttributeValues: {
-          ":p": companyPartition(companyId),
-          ":low": entrySort(FAMILY.record, first, 0),
-          ":high": entrySort(FAMILY.record, last, 0xffffffff),
-        },
-      },
+      sortKeysBetween(
+        companyPartition(companyId),
+        entrySort(FAMILY.record, first, 0),
+        entrySort(FAMILY.record, last, 0xffffffff),
+      ),
       at,
     );
     return items

@@ -18,7 +18,7 @@ import {
   scopeRegistrySort,
   visibleAt,
 } from "./layout.js";
-import type { ReadAt } from "./reads.js";
+import { type ReadAt, supersededAt } from "./reads.js";
 
 /** A scope as registered: its sorted companies and the generation of its registry version. */
 export interface RegisteredScope {
@@ -29,11 +29,6 @@ export interface RegisteredScope {
 /** The distinct scopes of these company lists, by id (scopes.ts). */
 export const scopesOf = (lists: readonly (readonly string[])[]): Map<ScopeId, readonly string[]> =>
   new Map(distinctScopes(lists).map((companies) => [scopeIdOf(companies), companies]));
-
-const supersededAt = (item: Item) => {
-  const x = item[A.supersededAt];
-  return typeof x === "number" ? x : undefined;
-};
 
 /** The items of a partition visible at `at`, with their versions' generations. */
 async function visibleItems(
