@@ -44,7 +44,11 @@ export interface PersonWithEmployments {
   readonly employments: readonly SourceEmployee[];
 }
 
-/** Each answer comes from one state of the directory: its total and its page always agree. */
+/**
+ * Each answer comes from one state of the directory: its total and its page always agree. An
+ * answer may be shared with other callers asking the same question (the DynamoDB reader keeps its
+ * answers, deep-frozen): read it, never change it.
+ */
 export interface DirectoryReader {
   employees(query: EmployeesQuery): Promise<Page<SourceEmployee>>;
   persons(query: PersonsQuery): Promise<Page<PersonWithEmployments>>;

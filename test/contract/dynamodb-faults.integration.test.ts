@@ -2,7 +2,9 @@
  * DynamoDB failing under the searches: the SDK's bounded retries absorb what clears up, anything
  * else ends in 500 `internal_error` (never a partial page), and a slow call never outlives the
  * function's deadline. Faults are injected into the handlers' own shared client, inside its retry
- * loop, so they meet exactly the retries production would.
+ * loop, so they meet exactly the retries production would. The handlers' reader keeps its answers
+ * (the answer cache, on as in production), so every search here is one it was never asked:
+ * `unasked` bounds it by a `createdBefore` of its own, past every record (the same page).
  */
 import { InternalServerError, ProvisionedThroughputExceededException } from "@aws-sdk/client-dynamodb";
 import { generateApiKey } from "../../lib/keys/api-key.js";
@@ -98,6 +100,13 @@ beforeEach(() => {
   state.calls = {};
 });
 
+let asked = 0;
+/** `body` as a question the reader has not answered yet, with the same answer: it must read. */
+const unasked = (body: object) => {
+  asked += 1;
+  return { ...body, createdBefore: `2999-01-01T00:00:${String(asked).padStart(2, "0")}Z` };
+};
+
 const search = async (route: "persons" | "employees", body: object) => {
   const started = performance.now();
   const response = await fetch(`${service.url}/v1/${route}/search`, {
@@ -117,10 +126,10 @@ const internal = () =>
 
 describe("DynamoDB faults", () => {
   it("retries throttling that clears up, and answers the page whole", async () => {
-    const healthy = await search("persons", {});
+    const healthy = await search("persons", unasked({}));
     state.calls = {};
     state.fault = { kind: "throw", error: throttled, times: 2 };
-    const response = await search("persons", {});
+    const response = await search("persons", unasked({}));
     expect(response.status).toBe(200);
     const { asOf: _healthyAsOf, ...healthyPage } = JSON.parse(healthy.body) as Record<string, unknown>;
     const { asOf: _asOf, ...page } = JSON.parse(response.body) as Record<string, unknown>;
@@ -130,7 +139,7 @@ describe("DynamoDB faults", () => {
 
   it("gives up on a persistent 5xx after a bounded number of attempts, with internal_error", async () => {
     state.fault = { kind: "throw", error: internal, times: 1_000 };
-    const response = await search("employees", { companyId: "acme" });
+    const response = await search("employees", unasked({ companyId: "acme" }));
     expect(response.status).toBe(500);
     expect(response.body).toBe('{"error":"internal_error"}');
     expect(state.calls.QueryCommand).toBe(3);
@@ -141,11 +150,11 @@ describe("DynamoDB faults", () => {
     // bundles and unfiltered runs are Queries).
     const filtered = { companyId: "acme", lastName: "garc" };
     state.fault = undefined;
-    const healthy = await search("employees", filtered);
+    const healthy = await search("employees", unasked(filtered));
     expect((JSON.parse(healthy.body) as { employees: unknown[] }).employees.length).toBeGreaterThan(0);
     state.calls = {};
     state.fault = { kind: "unprocessed", times: 2 };
-    const recovered = await search("employees", filtered);
+    const recovered = await search("employees", unasked(filtered));
     expect(recovered.status).toBe(200);
     expect(state.fault.times).toBe(0);
     expect(state.calls.BatchGetItemCommand).toBeGreaterThanOrEqual(3);
@@ -154,14 +163,14 @@ describe("DynamoDB faults", () => {
     expect(answer).toEqual(expected);
 
     state.fault = { kind: "unprocessed", times: 1_000 };
-    const failed = await search("employees", filtered);
+    const failed = await search("employees", unasked(filtered));
     expect(failed.status).toBe(500);
     expect(failed.body).toBe('{"error":"internal_error"}');
   }, 30_000);
 
   it("answers internal_error before the function's deadline when DynamoDB is slow", async () => {
     state.fault = { kind: "slow", ms: 2_500 };
-    const response = await search("persons", {});
+    const response = await search("persons", unasked({}));
     expect(response.status).toBe(500);
     expect(response.body).toBe('{"error":"internal_error"}');
     expect(response.ms).toBeLessThan(2_000);

@@ -1,7 +1,9 @@
 /**
  * The port's questions answered on the versioned layout: candidates are counted, sorted and
  * windowed on narrow entries, and only the page is read whole. Every read of one answer is made at
- * one generation, read from the manifest (cached for a second), so its total and page agree.
+ * one generation, read from the manifest (cached for a second), so its total and page agree. An
+ * answer is G's for ever once read at generation G, so answers are kept by generation
+ * (`answer-cache.ts`): a question asked again before the next load is answered without reading.
  */
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { instantKey } from "../../directory/instant-key.js";
@@ -20,6 +22,7 @@ import { type OrderKey, orderKeyOfBytes, orderKeyParts } from "../binary-keys.js
 import { inOrderRange, orderRange } from "../order-range.js";
 import type { DirectoryReader, EmployeesQuery, Page, PersonsQuery, PersonWithEmployments } from "../port.js";
 import { DIRECTORY_ATTR as A } from "../tables.js";
+import { ANSWER_CACHE_BYTES, answerCache, queryKey } from "./answer-cache.js";
 import { bytesOf, inParallel } from "./batch.js";
 import { decodeNamePairs } from "./codec.js";
 import {
@@ -44,6 +47,12 @@ export interface ReaderOptions {
    * option), so this must stay below graceMs - manifestTtlMs.
    */
   readonly maxReadAgeMs?: number;
+  /**
+   * Approximate bytes of answers kept in this process, by generation (`answer-cache.ts`): an answer
+   * read at the committed generation is given again, without reading, until a load commits another.
+   * 0 keeps none (every search reads). Default `ANSWER_CACHE_BYTES` (32 MB).
+   */
+  readonly answerCacheBytes?: number;
   readonly now?: () => number;
 }
 
@@ -271,6 +280,8 @@ export function dynamoDirectoryReader(
   const now = options.now ?? Date.now;
   const ttl = options.manifestTtlMs ?? MANIFEST_TTL_MS;
   const maxAge = options.maxReadAgeMs ?? MAX_READ_AGE_MS;
+  const cacheBytes = options.answerCacheBytes ?? ANSWER_CACHE_BYTES;
+  const answers = cacheBytes > 0 ? answerCache(cacheBytes) : undefined;
   let cached: Promise<{ gen: number; fetchedAt: number }> | undefined;
   let cachedAt = Number.NEGATIVE_INFINITY;
 
@@ -286,19 +297,38 @@ export function dynamoDirectoryReader(
     return cached;
   };
 
-  /** Answers at one generation; an answer slower than maxAge is kept only if no flip happened since. */
-  const consistently = async <T>(question: (at: ReadAt) => Promise<T>): Promise<T> => {
+  /**
+   * The answer at `gen`, if it holds there: read within maxAge of its manifest, or no flip since
+   * (else the versions it read may have been removed meanwhile); undefined when the generation moved.
+   */
+  const tryAt = async <T>(question: (at: ReadAt) => Promise<T>, gen: number, fetchedAt: number) => {
+    const answer = await question({ gen, consistent: false });
+    if (now() - fetchedAt <= maxAge) return answer;
+    return (await manifest(true)).gen === gen ? answer : undefined;
+  };
+
+  /**
+   * Answers at one generation, tried again at a fresh one when it moved during the read. With the
+   * answer cache, only answers that held at their generation are kept, under it, and identical
+   * questions at one generation share one read.
+   */
+  const consistently = async <T extends object>(
+    route: string,
+    query: object,
+    question: (at: ReadAt) => Promise<T>,
+  ): Promise<T> => {
+    const key = answers && queryKey(route, query);
     for (let attempt = 0; ; attempt += 1) {
       const { gen, fetchedAt } = await manifest(attempt > 0);
-      const answer = await question({ gen, consistent: false });
-      if (now() - fetchedAt <= maxAge) return answer;
-      if ((await manifest(true)).gen === gen) return answer;
+      const ask = () => tryAt(question, gen, fetchedAt);
+      const answer = await (answers && key !== undefined ? answers.answer(gen, key, ask) : ask());
+      if (answer !== undefined) return answer;
       if (attempt >= 2) throw new Error("the directory changed during three tries of one search");
     }
   };
 
   return {
-    employees: (query) => consistently((at) => employeesAt(reads, query, at)),
-    persons: (query) => consistently((at) => personsAt(reads, query, at)),
+    employees: (query) => consistently("employees", query, (at) => employeesAt(reads, query, at)),
+    persons: (query) => consistently("persons", query, (at) => personsAt(reads, query, at)),
   };
 }
