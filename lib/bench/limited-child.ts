@@ -1,12 +1,14 @@
 /**
  * The scale profile's requests in a process limited like a 1,024 MB Lambda (started by
  * limited-run.ts with `--max-old-space-size=1024 --expose-gc`): each query of the mix timed over
- * warm, repeated runs through the real use cases, with one reader for all of them built as a
- * route function builds it (serviceDirectoryReader), as a warm function keeps it; and the heap
- * after a forced collection before the first request and after the last. Receives one LimitedJob
+ * warm, repeated runs through the real use cases, on one reader with the service's options but
+ * no answer cache (every timed request reads); then each query once through the reader a route
+ * function builds (serviceDirectoryReader, its cache on); and the heap after a forced collection
+ * before the first request and after the last. Receives one LimitedJob
  * over IPC, reports each query done, answers once and exits.
  */
 import { serviceDirectoryReader } from "../store/directory-from-env.js";
+import { dynamoDirectoryReader } from "../store/dynamo/reader.js";
 import { documentClientFor } from "../store/dynamo-client.js";
 import { answerParent, reportDone } from "./bench-child.js";
 import { benchClient } from "./bench-client.js";
@@ -49,7 +51,13 @@ function collectedHeap(): number {
 
 async function main(job: LimitedJob): Promise<LimitedResult> {
   const client = benchClient(job.endpoint);
-  const directory = serviceDirectoryReader(documentClientFor(client), job.table);
+  const documents = documentClientFor(client);
+  // Timed on a reader that keeps no answers: a repeated request would otherwise be a cache hit,
+  // and the target is the worst request, one that reads.
+  const timed = dynamoDirectoryReader(documents, job.table, { answerCacheBytes: 0 });
+  // The service's reader is then asked every query once, so the heap after holds what a warm
+  // function keeps (its answer cache) too.
+  const service = serviceDirectoryReader(documents, job.table);
   const asOf = new Date(job.asOf);
   try {
     const heapBeforeBytes = collectedHeap();
@@ -58,13 +66,14 @@ async function main(job: LimitedJob): Promise<LimitedResult> {
       const principal = benchPrincipal(query.key);
       const samples = await sampleLatencies(job.plan, async () => {
         const start = performance.now();
-        await searchReal(query, principal, directory, asOf);
+        await searchReal(query, principal, timed, asOf);
         return performance.now() - start;
       });
       const p99Ms = Math.round(percentile(samples, 99) * 10) / 10;
       queries.push({ name: query.name, keyCompanies: query.key.length, runs: samples.length, p99Ms });
       reportDone(queries.length);
     }
+    for (const query of job.queries) await searchReal(query, benchPrincipal(query.key), service, asOf);
     return { queries, heapBeforeBytes, heapAfterBytes: collectedHeap(), peakRssKb: peakRssKb() };
   } finally {
     client.destroy();
