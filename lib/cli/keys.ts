@@ -1,10 +1,10 @@
 /**
- * `npm run keys -- create|list|revoke|set-tier|reconcile|scopes …`: issue, list, revoke and move
- * partner keys between tiers in a local keys file (`--keys-file F`), a local engine's keys table
- * (`--endpoint URL`) or a deployed stage (`--stage S`); on a stage, reconcile the keys table with
- * API Gateway's keys and usage plans. `create` prints the new key once, alone on stdout. On a
- * table, `create` and `revoke` then set the directory's key scopes (key-scopes.ts); `scopes` does
- * only that.
+ * `npm run keys -- create|list|revoke|set-tier|set-companies|reconcile|scopes …`: issue, list,
+ * revoke, move between tiers and give other companies to partner keys in a local keys file
+ * (`--keys-file F`), a local engine's keys table (`--endpoint URL`) or a deployed stage
+ * (`--stage S`); on a stage, reconcile the keys table with API Gateway's keys and usage plans.
+ * `create` prints the new key once, alone on stdout. On a table, `create`, `revoke` and
+ * `set-companies` then set the directory's key scopes (key-scopes.ts); `scopes` does only that.
  */
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { OPERATIONS, type Operation } from "../auth/operations.js";
@@ -48,6 +48,7 @@ const USAGE = `usage:
   npm run keys -- list TARGET
   npm run keys -- revoke KEY_ID TARGET
   npm run keys -- set-tier KEY_ID --tier ${THROTTLE_TIER_NAMES.join("|")} TARGET
+  npm run keys -- set-companies KEY_ID --companies IDS TARGET
   npm run keys -- reconcile [--fix] --stage dev|sandbox|prod
   npm run keys -- scopes --endpoint URL | --stage dev|sandbox|prod
 TARGET: --keys-file FILE | --endpoint URL | --stage dev|sandbox|prod
@@ -75,6 +76,15 @@ const list = (text: string | undefined) =>
     .map((item) => item.trim())
     .filter(Boolean);
 
+/** `--companies`: well-formed company ids. */
+function companyList(values: Values): string[] {
+  const companies = list(values.companies);
+  const badCompany = companies.find((id) => !isCompanyId(id));
+  if (badCompany !== undefined)
+    throw new UsageError(`--companies: ${quoted(badCompany)} is not a well-formed company id`);
+  return companies;
+}
+
 function throttleOption(values: Values): { throttle: Throttle; tier?: ThrottleTier } {
   const rate = positiveNumberOption("rate", values.rate);
   const burst = wholeNumberOption("burst", values.burst, { min: 1 });
@@ -101,10 +111,7 @@ function newKeyRequest(values: Values): NewKeyRequest {
     throw new UsageError(
       `--operations must list some of ${OPERATIONS.join(", ")}${unknown.length ? ` (unknown: ${unknown.join(", ")})` : ""}`,
     );
-  const companies = list(values.companies);
-  const badCompany = companies.find((id) => !isCompanyId(id));
-  if (badCompany !== undefined)
-    throw new UsageError(`--companies: ${quoted(badCompany)} is not a well-formed company id`);
+  const companies = companyList(values);
   const environment: KeyEnvironment =
     choiceOption("env", values.env, KEY_ENVIRONMENTS) ?? (values.stage === "prod" ? "live" : "test");
   return {
@@ -197,6 +204,19 @@ const COMMANDS: Readonly<
       const moved = await (await keyTarget(values)).setTier(keyId, tier, THROTTLE_TIERS[tier]);
       if (!moved) throw new Error(`no key with id ${quoted(keyId)}`);
       console.error(`${moved.keyId} (${moved.partner}) is in tier ${tier}`);
+    },
+  },
+  "set-companies": {
+    args: 1,
+    async run(values, [keyId = ""]) {
+      const companies = companyList(values);
+      if (companies.length === 0)
+        throw new UsageError("--companies must list the companies the key may read");
+      const target = await keyTarget(values);
+      const changed = await target.setCompanies(keyId, companies);
+      if (!changed) throw new Error(`no key with id ${quoted(keyId)}`);
+      console.error(`${changed.keyId} (${changed.partner}) reads ${changed.companies.join(", ")}`);
+      if (values["keys-file"] === undefined) await keepKeyScopesAfterChange(target, values);
     },
   },
   reconcile: { args: 0, run: reconcile },

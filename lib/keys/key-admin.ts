@@ -34,6 +34,11 @@ export interface KeyTarget {
    * the key as updated, or undefined when no key has that id.
    */
   setTier(keyId: string, tier: string, throttle: Throttle): Promise<ListedKey | undefined>;
+  /**
+   * Sets the companies an active key may read (refused for a pending or revoked key); returns the
+   * key as updated, or undefined when no key has that id.
+   */
+  setCompanies(keyId: string, companies: readonly string[]): Promise<ListedKey | undefined>;
 }
 
 export interface IssuedKey {

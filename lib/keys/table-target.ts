@@ -116,5 +116,12 @@ export function tableKeyTarget(repository: KeysRepository, gateway?: UsagePlanGa
       );
       return updated;
     },
+    async setCompanies(keyId, companies) {
+      const current = await repository.findById(keyId);
+      if (!current) return undefined;
+      if (current.status !== "active")
+        throw new Error(`key ${keyId} is ${current.status}: only an active key changes companies`);
+      return repository.update(keyId, "active", { companies: [...companies] });
+    },
   };
 }

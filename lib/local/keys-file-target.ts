@@ -69,5 +69,15 @@ export function keysFileTarget(path: string): KeyTarget {
       writeEntries(path, entries);
       return listEntries(path).find((r) => r.keyId === keyId);
     },
+    async setCompanies(keyId, companies) {
+      const entries = readEntries(path);
+      const entry = entries.find((candidate) => keyIdFromHash(hashApiKey(candidate.key)) === keyId);
+      if (!entry) return undefined;
+      if (entry.status === "revoked")
+        throw new Error(`key ${keyId} is revoked: only an active key changes companies`);
+      entry.companies = [...companies];
+      writeEntries(path, entries);
+      return listEntries(path).find((r) => r.keyId === keyId);
+    },
   };
 }

@@ -19,8 +19,8 @@ export interface KeysRepository {
   update(keyId: string, expected: KeyStatus, changes: KeyChanges): Promise<KeyRecord | undefined>;
 }
 
-/** What `update` may change: the tier (with its throttle), the status and the API Gateway key id. */
-type KeyChanges = Partial<Pick<KeyRecord, "tier" | "throttle" | "status" | "usageKeyId">>;
+/** What `update` may change: the tier (with its throttle), the companies, the status and the API Gateway key id. */
+type KeyChanges = Partial<Pick<KeyRecord, "tier" | "throttle" | "companies" | "status" | "usageKeyId">>;
 
 type KeyItem = Record<string, unknown>;
 

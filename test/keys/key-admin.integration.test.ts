@@ -113,6 +113,24 @@ describe("keys file target: set-tier", () => {
   });
 });
 
+describe("keys file target: set-companies", () => {
+  it("gives a key other companies, refuses a revoked one, and knows no other key", async () => {
+    const file = tempFile();
+    const target = keysFileTarget(file);
+    const { record } = await issueKey(REQUEST, target);
+    const changed = await target.setCompanies(record.keyId, ["acme-home-care", "beta-care"]);
+    expect(changed).toMatchObject({ keyId: record.keyId, companies: ["acme-home-care", "beta-care"] });
+    expect(JSON.parse(readFileSync(file, "utf8")).keys[0]).toMatchObject({
+      companies: ["acme-home-care", "beta-care"],
+    });
+    expect(await target.setCompanies("key_doesNotExist0000", ["acme-home-care"])).toBeUndefined();
+    await target.revoke(record.keyId, new Date());
+    const before = readFileSync(file, "utf8");
+    await expect(target.setCompanies(record.keyId, ["acme-home-care"])).rejects.toThrow(/is revoked/);
+    expect(readFileSync(file, "utf8")).toBe(before);
+  });
+});
+
 describeEachEngine("keys table target", (getEngine) => {
   it("stores only the hash, creates an API Gateway key in the tier's plan, and revoking deletes it", async () => {
     const { client, tables } = getEngine();
@@ -152,6 +170,20 @@ describeEachEngine("keys table target", (getEngine) => {
       tier: "trial",
       throttle: THROTTLE_TIERS.trial,
     });
+  });
+
+  it("set-companies changes an active key's companies and refuses a revoked one, changing nothing", async () => {
+    const { client, tables } = getEngine();
+    const repository = keysRepository(documentClientFor(client), tables.keys);
+    const target = tableKeyTarget(repository);
+    const { record } = await issueKey(REQUEST, target);
+    const companies = ["acme-home-care", "beta-care"];
+    expect(await target.setCompanies(record.keyId, companies)).toEqual({ ...record, companies });
+    expect(await repository.findById(record.keyId)).toMatchObject({ companies });
+    expect(await target.setCompanies("key_doesNotExist0000", companies)).toBeUndefined();
+    await target.revoke(record.keyId, new Date());
+    await expect(target.setCompanies(record.keyId, ["acme-home-care"])).rejects.toThrow(/is revoked/);
+    expect(await repository.findById(record.keyId)).toMatchObject({ companies });
   });
 });
 

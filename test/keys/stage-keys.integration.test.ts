@@ -28,6 +28,7 @@ const UNSTORED: KeyTarget = {
   list: async () => [],
   revoke: async () => undefined,
   setTier: async () => undefined,
+  setCompanies: async () => undefined,
 };
 
 type RepositoryMethod = keyof KeysRepository;

@@ -1,7 +1,8 @@
 /**
  * `npm run keys -- … --endpoint URL` against the engine of a running local server: the key it
  * creates works at once with its tier's throttle, `list` shows when it was created and its tier,
- * and `revoke` refuses it at once; both keep the directory's scopes to the keys' company lists.
+ * and `revoke` refuses it at once; they and `set-companies` keep the directory's scopes to the
+ * keys' company lists.
  * The keys CLI runs as a person runs it, in its own process.
  */
 import { execFile } from "node:child_process";
@@ -100,7 +101,7 @@ it("a key created and revoked with --endpoint counts on the running server, with
   expect(await statusWithin(key, 401)).toBe(401);
 }, 90_000);
 
-it("create and revoke with --endpoint keep the directory's scopes to the keys' company lists", async () => {
+it("create, set-companies and revoke with --endpoint keep the directory's scopes to the keys' company lists", async () => {
   const directory = documentClientFor(engine.client());
   const keptScopes = async () => {
     const { committed } = await readManifest(directory, LOCAL_TABLE_NAMES.directory);
@@ -135,6 +136,18 @@ it("create and revoke with --endpoint keep the directory's scopes to the keys' c
     body: "{}",
   });
   expect(persons.status).toBe(200);
+
+  const wider = [...companies, "cedar-grove-caregivers"];
+  const widened = await keys([
+    "set-companies",
+    keyId,
+    "--companies",
+    wider.join(","),
+    "--endpoint",
+    engine.endpoint,
+  ]);
+  expect(widened.stderr).toMatch(/the directory keeps the persons order of 1 key scopes/);
+  expect(await keptScopes()).toEqual([[...wider].sort()]);
 
   const revoked = await keys(["revoke", keyId, "--endpoint", engine.endpoint]);
   expect(revoked.stderr).toMatch(/the directory keeps the persons order of 0 key scopes/);
