@@ -7,19 +7,14 @@
  * records sharing the trigram, not with the companies in scope. Shorter fragments have no trigram:
  * no figure, they may scan.
  */
-import { normalizeName } from "../directory/name.js";
+import { normalizeName, trigramsOf } from "../directory/name.js";
 import { namesOf } from "../search/matching.js";
 import { type Candidate, type NameFilters, readUnits } from "./floor.js";
 
 type NameField = "firstName" | "lastName";
 
 /** The distinct trigrams (3 code points) of the normalized fragment, in order; none below 3. */
-export function trigrams(fragment: string): string[] {
-  const points = [...normalizeName(fragment)];
-  const found = new Set<string>();
-  for (let i = 0; i + 3 <= points.length; i++) found.add(points.slice(i, i + 3).join(""));
-  return [...found];
-}
+export const trigrams = (fragment: string): string[] => trigramsOf(normalizeName(fragment));
 
 export interface TrigramCount {
   readonly field: NameField;

@@ -16,3 +16,16 @@ export const MAX_NAME_BYTES = 65_534;
 export function normalizeName(value: string): string {
   return value.normalize("NFKC").toLowerCase();
 }
+
+/**
+ * The distinct runs of 3 code points of a normalized name or fragment, in order (none below 3).
+ * A name holds a fragment as a substring only if it holds every trigram of it, which is what a
+ * trigram index relies on (lib/store/dynamo/name-grams.ts). Code points, not UTF-16 units: `😀ab`
+ * is one trigram.
+ */
+export function trigramsOf(normalized: string): string[] {
+  const points = [...normalized];
+  const found = new Set<string>();
+  for (let i = 0; i + 3 <= points.length; i++) found.add(points.slice(i, i + 3).join(""));
+  return [...found];
+}

@@ -5,6 +5,7 @@
  * After each load both answer every search as the reference model does over the state the
  * contract says the load leads to (or the state before, when the load must be refused), and the
  * DynamoDB table holds one version of each item (nothing superseded, no journal) and passes `verify`.
+ * Employees name searches of 3 characters or more read the name postings the loads keep.
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -109,6 +110,12 @@ async function expectAnswers(
   return expected === FORBIDDEN ? 0 : expected.pagination.total;
 }
 
+/**
+ * Name searches of every company after every load: one trigram (`zoë`), the rarest of several
+ * (`garcía`, with a first name of 2 characters, which only the pair checks), and a 2-character scan.
+ */
+const NAME_SEARCHES = [{ firstName: "ZOË" }, { lastName: "garcía", firstName: "ﬁ" }, { lastName: "ía" }];
+
 /** Every record of every company, and every person, page by page; then the probes' requests. */
 async function expectAgreement(
   stores: readonly Store[],
@@ -128,6 +135,9 @@ async function expectAgreement(
         "employees",
       );
   }
+  for (const companyId of everything)
+    for (const names of NAME_SEARCHES)
+      await expectAnswers(stores, view.data, { companyId, ...names, limit: 100 }, everything, "employees");
   for (let offset = 0, total = 1; offset < total; offset += 100)
     total = await expectAnswers(stores, view.data, { offset, limit: 100 }, everything, "persons");
   for (const probe of probes) {

@@ -107,6 +107,21 @@ export async function batchWrite(
   });
 }
 
+/** A Query of one partition's sort keys between `low` and `high` (both included). */
+export function betweenQuery(
+  table: string,
+  key: { readonly p: Uint8Array; readonly low: Uint8Array; readonly high: Uint8Array },
+  consistent: boolean,
+): QueryCommandInput {
+  return {
+    TableName: table,
+    ConsistentRead: consistent,
+    KeyConditionExpression: "#p = :p AND #s BETWEEN :low AND :high",
+    ExpressionAttributeNames: { "#p": A.partition, "#s": A.sort },
+    ExpressionAttributeValues: { ":p": key.p, ":low": key.low, ":high": key.high },
+  };
+}
+
 /** A query's pages in order, one request at a time, so a caller holds one page at once. */
 export async function* queryPages(
   client: DynamoDBDocumentClient,

@@ -11,7 +11,8 @@ import { decodeLocation, type Location } from "./codec.js";
 import { companyPartition, FAMILY, LOCATION_SORT, locationPartition, orderOfSort } from "./layout.js";
 import { type StoredLocation, storedLocation } from "./load-plan.js";
 import { readManifest } from "./manifest.js";
-import { companyItemVisible, type DirectoryReads, directoryReads } from "./reads.js";
+import { type DirectoryReads, directoryReads } from "./reads.js";
+import { companyItemVisible } from "./versions.js";
 
 /** A location's value at generation `at`: current when written at or before it, else the one before. */
 export function locationAt(stored: StoredLocation, at: number): { gen: number; value: Location } | undefined {

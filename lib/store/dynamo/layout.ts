@@ -16,7 +16,7 @@ import {
   UUID_BYTES,
   writeUuid,
 } from "../binary-keys.js";
-import { ByteReader, ByteWriter, hexOf, utf8Bytes, utf8Of } from "../bytes.js";
+import { ByteReader, ByteWriter, FormatError, hexOf, utf8Bytes, utf8Of } from "../bytes.js";
 
 /** The partition key `p` of an item, made only by the functions below (or read from the table). */
 export type PartitionKey = Brand<Uint8Array, "PartitionKey">;
@@ -70,6 +70,25 @@ export const ORDER = {
 export type OrderFamily = (typeof ORDER)[keyof typeof ORDER];
 /** First byte of an order index's sort key: 0x0a + the order's family + gen. */
 const ORDER_INDEX = 0x0a;
+
+/**
+ * Name postings (name-grams.ts) in a company partition: for each trigram of each normalized name,
+ * one posting per record holding it, keyed so that one trigram's postings are one run in (createdAt,
+ * id) order; the census of how many records hold each trigram; the marker that says the postings
+ * are complete. The sort keys say nothing of the partition, so a scope's partition can hold the
+ * same families.
+ */
+export const GRAMS = {
+  /** field + trigram (length and UTF-8) + order key + gen: a record's name holds the trigram. */
+  postings: 0x0b,
+  /** gen + chunk: per field, the records holding each trigram, compressed (choosing the rarest). */
+  census: 0x0c,
+  /** gen: the partition's postings are complete; without one, searches read the names entries. */
+  marker: 0x0d,
+} as const;
+/** Which name a posting is of: its second byte. */
+const GRAM_FIELD = { firstName: 0x01, lastName: 0x02 } as const;
+export type GramField = keyof typeof GRAM_FIELD;
 
 /** The families of a person's names entries, each present when its list is not empty. */
 const PERSON_NAME_FAMILIES = [FAMILY.personNames, FAMILY.personFirstNames, FAMILY.personLastNames] as const;
@@ -165,6 +184,68 @@ export function familyRange(family: Family, from: OrderKey | undefined, before: 
     high: bound(before === undefined ? ABOVE_EVERY_KEY : orderKeyBytes(before)),
   };
 }
+
+/** The bytes of a posting's sort key before its order key: family, field, trigram (length and UTF-8). */
+function postingPrefix(field: GramField, trigram: string): ByteWriter {
+  const bytes = utf8Bytes(trigram);
+  return new ByteWriter(3 + bytes.length + ORDER_KEY_BYTES + GEN_BYTES)
+    .u8(GRAMS.postings)
+    .u8(GRAM_FIELD[field])
+    .u8(bytes.length)
+    .bytes(bytes);
+}
+
+/** A posting: family + field + trigram (1 byte of length, UTF-8) + order key + generation. */
+export const postingSort = (field: GramField, trigram: string, order: OrderKey, gen: number): SortKey =>
+  sortKey(postingPrefix(field, trigram).bytes(orderKeyBytes(order)).u32(gen));
+
+/** Sort-key bounds of one trigram's postings between two order-key prefixes, as `familyRange`'s. */
+export function postingRange(
+  field: GramField,
+  trigram: string,
+  from: OrderKey | undefined,
+  before: OrderKey | undefined,
+) {
+  const bound = (rest: Uint8Array) => sortKey(postingPrefix(field, trigram).bytes(rest));
+  return {
+    low: bound(from === undefined ? new Uint8Array() : orderKeyBytes(from)),
+    high: bound(before === undefined ? ABOVE_EVERY_KEY : orderKeyBytes(before)),
+  };
+}
+
+/** Sort-key bounds of every posting of a partition. */
+export const ALL_POSTINGS = {
+  low: Uint8Array.of(GRAMS.postings) as SortKey,
+  high: Uint8Array.of(GRAMS.postings, 0xff) as SortKey,
+} as const;
+
+export const isPostingSort = (sort: Uint8Array): boolean =>
+  sort[0] === GRAMS.postings && sort.length === 3 + (sort[2] ?? 0) + ORDER_KEY_BYTES + GEN_BYTES;
+
+/** A posting's field, trigram and order key (its generation: `genOf`). */
+export function postingOfSort(sort: Uint8Array): { field: GramField; trigram: string; order: OrderKey } {
+  const reader = new ByteReader(sort, 1);
+  const byte = reader.u8();
+  const field =
+    byte === GRAM_FIELD.firstName ? "firstName" : byte === GRAM_FIELD.lastName ? "lastName" : null;
+  if (field === null) throw new FormatError(`a posting of field ${byte}`);
+  const trigram = reader.text(reader.u8());
+  return { field, trigram, order: orderKeyOfBytes(reader.bytes(ORDER_KEY_BYTES)) };
+}
+
+/** A census chunk: family + generation + chunk number (2 bytes), a version's chunks together. */
+export const gramCensusSort = (gen: number, chunk: number): SortKey =>
+  sortKey(new ByteWriter(1 + GEN_BYTES + 2).u8(GRAMS.census).u32(gen).u16(chunk));
+export const isGramCensusSort = (sort: Uint8Array): boolean =>
+  sort.length === 1 + GEN_BYTES + 2 && sort[0] === GRAMS.census;
+export const gramCensusGenOf = (sort: Uint8Array): number => new ByteReader(sort, 1).u32();
+export const gramCensusChunkOf = (sort: Uint8Array): number => new ByteReader(sort, 1 + GEN_BYTES).u16();
+
+/** The postings marker: family + generation. */
+export const gramMarkerSort = (gen: number): SortKey =>
+  sortKey(new ByteWriter(1 + GEN_BYTES).u8(GRAMS.marker).u32(gen));
+export const isGramMarkerSort = (sort: Uint8Array): boolean =>
+  sort.length === 1 + GEN_BYTES && sort[0] === GRAMS.marker;
 
 /** A bundle chunk: generation + chunk number (2 bytes), so a person's versions sort by generation. */
 export const bundleSort = (gen: number, chunk: number): SortKey =>

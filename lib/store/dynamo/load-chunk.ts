@@ -106,7 +106,10 @@ export interface ChunkProgress {
   readonly seq: number;
   /** Person ids missing but linked to, each with a record linking to them. */
   readonly dangling: ReadonlyArray<readonly [string, string]>;
-  /** Companies whose items the load changed and whose counted orders are not yet derived again. */
+  /**
+   * Companies whose items the load changed and whose counted orders and name postings are not yet
+   * derived again.
+   */
   readonly companies: readonly string[];
   /** Scopes whose orders are not yet derived again (scope-registry.ts): ids, in hex. */
   readonly scopes: readonly string[];
@@ -127,7 +130,7 @@ export class ChunkWriter {
   /** Person id to a record linking to them while they are missing. */
   readonly dangling: Map<string, string>;
 
-  /** Companies whose counted orders must be derived again before the flip. */
+  /** Companies whose counted orders and name postings must be derived again before the flip. */
   readonly companies: Set<string>;
   /** Scopes whose orders must be derived again before the flip (after the companies'). */
   readonly scopes: Set<ScopeId>;

@@ -18,6 +18,7 @@ import type {
 } from "../port.js";
 import { DIRECTORY_ATTR as A } from "../tables.js";
 import { bytesOf, type Item, keyOf, keyOfText, keyText, sleep } from "./batch.js";
+import { deriveCompanyGrams } from "./derive-grams.js";
 import { deriveCompanyOrders } from "./derive-orders.js";
 import { deriveScopeOrder, keepScopes, scopesAtLoad } from "./derive-scopes.js";
 import { type Journal, journal } from "./journal.js";
@@ -332,8 +333,9 @@ class DynamoLoadSession implements LoadSession {
   }
 
   /**
-   * Derives the counted orders of the companies the load changed, then of the scopes holding any
-   * of them (which read the companies' orders), until done or the deadline.
+   * Derives the counted orders and name postings of the companies the load changed, then the
+   * orders of the scopes holding any of them (which read the companies' orders), until done or
+   * the deadline.
    */
   private async deriveOrders(deadline: Deadline | undefined): Promise<boolean> {
     const context = this.context();
@@ -346,6 +348,7 @@ class DynamoLoadSession implements LoadSession {
     for (const company of [...companies].sort()) {
       this.mayGoOn();
       await deriveCompanyOrders(context, this.chunks, company);
+      await deriveCompanyGrams(context, this.chunks, company);
       companies.delete(company);
       if (more() && deadline?.()) return false;
     }

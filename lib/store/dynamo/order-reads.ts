@@ -2,10 +2,10 @@
  * Reads of counted orders (counted-order.ts) as of one generation: an order's index, then only the
  * blocks a question needs, as one Query per run of adjacent blocks.
  */
-import { type DynamoDBDocumentClient, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { OrderKey } from "../binary-keys.js";
 import { DIRECTORY_ATTR as A } from "../tables.js";
-import { bytesOf, type Item, queryAll } from "./batch.js";
+import { betweenQuery, bytesOf, type Item, queryAll } from "./batch.js";
 import { decodeOrderBlock, decodeOrderIndex } from "./codec.js";
 import type { OrderIndex } from "./counted-order.js";
 import {
@@ -16,7 +16,8 @@ import {
   orderOfSort,
   type PartitionKey,
 } from "./layout.js";
-import { type ReadAt, sortKeysBetween, supersededAt } from "./reads.js";
+import type { ReadAt } from "./reads.js";
+import { newestVersion } from "./versions.js";
 
 /** An order's index as stored: its blocks, and the generation of the index version. */
 export interface StoredOrderIndex {
@@ -31,28 +32,21 @@ export class OrderReads {
   ) {}
 
   /**
-   * The order's index visible at `at`: the newest version at or below it (each version supersedes
-   * the one before, so an older one is never visible when a newer one is hidden). Undefined when
-   * the order was never derived or is empty.
+   * The order's index visible at `at`: the newest version at or below it. Undefined when the order
+   * was never derived or is empty.
    */
   async index(
     partition: PartitionKey,
     order: OrderFamily,
     at: ReadAt,
   ): Promise<StoredOrderIndex | undefined> {
-    const { Items } = await this.client.send(
-      new QueryCommand({
-        TableName: this.table,
-        ConsistentRead: at.consistent,
-        ...sortKeysBetween(partition, orderIndexSort(order, 0), orderIndexSort(order, at.gen)),
-        ScanIndexForward: false,
-        Limit: 1,
-      }),
+    const item = await newestVersion(
+      this.client,
+      this.table,
+      { p: partition, low: orderIndexSort(order, 0), high: orderIndexSort(order, at.gen) },
+      at,
     );
-    const [item] = Items ?? [];
     if (!item) return undefined;
-    const x = supersededAt(item);
-    if (x !== undefined && x <= at.gen) return undefined;
     return { index: decodeOrderIndex(bytesOf(item[A.data])), gen: genOf(bytesOf(item[A.sort])) };
   }
 
@@ -70,15 +64,12 @@ export class OrderReads {
     const named = index.slice(run.first, run.last + 1);
     const [firstBlock, lastBlock] = [named[0], named.at(-1)];
     if (!firstBlock || !lastBlock) return [];
-    const items = await queryAll(this.client, {
-      TableName: this.table,
-      ConsistentRead: at.consistent,
-      ...sortKeysBetween(
-        partition,
-        orderBlockSort(order, firstBlock.low, 0),
-        orderBlockSort(order, lastBlock.low, 0xffffffff),
-      ),
-    });
+    const low = orderBlockSort(order, firstBlock.low, 0);
+    const high = orderBlockSort(order, lastBlock.low, 0xffffffff);
+    const items = await queryAll(
+      this.client,
+      betweenQuery(this.table, { p: partition, low, high }, at.consistent),
+    );
     const found = new Map<string, Item>();
     for (const item of items) {
       const sort = bytesOf(item[A.sort]);

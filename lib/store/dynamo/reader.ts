@@ -35,6 +35,7 @@ import {
   scopePartition,
 } from "./layout.js";
 import { readManifest } from "./manifest.js";
+import { filterGrams } from "./name-grams.js";
 import { type OrderWindow, orderWindow } from "./order-window.js";
 import { type DirectoryReads, directoryReads, type ReadAt, type VersionedItem } from "./reads.js";
 
@@ -131,6 +132,45 @@ async function unfilteredEmployees(
   return { items, total };
 }
 
+/**
+ * The postings of a company's records that match a name filter, in order, read from the rarest
+ * trigram of its fragments (docs/data-model.md, "Name postings"): the census says which when there
+ * is more than one, and the marker (or the census) that the company's postings are complete.
+ * Undefined when they cannot answer: no fragment of 3 characters, or a company not yet posted.
+ */
+async function namePostings(
+  reads: DirectoryReads,
+  query: EmployeesQuery,
+  companyId: string,
+  at: ReadAt,
+): Promise<VersionedItem[] | undefined> {
+  const { filter } = query;
+  const grams = filterGrams(filter);
+  const [only] = grams;
+  if (!only) return undefined;
+  const p = companyPartition(companyId);
+  let postings: VersionedItem[];
+  if (grams.length === 1) {
+    // The marker and the postings at once: one round trip; the postings are dropped if not covered.
+    const [covered, read] = await Promise.all([
+      reads.grams.covered(p, at),
+      reads.grams.postings(p, only, query.created, at),
+    ]);
+    if (!covered) return undefined;
+    postings = read;
+  } else {
+    const stored = await reads.grams.census(p, at);
+    if (!stored) return undefined;
+    const rarest = stored.census.rarest(grams) ?? only;
+    // No record holds it: nothing matches, and there is nothing to read.
+    if (stored.census.count(rarest) === 0) return [];
+    postings = await reads.grams.postings(p, rarest, query.created, at);
+  }
+  return postings.filter((posting) =>
+    decodeNamePairs(bytesOf(posting.item[A.data])).some((pair) => namesMatch(pair, filter)),
+  );
+}
+
 /** The entries of a company's records that match a phone or name filter, in order. */
 async function filteredEmployees(
   reads: DirectoryReads,
@@ -146,6 +186,8 @@ async function filteredEmployees(
       .filter((hit) => inOrderRange(hit.order, orders) && employmentMatches(phoneView(hit, phone), filter))
       .sort((a, b) => (a.order < b.order ? -1 : 1));
   }
+  const posted = await namePostings(reads, query, companyId, at);
+  if (posted) return posted;
   return (await reads.family(companyId, FAMILY.employmentNames, query.created, at)).filter((entry) =>
     decodeNamePairs(bytesOf(entry.item[A.data])).some((pair) => namesMatch(pair, filter)),
   );

@@ -9,6 +9,7 @@ import { instantOrderPrefix, type OrderKey, phoneBytes } from "../binary-keys.js
 import { DIRECTORY_ATTR as A } from "../tables.js";
 import { batchGet, bytesOf, type Item, keyText, queryAll } from "./batch.js";
 import { decompress, decompressChunks } from "./codec.js";
+import { GramReads } from "./gram-reads.js";
 import {
   bundleChunkOf,
   bundleGenOf,
@@ -21,10 +22,10 @@ import {
   genOf,
   orderOfSort,
   personPartition,
-  visibleAt,
 } from "./layout.js";
 import type { StoredBundle } from "./load-plan.js";
 import { OrderReads } from "./order-reads.js";
+import { type ChunkedKeys, companyItemVisible, visibleChunks } from "./versions.js";
 
 /** Which state to read: a generation, and whether the read must see every write before it. */
 export interface ReadAt {
@@ -45,52 +46,25 @@ export interface VersionedItem {
   readonly item: Item;
 }
 
-/** The generation that superseded an item's version, if any (`x`). */
-export const supersededAt = (item: Item): number | undefined => {
-  const x = item[A.supersededAt];
-  return typeof x === "number" ? x : undefined;
-};
-
-/** The key condition of a partition's sort keys from `low` to `high`, both included. */
-export const sortKeysBetween = (partition: Uint8Array, low: Uint8Array, high: Uint8Array) => ({
-  KeyConditionExpression: "#p = :p AND #s BETWEEN :low AND :high",
-  ExpressionAttributeNames: { "#p": A.partition, "#s": A.sort },
-  ExpressionAttributeValues: { ":p": partition, ":low": low, ":high": high },
-});
-
-export const companyItemVisible = (item: Item, at: number): boolean =>
-  visibleAt(genOf(bytesOf(item[A.sort])), supersededAt(item), at);
-
 const versioned = (item: Item): VersionedItem => {
   const sort = bytesOf(item[A.sort]);
   return { order: orderOfSort(sort), gen: genOf(sort), item };
 };
 
-const sortOf = (item: Item) => bytesOf(item[A.sort]);
-
-/** Of a person's bundle items, newest first: the chunks of the version visible at `at`, in order. */
-function visibleBundleChunks(personId: string, items: readonly Item[], at: ReadAt) {
-  // Newest first: the first visible generation is the one.
-  const visible = items.filter((item) => visibleAt(bundleGenOf(sortOf(item)), supersededAt(item), at.gen));
-  const gen = visible[0] && bundleGenOf(sortOf(visible[0]));
-  if (gen === undefined) return undefined;
-  const chunks = visible
-    .filter((item) => bundleGenOf(sortOf(item)) === gen)
-    .sort((a, b) => bundleChunkOf(sortOf(a)) - bundleChunkOf(sortOf(b)));
-  if (chunks.length !== chunks[0]?.[A.chunks])
-    throw new Error(`bundle of person ${personId} is missing chunks`);
-  return { gen, chunks };
-}
+const BUNDLE_KEYS: ChunkedKeys = { genOf: bundleGenOf, chunkOf: bundleChunkOf };
 
 export class DirectoryReads {
   /** Reads of the counted orders. */
   readonly orders: OrderReads;
+  /** Reads of the name postings. */
+  readonly grams: GramReads;
 
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly table: string,
   ) {
     this.orders = new OrderReads(client, table);
+    this.grams = new GramReads(client, table);
   }
 
   private query(input: Omit<QueryCommandInput, "TableName">, at: ReadAt) {
@@ -108,7 +82,14 @@ export class DirectoryReads {
     const before = created.before === undefined ? undefined : instantOrderPrefix(created.before);
     if (from !== undefined && before !== undefined && from >= before) return [];
     const { low, high } = familyRange(which, from, before);
-    const items = await this.query(sortKeysBetween(companyPartition(companyId), low, high), at);
+    const items = await this.query(
+      {
+        KeyConditionExpression: "#p = :p AND #s BETWEEN :low AND :high",
+        ExpressionAttributeNames: { "#p": A.partition, "#s": A.sort },
+        ExpressionAttributeValues: { ":p": companyPartition(companyId), ":low": low, ":high": high },
+      },
+      at,
+    );
     return items.filter((item) => companyItemVisible(item, at.gen)).map(versioned);
   }
 
@@ -138,7 +119,7 @@ export class DirectoryReads {
       },
       at,
     );
-    const version = visibleBundleChunks(personId, items, at);
+    const version = visibleChunks(items, BUNDLE_KEYS, at, `bundle of person ${personId}`);
     if (!version) return undefined;
     const bundle = decompressChunks<Bundle>(version.chunks.map((chunk) => bytesOf(chunk[A.data])));
     return { gen: version.gen, chunks: version.chunks.length, bundle };
@@ -163,11 +144,15 @@ export class DirectoryReads {
   /** The visible records of a run of consecutive order keys, first to last inclusive. */
   async recordRun(companyId: string, first: OrderKey, last: OrderKey, at: ReadAt): Promise<SourceEmployee[]> {
     const items = await this.query(
-      sortKeysBetween(
-        companyPartition(companyId),
-        entrySort(FAMILY.record, first, 0),
-        entrySort(FAMILY.record, last, 0xffffffff),
-      ),
+      {
+        KeyConditionExpression: "#p = :p AND #s BETWEEN :low AND :high",
+        ExpressionAttributeNames: { "#p": A.partition, "#s": A.sort },
+        ExpressionAttributeValues: {
+          ":p": companyPartition(companyId),
+          ":low": entrySort(FAMILY.record, first, 0),
+          ":high": entrySort(FAMILY.record, last, 0xffffffff),
+        },
+      },
       at,
     );
     return items

@@ -16,9 +16,9 @@ import {
   scopeOfRegistrySort,
   scopePartition,
   scopeRegistrySort,
-  visibleAt,
 } from "./layout.js";
-import { type ReadAt, supersededAt } from "./reads.js";
+import type { ReadAt } from "./reads.js";
+import { companyItemVisible } from "./versions.js";
 
 /** A scope as registered: its sorted companies and the generation of its registry version. */
 export interface RegisteredScope {
@@ -30,7 +30,7 @@ export interface RegisteredScope {
 export const scopesOf = (lists: readonly (readonly string[])[]): Map<ScopeId, readonly string[]> =>
   new Map(distinctScopes(lists).map((companies) => [scopeIdOf(companies), companies]));
 
-/** The items of a partition visible at `at`, with their versions' generations. */
+/** The items of a partition visible at `at` (each sort key ends with its generation), with it. */
 async function visibleItems(
   client: DynamoDBDocumentClient,
   table: string,
@@ -46,8 +46,7 @@ async function visibleItems(
   });
   return items.flatMap((item) => {
     const key = keyOf(item);
-    const gen = genOf(key.s);
-    return visibleAt(gen, supersededAt(item), at.gen) ? [{ key, item, gen }] : [];
+    return companyItemVisible(item, at.gen) ? [{ key, item, gen: genOf(key.s) }] : [];
   });
 }
 

@@ -16,7 +16,7 @@ import {
 } from "../binary-keys.js";
 import { equalBytes, hexOf } from "../bytes.js";
 import { DIRECTORY_ATTR as A } from "../tables.js";
-import { bytesOf, type Item, type ItemKey, keyOf } from "./batch.js";
+import { bytesOf, type Item, type ItemKey, type KeyText, keyOf, keyText } from "./batch.js";
 import {
   decodeNamePairs,
   decodeOrderBlock,
@@ -38,13 +38,19 @@ import {
   FAMILY,
   genOf,
   genOfJournal,
+  gramCensusChunkOf,
+  gramCensusGenOf,
+  gramCensusSort,
   idOfPartition,
   isCompanyPartition,
+  isGramCensusSort,
+  isGramMarkerSort,
   isJournalPartition,
   isLocationPartition,
   isOrderBlockSort,
   isOrderIndexSort,
   isPersonPartition,
+  isPostingSort,
   isScopePartition,
   isScopesPartition,
   MANIFEST_KEY,
@@ -57,7 +63,9 @@ import {
   visibleAt,
 } from "./layout.js";
 import { storedLocation } from "./load-plan.js";
+import { GramCensus } from "./name-grams.js";
 import type { Bundle } from "./reads.js";
+import { GramTally, type NamesEntry } from "./verify-grams.js";
 import type { Allowances, Problem } from "./verify-rules.js";
 
 /** A visible record item: its generation, its record's location (company, order, person, hash). */
@@ -114,8 +122,13 @@ export class Census {
   readonly orderBlocks = new Map<string, { key: ItemKey; keys: OrderKey[] }>();
   /** Registered scopes visible at the committed generation, by their orders' owner (`scopeOwner`). */
   readonly scopes = new Map<string, { key: ItemKey; companies: string[] }>();
-  /** Chunks of bundles read so far, by partition and generation in hex; the first chunk's key names it. */
-  private readonly chunks = new Map<string, { first: ItemKey; n: number; k: unknown; parts: Uint8Array[] }>();
+  /** Visible name postings, markers and censuses, for verify-grams.ts. */
+  readonly grams = new GramTally();
+  /** Chunks of bundles and censuses read so far, by their first chunk's key, which names them. */
+  private readonly chunks = new Map<
+    KeyText,
+    { first: ItemKey; n: number; k: unknown; what: string; parts: Uint8Array[] }
+  >();
 
   constructor(private readonly rules: Allowances) {}
 
@@ -135,13 +148,22 @@ export class Census {
     }
   }
 
-  /** Bundles whose chunks were not all found. */
+  /** Bundles and censuses whose chunks were not all found. */
   incomplete(): Problem | undefined {
     for (const pending of this.chunks.values()) {
       const found = pending.parts.filter(Boolean).length;
-      return { key: pending.first, what: `bundle has ${found} of its ${pending.n} chunks` };
+      return { key: pending.first, what: `${pending.what} has ${found} of its ${pending.n} chunks` };
     }
     return undefined;
+  }
+
+  /** The visible names entries (`0x04`), for verify-grams.ts. */
+  *namesEntries(): Generator<NamesEntry> {
+    for (const [logical, entry] of this.entries) {
+      const { family, order, company } = entryKeyParts(logical);
+      if (family === FAMILY.employmentNames && entry.pairs !== undefined)
+        yield { company, order, gen: entry.gen, pairs: entry.pairs };
+    }
   }
 
   private classify(key: ItemKey, item: Item): string | undefined {
@@ -156,7 +178,7 @@ export class Census {
         return "a scope item that is no persons order's index or block";
       return this.orderItem(key, item, scopeOwner(scopeOfPartition(p)));
     }
-    if (isCompanyPartition(p)) return this.companyItem(key, item);
+    if (isCompanyPartition(p)) return this.companyPartitionItem(key, item);
     return "an item of no known kind";
   }
 
@@ -196,9 +218,36 @@ export class Census {
     return undefined;
   }
 
-  private companyItem(key: ItemKey, item: Item): string | undefined {
+  /** A name posting, census chunk or postings marker: kept when visible, for verify-grams.ts. */
+  private gramItem(key: ItemKey, item: Item): string | undefined {
+    const isCensus = isGramCensusSort(key.s);
+    const gen = isCensus ? gramCensusGenOf(key.s) : genOf(key.s);
+    const x = item[A.supersededAt] as number | undefined;
+    const wrong = this.rules.version(gen, x);
+    if (wrong || !visibleAt(gen, x, this.rules.committed)) return wrong;
+    const company = companyOfPartition(key.p);
+    const data = bytesOf(item[A.data]);
+    if (isGramMarkerSort(key.s))
+      return data.length === 1
+        ? this.grams.marker(key, company)
+        : "a postings marker with data beyond the format byte";
+    if (!isCensus) return this.grams.posting(key, company, data);
+    const first = { p: key.p, s: gramCensusSort(gen, 0) };
+    const gathered = this.gather(first, gramCensusChunkOf(key.s), item, "names census");
+    if (gathered === undefined || typeof gathered === "string") return gathered;
+    return this.grams.census(first, company, GramCensus.decode(gathered));
+  }
+
+  /** An item of a company partition: an order's, a name postings', or an entry or record. */
+  private companyPartitionItem(key: ItemKey, item: Item): string | undefined {
     if (isOrderIndexSort(key.s) || isOrderBlockSort(key.s))
       return this.orderItem(key, item, companyOfPartition(key.p));
+    if (isPostingSort(key.s) || isGramCensusSort(key.s) || isGramMarkerSort(key.s))
+      return this.gramItem(key, item);
+    return this.companyItem(key, item);
+  }
+
+  private companyItem(key: ItemKey, item: Item): string | undefined {
     const family = key.s[0] ?? 0;
     if (key.s.length !== 30 || family < FAMILY.employmentKey || family > FAMILY.personLastNames)
       return "a company item with a malformed sort key";
@@ -255,20 +304,28 @@ export class Census {
     const x = item[A.supersededAt] as number | undefined;
     const wrong = this.rules.version(gen, x);
     if (wrong || !visibleAt(gen, x, this.rules.committed)) return wrong;
-    const n = item[A.chunks];
-    const chunk = bundleChunkOf(key.s);
-    if (typeof n !== "number" || chunk >= n) return `chunk ${chunk} of a bundle of ${String(n)} chunks`;
-    const text = `${hexOf(key.p)}/${gen}`;
     const first = { p: key.p, s: bundleSort(gen, 0) };
-    const pending = this.chunks.get(text) ?? { first, n, k: item[A.hasPerson], parts: [] };
+    const gathered = this.gather(first, bundleChunkOf(key.s), item, "bundle");
+    if (gathered === undefined || typeof gathered === "string") return gathered;
+    return this.bundle(idOfPartition(key.p), gen, decompressChunks<Bundle>(gathered), item[A.hasPerson]);
+  }
+
+  /**
+   * A visible chunk of a chunked value (a bundle, a census) whose first chunk is `first`: its
+   * chunks once all are read, undefined until then, or what is wrong.
+   */
+  private gather(first: ItemKey, chunk: number, item: Item, what: string): Uint8Array[] | string | undefined {
+    const n = item[A.chunks];
+    if (typeof n !== "number" || chunk >= n) return `chunk ${chunk} of a ${what} of ${String(n)} chunks`;
+    const text = keyText(first);
+    const pending = this.chunks.get(text) ?? { first, n, k: item[A.hasPerson], what, parts: [] };
     if (pending.n !== n || pending.k !== item[A.hasPerson])
-      return "chunk count `n` or `k` differs from the bundle's other chunks";
+      return `chunk count \`n\` or \`k\` differs from the ${what}'s other chunks`;
     pending.parts[chunk] = bytesOf(item[A.data]);
     this.chunks.set(text, pending);
     if (pending.parts.filter(Boolean).length < n) return undefined;
     this.chunks.delete(text);
-    const bundle = decompressChunks<Bundle>(pending.parts);
-    return this.bundle(idOfPartition(key.p), gen, bundle, pending.k);
+    return pending.parts;
   }
 
   private bundle(personId: string, gen: number, bundle: Bundle, k: unknown): string | undefined {

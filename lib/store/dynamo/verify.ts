@@ -3,8 +3,9 @@
  * generation, naming the first broken item. The whole table is read by a Scan (or, for one company,
  * its partition, the bundles of its persons and the locations of its records), page by page; what
  * is kept in memory is a summary per visible record, entry, bundle and location (ids, order keys,
- * hashes and name pairs), never the records: about 1.3 KB per record (one person each, measured),
- * so a million records need about 1.3 GB; `--company` holds one company's.
+ * hashes and name pairs), never the records: about 1.3 KB per record (one person each, measured
+ * before name postings; their tallies add about 200 bytes a named record, estimated), so a million
+ * records need about 1.5 GB; `--company` holds one company's.
  */
 import { type DynamoDBDocumentClient, GetCommand, ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { orderKeyParts } from "../binary-keys.js";
@@ -76,7 +77,11 @@ export async function verifyDirectory(
         ? await scanAll(client, table, feed)
         : await readCompany(client, table, options.companyId, census, feed);
   }
-  problem ??= census.incomplete() ?? checkLinks(census, options.companyId) ?? checkOrders(census);
+  problem ??=
+    census.incomplete() ??
+    checkLinks(census, options.companyId) ??
+    checkOrders(census) ??
+    census.grams.check(census.namesEntries(), manifest.lease?.gen === manifest.committed + 1);
   // A load that committed meanwhile makes the reads disagree: say so rather than blame an item.
   const after = await manifestItem();
   if (after?.committed !== before?.committed)

@@ -45,6 +45,8 @@ import {
   FAMILY,
   familyRange,
   genOf,
+  gramCensusSort,
+  gramMarkerSort,
   idOfPartition,
   journalPartition,
   journalSort,
@@ -53,6 +55,8 @@ import {
   MANIFEST_KEY,
   orderOfSort,
   personPartition,
+  postingRange,
+  postingSort,
 } from "../../../lib/store/dynamo/layout.js";
 
 const hex = (bytes: Uint8Array) => Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
@@ -159,6 +163,28 @@ describe("stored keys are byte for byte those of the documented layout", () => {
       "047fffffffff3b9ac9ff",
     ],
     ["bundle sort", () => bundleSort(3, 258), "000000030102"],
+    [
+      "posting sort, last name",
+      () => postingSort("lastName", "cía", ORDER, 5),
+      "0b020463c3ad618065e079f0075bcd15f0e1d2c3b4a54968877665544332211000000005",
+    ],
+    [
+      "posting sort, first name",
+      () => postingSort("firstName", "zoë", ORDER, 5),
+      "0b01047a6fc3ab8065e079f0075bcd15f0e1d2c3b4a54968877665544332211000000005",
+    ],
+    [
+      "posting range low, open",
+      () => postingRange("firstName", "zoë", undefined, undefined).low,
+      "0b01047a6fc3ab",
+    ],
+    [
+      "posting range high, before an instant",
+      () => postingRange("firstName", "zoë", ORDER, BEFORE).high,
+      "0b01047a6fc3ab7fffffffff3b9ac9ff",
+    ],
+    ["names census sort", () => gramCensusSort(3, 258), "0c000000030102"],
+    ["postings marker sort", () => gramMarkerSort(3), "0d00000003"],
     ["journal sort", () => journalSort(9), "00000009"],
   ])("%s", (_name, bytes, expected) => {
     expect(hex(bytes())).toBe(expected);

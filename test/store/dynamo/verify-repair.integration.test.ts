@@ -6,6 +6,7 @@ import {
   companyPartition,
   entrySort,
   FAMILY,
+  gramMarkerSort,
   LOCATION_SORT,
   locationPartition,
 } from "../../../lib/store/dynamo/layout.js";
@@ -47,6 +48,8 @@ describeEachEngine("repairs of what verify reports", (getEngine) => {
     for (const family of [FAMILY.record, FAMILY.employmentNames])
       await items.remove({ p: companyPartition("acme"), s: entrySort(family, order, 1) });
     await items.remove({ p: locationPartition(E1), s: LOCATION_SORT });
+    // The company's postings marker too: the load then posts it again, the record's old postings gone.
+    await items.remove({ p: companyPartition("acme"), s: gramMarkerSort(1) });
     const directory = dynamoDirectory(documents(), table(), { writer: { graceMs: 0 } });
     await loadData({ persons: [], employees: [recordOf(E1)] }, directory);
     expect((await verify()).problem).toBeUndefined();

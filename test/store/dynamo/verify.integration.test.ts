@@ -5,6 +5,7 @@
 import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { instantKey } from "../../../lib/directory/instant-key.js";
 import { keepScopes } from "../../../lib/load/keep-scopes.js";
+import { namesOf } from "../../../lib/search/matching.js";
 import { orderKey, phoneBytes } from "../../../lib/store/binary-keys.js";
 import type { Item, ItemKey } from "../../../lib/store/dynamo/batch.js";
 import {
@@ -13,6 +14,7 @@ import {
   decodeOrderBlock,
   decodeOrderIndex,
   encodeLocation,
+  encodeNamePairs,
   encodeOrderBlock,
   encodeOrderIndex,
   encodeScopeCompanies,
@@ -26,6 +28,8 @@ import {
   entrySort,
   FAMILY,
   type Family,
+  gramCensusSort,
+  gramMarkerSort,
   journalPartition,
   journalSort,
   LOCATION_SORT,
@@ -40,6 +44,7 @@ import {
   scopePartition,
   scopeRegistrySort,
 } from "../../../lib/store/dynamo/layout.js";
+import { type Gram, GramCensus, postingKey } from "../../../lib/store/dynamo/name-grams.js";
 import { verifyDirectory } from "../../../lib/store/dynamo/verify.js";
 import { documentClientFor } from "../../../lib/store/dynamo-client.js";
 import { DIRECTORY_ATTR as A } from "../../../lib/store/tables.js";
@@ -64,6 +69,17 @@ const SCOPE_REGISTRY: ItemKey = { p: SCOPES_PARTITION, s: scopeRegistrySort(ACME
 const SCOPE_INDEX: ItemKey = { p: scopePartition(ACME_BETA), s: orderIndexSort(ORDER.persons, 3) };
 const keepAcmeBeta = (documents: ReturnType<typeof documentClientFor>, table: string) =>
   keepScopes(dynamoDirectory(documents, table, { writer: { graceMs: 0 } }), [["acme", "beta"]]);
+
+/** acme's name postings: its marker (written by the first load) and census (counts changed by the second). */
+const ACME_MARKER: ItemKey = { p: companyPartition("acme"), s: gramMarkerSort(1) };
+const ACME_CENSUS: ItemKey = { p: companyPartition("acme"), s: gramCensusSort(2, 0) };
+const ZOE: Gram = { field: "firstName", trigram: "zoë" };
+const posting = (id: string, gram: Gram, gen: number) =>
+  postingKey(companyPartition("acme"), gram, employmentOrder(recordOf(id)), gen);
+const postingItem = (id: string, gram: Gram, gen: number): Item => ({
+  [A.partition]: posting(id, gram, gen).p,
+  [A.sort]: posting(id, gram, gen).s,
+});
 
 type Items = ReturnType<typeof tableItems>;
 interface Case {
@@ -251,6 +267,64 @@ const CASES: readonly Case[] = [
     },
     named: SCOPE_INDEX,
     what: /holds (\d+) keys where its companies' persons are (?!\1)\d+/,
+  },
+  {
+    title: "a names entry missing one of its postings",
+    corrupt: (items) => items.remove(posting(E1, { field: "lastName", trigram: "gar" }, 1)),
+    named: entry("acme", FAMILY.employmentNames, E1, 1),
+    what: /has 4 of the 5 postings its names call for/,
+  },
+  {
+    title: "a posting whose names are not its entry's",
+    corrupt: (items) =>
+      items.put({
+        ...postingItem(E1, ZOE, 1),
+        [A.data]: encodeNamePairs([{ firstName: "zoë", lastName: "okafor" }]),
+      }),
+    named: posting(E1, ZOE, 1),
+    what: /the postings of a names entry are not those its names call for/,
+  },
+  {
+    title: "a posting under a trigram its name does not hold",
+    corrupt: async (items) =>
+      items.put({
+        ...(await items.get(posting(E1, ZOE, 1))),
+        [A.sort]: posting(E1, { field: "firstName", trigram: "xyz" }, 1).s,
+      }),
+    named: posting(E1, { field: "firstName", trigram: "xyz" }, 1),
+    what: /a posting under "xyz", which its first name does not hold/,
+  },
+  {
+    title: "a posting of no names entry",
+    corrupt: async (items) =>
+      items.put({ ...(await items.get(posting(E1, ZOE, 1))), [A.sort]: posting(E1, ZOE, 2).s }),
+    named: posting(E1, ZOE, 2),
+    what: /a posting of no visible names entry of its generation/,
+  },
+  {
+    title: "a names census that miscounts",
+    corrupt: async (items) =>
+      items.put({
+        ...(await items.get(ACME_CENSUS)),
+        [A.data]: GramCensus.of([namesOf(recordOf(E1))]).encode()[0],
+      }),
+    named: ACME_CENSUS,
+    what: /counts 1 records whose first name holds "zoë", where 2 do/,
+  },
+  {
+    title: "a postings marker without its census",
+    corrupt: (items) => items.remove(ACME_CENSUS),
+    named: ACME_MARKER,
+    what: /a postings marker with no names census/,
+  },
+  {
+    title: "postings in a company with no marker",
+    corrupt: async (items) => {
+      await items.remove(ACME_CENSUS);
+      await items.remove(ACME_MARKER);
+    },
+    named: { p: companyPartition("acme") },
+    what: /a posting in a company with no postings marker/,
   },
 ];
 

@@ -1,0 +1,80 @@
+/**
+ * Reads of name postings (name-grams.ts) as of one generation: a partition's marker (are its
+ * postings complete?), its census (how many records hold each trigram) and one trigram's postings
+ * in a created range.
+ */
+import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import type { CreatedRange } from "../../search/matching.js";
+import { orderRange } from "../order-range.js";
+import { DIRECTORY_ATTR as A } from "../tables.js";
+import { betweenQuery, bytesOf, queryAll } from "./batch.js";
+import {
+  genOf,
+  gramCensusChunkOf,
+  gramCensusGenOf,
+  gramCensusSort,
+  gramMarkerSort,
+  type PartitionKey,
+  postingOfSort,
+  postingRange,
+} from "./layout.js";
+import { type Gram, GramCensus } from "./name-grams.js";
+import type { ReadAt, VersionedItem } from "./reads.js";
+import { companyItemVisible, newestVersion, visibleChunks } from "./versions.js";
+
+/** A census version as stored: its counts, generation and number of chunks. */
+export interface StoredGramCensus {
+  readonly census: GramCensus;
+  readonly gen: number;
+  readonly chunks: number;
+}
+
+const CENSUS_KEYS = { genOf: gramCensusGenOf, chunkOf: gramCensusChunkOf };
+
+export class GramReads {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  /** Whether the partition's postings are complete at `at`: a marker is visible. */
+  async covered(p: PartitionKey, at: ReadAt): Promise<boolean> {
+    const item = await newestVersion(
+      this.client,
+      this.table,
+      { p, low: gramMarkerSort(0), high: gramMarkerSort(at.gen) },
+      at,
+    );
+    return item !== undefined;
+  }
+
+  /** The census visible at `at`: there is one exactly when the marker is visible too. */
+  async census(p: PartitionKey, at: ReadAt): Promise<StoredGramCensus | undefined> {
+    const items = await queryAll(this.client, {
+      ...betweenQuery(
+        this.table,
+        { p, low: gramCensusSort(0, 0), high: gramCensusSort(at.gen, 0xffff) },
+        at.consistent,
+      ),
+      ScanIndexForward: false,
+    });
+    const version = visibleChunks(items, CENSUS_KEYS, at, "a names census");
+    if (!version) return undefined;
+    const census = GramCensus.decode(version.chunks.map((chunk) => bytesOf(chunk[A.data])));
+    return { census, gen: version.gen, chunks: version.chunks.length };
+  }
+
+  /** One trigram's postings visible at `at` whose order keys lie in the created range, in order. */
+  async postings(p: PartitionKey, gram: Gram, created: CreatedRange, at: ReadAt): Promise<VersionedItem[]> {
+    const { from, before } = orderRange(created);
+    if (from !== undefined && before !== undefined && from >= before) return [];
+    const { low, high } = postingRange(gram.field, gram.trigram, from, before);
+    const items = await queryAll(this.client, betweenQuery(this.table, { p, low, high }, at.consistent));
+    return items
+      .filter((item) => companyItemVisible(item, at.gen))
+      .map((item) => {
+        const sort = bytesOf(item[A.sort]);
+        return { order: postingOfSort(sort).order, gen: genOf(sort), item };
+      });
+  }
+}

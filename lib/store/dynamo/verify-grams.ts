@@ -1,0 +1,184 @@
+/**
+ * Name postings against the names entries they index (pure): in a company whose postings marker is
+ * visible, each visible names entry has exactly the postings its names call for, of its own
+ * generation and with its names, and no other posting is visible; the census counts, per field and
+ * trigram, the entries whose name holds it; marker and census come together. Postings are not kept
+ * one by one (a million records hold about ten million): per entry version, their number, a digest
+ * of them and the first one's trigram, about 200 bytes.
+ */
+import type { NamePair } from "../../search/matching.js";
+import { ORDER_KEY_BYTES, type OrderKey } from "../binary-keys.js";
+import type { ItemKey } from "./batch.js";
+import { decodeNamePairs } from "./codec.js";
+import { companyPartition, entrySort, FAMILY, type GramField, genOf, postingOfSort } from "./layout.js";
+import { type Gram, GramCensus, gramsOfPair, postingKey } from "./name-grams.js";
+import type { Problem } from "./verify-rules.js";
+
+/** A visible names entry, as verify keeps it: its company, order key, generation and pairs (JSON). */
+export interface NamesEntry {
+  readonly company: string;
+  readonly order: OrderKey;
+  readonly gen: number;
+  readonly pairs: string;
+}
+
+/** The postings seen of one names entry version: how many, a digest of them, the first one's trigram. */
+interface Seen {
+  count: number;
+  digest: number;
+  readonly first: Gram;
+}
+
+const NAME: Record<GramField, string> = { firstName: "first name", lastName: "last name" };
+
+/** A names entry version as a string: company ids hold no NUL, order keys are 25 characters. */
+const entryVersion = (company: string, order: OrderKey, gen: number) => `${company}\u0000${order}${gen}`;
+function entryVersionParts(id: string) {
+  const end = id.indexOf("\u0000");
+  return {
+    company: id.slice(0, end),
+    order: id.slice(end + 1, end + 1 + ORDER_KEY_BYTES) as OrderKey,
+    gen: Number(id.slice(end + 1 + ORDER_KEY_BYTES)),
+  };
+}
+/** The key of a posting of an entry version. */
+function postingOf(id: string, gram: Gram): ItemKey {
+  const { company, order, gen } = entryVersionParts(id);
+  return postingKey(companyPartition(company), gram, order, gen);
+}
+
+/** FNV-1a (32 bits) of what a posting says: field, trigram, generation and names. */
+function postingDigest(field: GramField, trigram: string, pairs: string): number {
+  let hash = 0x811c9dc5;
+  for (const char of `${field}\u0000${trigram}\u0000${pairs}`) {
+    hash ^= char.codePointAt(0) ?? 0;
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}
+
+const sum = (a: number, b: number) => (a + b) >>> 0;
+
+/** The visible postings, markers and censuses of the table (or of one company), as read. */
+export class GramTally {
+  private readonly postings = new Map<string, Seen>();
+  /** Companies with a visible posting: the first one's key. */
+  private readonly posted = new Map<string, ItemKey>();
+  private readonly markers = new Map<string, ItemKey>();
+  private readonly censuses = new Map<string, { key: ItemKey; census: GramCensus }>();
+
+  /** A visible posting: what is wrong with it on its own, if anything. */
+  posting(key: ItemKey, company: string, data: Uint8Array): string | undefined {
+    const { field, trigram, order } = postingOfSort(key.s);
+    const pairs = decodeNamePairs(data);
+    const [pair] = pairs;
+    if (pairs.length !== 1 || !pair) return "a posting that holds no one name pair";
+    if (!gramsOfPair(pair).some((gram) => gram.field === field && gram.trigram === trigram))
+      return `a posting under "${trigram}", which its ${NAME[field]} does not hold`;
+    const id = entryVersion(company, order, genOf(key.s));
+    const seen = this.postings.get(id) ?? { count: 0, digest: 0, first: { field, trigram } };
+    seen.count += 1;
+    seen.digest = sum(seen.digest, postingDigest(field, trigram, JSON.stringify(pairs)));
+    this.postings.set(id, seen);
+    if (!this.posted.has(company)) this.posted.set(company, key);
+    return undefined;
+  }
+
+  marker(key: ItemKey, company: string): string | undefined {
+    if (this.markers.has(company)) return "a second visible postings marker";
+    this.markers.set(company, key);
+    return undefined;
+  }
+
+  census(key: ItemKey, company: string, census: GramCensus): string | undefined {
+    if (this.censuses.has(company)) return "a second visible names census";
+    this.censuses.set(company, { key, census });
+    return undefined;
+  }
+
+  /** A marker without a census or the reverse. */
+  private pairing(): Problem | undefined {
+    for (const [company, key] of this.markers)
+      if (!this.censuses.has(company)) return { key, what: "a postings marker with no names census" };
+    for (const [company, { key }] of this.censuses)
+      if (!this.markers.has(company)) return { key, what: "a names census with no postings marker" };
+    return undefined;
+  }
+
+  /** The names entries of covered companies whose postings are not exactly their names' trigrams. */
+  private entries(entries: readonly NamesEntry[], matched: Set<string>): Problem | undefined {
+    for (const entry of entries) {
+      const pair = (JSON.parse(entry.pairs) as NamePair[])[0];
+      const grams: Gram[] = pair ? gramsOfPair(pair) : [];
+      const id = entryVersion(entry.company, entry.order, entry.gen);
+      const seen = this.postings.get(id);
+      matched.add(id);
+      const key = {
+        p: companyPartition(entry.company),
+        s: entrySort(FAMILY.employmentNames, entry.order, entry.gen),
+      };
+      if ((seen?.count ?? 0) < grams.length)
+        return { key, what: `has ${seen?.count ?? 0} of the ${grams.length} postings its names call for` };
+      const digest = grams.reduce(
+        (total, g) => sum(total, postingDigest(g.field, g.trigram, entry.pairs)),
+        0,
+      );
+      if (seen && (seen.count !== grams.length || seen.digest !== digest))
+        return {
+          key: postingOf(id, seen.first),
+          what: "the postings of a names entry are not those its names call for",
+        };
+    }
+    return undefined;
+  }
+
+  /** The census of each covered company against the counts of its entries. */
+  private counts(byCompany: ReadonlyMap<string, readonly NamesEntry[]>): Problem | undefined {
+    for (const [company, { key, census }] of this.censuses) {
+      const pairs = (byCompany.get(company) ?? []).flatMap((entry) => JSON.parse(entry.pairs) as NamePair[]);
+      const difference = census.difference(GramCensus.of(pairs));
+      if (difference)
+        return {
+          key,
+          what: `counts ${difference.counted} records whose ${NAME[difference.field]} holds "${difference.trigram}", where ${difference.held} do`,
+        };
+    }
+    return undefined;
+  }
+
+  /**
+   * The first posting, marker or census that does not agree with the visible names entries.
+   * `loading`: a load is in progress, which may have posted a company it has not yet marked.
+   */
+  check(entries: Iterable<NamesEntry>, loading: boolean): Problem | undefined {
+    const pairing = this.pairing();
+    if (pairing) return pairing;
+    const byCompany = new Map<string, NamesEntry[]>();
+    for (const entry of entries) {
+      if (!this.markers.has(entry.company)) continue;
+      const list = byCompany.get(entry.company) ?? [];
+      list.push(entry);
+      byCompany.set(entry.company, list);
+    }
+    const matched = new Set<string>();
+    for (const list of byCompany.values()) {
+      const problem = this.entries(list, matched);
+      if (problem) return problem;
+    }
+    return this.strays(matched, loading) ?? this.counts(byCompany);
+  }
+
+  /** Postings of no names entry: in a covered company, or in one no load is posting. */
+  private strays(matched: ReadonlySet<string>, loading: boolean): Problem | undefined {
+    for (const [company, key] of this.posted)
+      if (!this.markers.has(company) && !loading)
+        return { key, what: "a posting in a company with no postings marker (left by a dead load)" };
+    for (const [id, seen] of this.postings)
+      if (!matched.has(id) && this.markers.has(entryVersionParts(id).company))
+        return {
+          key: postingOf(id, seen.first),
+          what: "a posting of no visible names entry of its generation",
+        };
+    return undefined;
+  }
+}

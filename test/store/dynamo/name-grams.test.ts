@@ -1,0 +1,185 @@
+/**
+ * Name postings, the pure part: the trigrams a name is posted under (of the normalized name, in
+ * code points), the trigrams a filter may be answered from, the posting keys, and the census that
+ * picks the rarest.
+ */
+import { normalizeName, trigramsOf } from "../../../lib/directory/name.js";
+import { employmentFilter, namesMatch } from "../../../lib/search/matching.js";
+import { orderKey } from "../../../lib/store/binary-keys.js";
+import { compareBytes } from "../../../lib/store/bytes.js";
+import { decompressChunks, encodeNamePairs } from "../../../lib/store/dynamo/codec.js";
+import {
+  companyPartition,
+  genOf,
+  isPostingSort,
+  postingOfSort,
+  postingRange,
+  postingSort,
+} from "../../../lib/store/dynamo/layout.js";
+import {
+  filterGrams,
+  type Gram,
+  GramCensus,
+  gramsOfPair,
+  postingItems,
+  postingKey,
+} from "../../../lib/store/dynamo/name-grams.js";
+import { DIRECTORY_ATTR as A } from "../../../lib/store/tables.js";
+
+const ORDER = orderKey("2024-02-29T12:34:56.123456789Z", "f0e1d2c3-b4a5-4968-8776-655443322110");
+const LATER = orderKey("2024-03-01T00:00:00.000000000Z", "00e1d2c3-b4a5-4968-8776-655443322110");
+const first = (trigram: string): Gram => ({ field: "firstName", trigram });
+const last = (trigram: string): Gram => ({ field: "lastName", trigram });
+const pair = (firstName: string | null, lastName: string | null) => ({
+  firstName: firstName === null ? null : normalizeName(firstName),
+  lastName: lastName === null ? null : normalizeName(lastName),
+});
+
+describe("the trigrams of a normalized name", () => {
+  it("are its distinct runs of 3 code points, in order", () => {
+    expect(trigramsOf("garcía")).toEqual(["gar", "arc", "rcí", "cía"]);
+    expect(trigramsOf("aaaa")).toEqual(["aaa"]);
+    expect(trigramsOf("ab")).toEqual([]);
+    // A character beyond the BMP is one code point (two UTF-16 units).
+    expect(trigramsOf("😀ab😀")).toEqual(["😀ab", "ab😀"]);
+  });
+
+  it("are taken after NFKC and lower-casing, so every spelling of a name is posted alike", () => {
+    for (const spelling of ["ZOË", "Zoe\u0308", "ｚｏë", "zoë"])
+      expect(gramsOfPair(pair(spelling, null))).toEqual([first("zoë")]);
+    // The ligature is two letters once normalized.
+    expect(gramsOfPair(pair("ﬁona", "O'Brien"))).toEqual([
+      first("fio"),
+      first("ion"),
+      first("ona"),
+      last("o'b"),
+      last("'br"),
+      last("bri"),
+      last("rie"),
+      last("ien"),
+    ]);
+    expect(gramsOfPair(pair(null, "Li"))).toEqual([]);
+  });
+});
+
+describe("the trigrams a filter may be answered from", () => {
+  const grams = (filters: { firstName?: string; lastName?: string }) =>
+    filterGrams(employmentFilter(["acme"], filters));
+
+  it("are every trigram of each fragment of 3 code points or more, first name first", () => {
+    expect(grams({ firstName: "ZOË" })).toEqual([first("zoë")]);
+    expect(grams({ lastName: "Garc", firstName: "anne" })).toEqual([
+      first("ann"),
+      first("nne"),
+      last("gar"),
+      last("arc"),
+    ]);
+  });
+
+  it("leave out fragments of 1 or 2 characters, and one with a lone surrogate", () => {
+    expect(grams({ firstName: "zo", lastName: "ía" })).toEqual([]);
+    expect(grams({ firstName: "ﬁ" })).toEqual([]);
+    expect(grams({ firstName: "zo", lastName: "garc" })).toEqual([last("gar"), last("arc")]);
+    expect(grams({ firstName: "\ud83dab" })).toEqual([]);
+  });
+
+  it("are held by every name the filter matches", () => {
+    const names = ["García", "GARCIA", "ＧＡＲＣÍＡ", "Anne-Marie", "Zoë", "Zoey", "ﬁona", "😀ab😀"].map(
+      (name) => pair(name, name),
+    );
+    const fragments = ["garc", "ＲＣÍ", "anne-", "zoë", "ZOE\u0308", "ﬁon", "ab😀", "rcia"];
+    for (const fragment of fragments)
+      for (const stored of names) {
+        const filter = employmentFilter(["acme"], { firstName: fragment, lastName: fragment });
+        if (!namesMatch(stored, filter)) continue;
+        const held = new Set(gramsOfPair(stored).map((gram) => `${gram.field}/${gram.trigram}`));
+        for (const gram of filterGrams(filter)) expect(held).toContain(`${gram.field}/${gram.trigram}`);
+      }
+  });
+});
+
+describe("a posting", () => {
+  const p = companyPartition("acme");
+
+  it("is keyed by field, trigram, the record's order key and its names entry's generation", () => {
+    const sort = postingSort("lastName", "cía", ORDER, 7);
+    expect(isPostingSort(sort)).toBe(true);
+    expect(postingOfSort(sort)).toEqual({ field: "lastName", trigram: "cía", order: ORDER });
+    expect(genOf(sort)).toBe(7);
+  });
+
+  it("of one trigram sorts with the others of it, in order, within the trigram's range", () => {
+    const { low, high } = postingRange("firstName", "zoë", undefined, undefined);
+    const inside = [postingSort("firstName", "zoë", ORDER, 1), postingSort("firstName", "zoë", LATER, 0)];
+    const outside = [
+      postingSort("firstName", "zo", LATER, 1),
+      postingSort("firstName", "zoëy", ORDER, 1),
+      postingSort("lastName", "zoë", ORDER, 1),
+    ];
+    for (const sort of inside) expect([compareBytes(low, sort), compareBytes(sort, high)]).toEqual([-1, -1]);
+    for (const sort of outside)
+      expect(compareBytes(low, sort) < 0 && compareBytes(sort, high) < 0).toBe(false);
+    expect(compareBytes(inside[0] as Uint8Array, inside[1] as Uint8Array)).toBe(-1);
+    const range = postingRange("firstName", "zoë", LATER, undefined);
+    expect(compareBytes(range.low, inside[0] as Uint8Array)).toBe(1);
+    expect(compareBytes(range.low, inside[1] as Uint8Array)).toBe(-1);
+  });
+
+  it("carries its names entry's value, one per trigram", () => {
+    const names = pair("Zoë", "García");
+    const data = encodeNamePairs([names]);
+    const items = postingItems(p, names, ORDER, 3, data);
+    expect(items.map((item) => item[A.sort])).toEqual(
+      gramsOfPair(names).map((gram) => postingKey(p, gram, ORDER, 3).s),
+    );
+    for (const item of items) expect(item).toMatchObject({ [A.partition]: p, [A.data]: data });
+  });
+});
+
+describe("the census", () => {
+  const census = GramCensus.of([pair("Zoë", "García"), pair("Zoey", "Garcia"), pair("Anne", "Garcia")]);
+
+  it("counts the records whose name holds each trigram, per field", () => {
+    expect(census.count(first("zoe"))).toBe(1);
+    expect(census.count(first("zoë"))).toBe(1);
+    expect(census.count(last("gar"))).toBe(3);
+    expect(census.count(last("cia"))).toBe(2);
+    expect(census.count(first("gar"))).toBe(0);
+  });
+
+  it("picks the trigram held by the fewest records, the first on a tie", () => {
+    expect(census.rarest([last("gar"), last("arc"), last("rcí"), last("cía")])).toEqual(last("rcí"));
+    expect(census.rarest([last("gar"), last("arc")])).toEqual(last("gar"));
+    expect(census.rarest([last("gar"), first("xyz")])).toEqual(first("xyz"));
+    expect(census.rarest([])).toBeUndefined();
+  });
+
+  it("counts records out again, and says which count differs", () => {
+    const changed = census.copy();
+    changed.add(pair("Zoey", "Garcia"), -1);
+    expect(changed.equals(census)).toBe(false);
+    expect(changed.difference(census)).toEqual({ ...first("oey"), counted: 0, held: 1 });
+    changed.add(pair("Zoey", "Garcia"), 1);
+    expect(changed.equals(census)).toBe(true);
+    expect(() => changed.add(pair("Bob", null), -1)).toThrow(/fewer than no records/);
+  });
+
+  it("is stored as, per field, [trigram, records] sorted by trigram, compressed", () => {
+    const stored = GramCensus.of([pair("Anna", "Ng"), pair("Ann", "Ngo"), pair(null, "Ngo")]).encode();
+    expect(decompressChunks(stored)).toEqual({
+      f: [
+        ["ann", 2],
+        ["nna", 1],
+      ],
+      l: [["ngo", 2]],
+    });
+  });
+
+  it("reads back what it writes, even when it takes several items", () => {
+    expect(GramCensus.decode(census.encode()).equals(census)).toBe(true);
+    const chunks = census.encode(16);
+    expect(chunks.length).toBeGreaterThan(1);
+    expect(GramCensus.decode(chunks).equals(census)).toBe(true);
+    expect(GramCensus.decode(new GramCensus().encode()).equals(new GramCensus())).toBe(true);
+  });
+});

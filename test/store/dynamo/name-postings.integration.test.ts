@@ -1,0 +1,139 @@
+/**
+ * Name postings on both engines: an employees search by a fragment of 3 characters or more reads
+ * the postings of its rarest trigram (so it answers with the company's names entries gone), one of
+ * 1 or 2 characters reads the names entries; a company whose postings are not marked complete (a
+ * table loaded before postings existed) is answered from its names entries until a load touches it,
+ * which then posts it whole.
+ */
+import { loadData } from "../../../lib/load/load-file.js";
+import { employmentFilter } from "../../../lib/search/matching.js";
+import { type Item, keyOf } from "../../../lib/store/dynamo/batch.js";
+import { dynamoDirectory } from "../../../lib/store/dynamo/directory.js";
+import { FAMILY, GRAMS } from "../../../lib/store/dynamo/layout.js";
+import { verifyDirectory } from "../../../lib/store/dynamo/verify.js";
+import { documentClientFor } from "../../../lib/store/dynamo-client.js";
+import { DIRECTORY_ATTR as A } from "../../../lib/store/tables.js";
+import { describeEachEngine } from "../../support/engines.js";
+import { E1, E2, E4, loadTwice, recordOf, tableItems } from "./verify-fixture.js";
+
+const family = (item: Item) => (item[A.sort] as Uint8Array)[0];
+const companyOf = (item: Item) => Buffer.from(item[A.partition] as Uint8Array).toString("utf8");
+
+describeEachEngine("name postings", (getEngine) => {
+  const documents = () => documentClientFor(getEngine().client);
+  const table = () => getEngine().tables.directory;
+  const items = () => tableItems(documents(), table());
+  const directory = () =>
+    dynamoDirectory(documents(), table(), { reader: { manifestTtlMs: 0 }, writer: { graceMs: 0 } });
+  const named = async (companyId: string, names: { firstName?: string; lastName?: string }) => {
+    const page = await directory().employees({
+      filter: employmentFilter([companyId], names),
+      created: {},
+      offset: 0,
+      limit: 50,
+    });
+    return { ids: page.items.map((record) => record.id), total: page.total };
+  };
+  /** Removes the items of these families from a company (or from every company). */
+  const removeFamilies = async (families: readonly number[], companyId?: string) => {
+    for (const item of await items().all())
+      if (families.includes(family(item) ?? 0) && (companyId === undefined || companyOf(item) === companyId))
+        await items().remove(keyOf(item));
+  };
+
+  beforeEach(async () => {
+    await items().wipe();
+    await loadTwice(documents(), table());
+  }, 60_000);
+
+  it("answers fragments of 3 characters or more from the postings, shorter ones from the names entries", async () => {
+    // acme: E1 "Zoë García", E2 "Zoë Okafor" (renamed by the second load).
+    expect(await named("acme", { firstName: "ZOË" })).toEqual({ ids: [E1, E2], total: 2 });
+    expect(await named("acme", { lastName: "okaf", firstName: "zoe\u0308" })).toEqual({
+      ids: [E2],
+      total: 1,
+    });
+    expect(await named("acme", { lastName: "garcía", firstName: "z" })).toEqual({ ids: [E1], total: 1 });
+    await removeFamilies([FAMILY.employmentNames], "acme");
+    // The postings alone answer: one trigram (with the marker), several (the census picks).
+    expect(await named("acme", { firstName: "ZOË" })).toEqual({ ids: [E1, E2], total: 2 });
+    expect(await named("acme", { lastName: "okaf", firstName: "zoe\u0308" })).toEqual({
+      ids: [E2],
+      total: 1,
+    });
+    expect(await named("acme", { lastName: "garcía", firstName: "z" })).toEqual({ ids: [E1], total: 1 });
+    expect(await named("acme", { lastName: "xyz" })).toEqual({ ids: [], total: 0 });
+    // A trigram no record holds (the census says so): nothing matches.
+    expect(await named("acme", { lastName: "garcx" })).toEqual({ ids: [], total: 0 });
+    // Two characters scan the names entries, which are gone.
+    expect(await named("acme", { firstName: "zo" })).toEqual({ ids: [], total: 0 });
+  }, 30_000);
+
+  it("answers a company not marked from its names entries, and posts it whole at the next load that touches it", async () => {
+    // As a table loaded before postings existed: no posting, census or marker anywhere.
+    await removeFamilies([GRAMS.postings, GRAMS.census, GRAMS.marker]);
+    expect((await verifyDirectory(documents(), table())).problem).toBeUndefined();
+    expect(await named("acme", { firstName: "ZOË" })).toEqual({ ids: [E1, E2], total: 2 });
+    expect(await named("beta", { lastName: "garcía" })).toEqual({ ids: [E4], total: 1 });
+
+    // One record of acme changed: acme is posted whole, beta is left as it was.
+    await loadData(
+      { persons: [], employees: [{ ...recordOf(E1), updatedAt: "2024-06-01T00:00:00Z" }] },
+      directory(),
+      "merge",
+    );
+    const left = await items().all();
+    const postings = (companyId: string) =>
+      left.filter((item) => family(item) === GRAMS.postings && companyOf(item) === companyId).length;
+    // Zoë García and Zoë Okafor: zoë; gar arc rcí cía; oka kaf afo for.
+    expect(postings("acme")).toBe(2 + 4 + 4);
+    expect(postings("beta")).toBe(0);
+    expect((await verifyDirectory(documents(), table())).problem).toBeUndefined();
+    expect(await named("acme", { firstName: "ZOË" })).toEqual({ ids: [E1, E2], total: 2 });
+    expect(await named("beta", { lastName: "garcía" })).toEqual({ ids: [E4], total: 1 });
+  }, 30_000);
+
+  it("posts a company again when its marker is deleted, superseding stray postings", async () => {
+    const stray = (await items().all()).find(
+      (item) => family(item) === GRAMS.postings && companyOf(item) === "acme",
+    );
+    if (!stray) throw new Error("acme has no postings");
+    // A posting of a record that is not there, and one posting of E1 lost.
+    const sort = Uint8Array.from(stray[A.sort] as Uint8Array);
+    sort[sort.length - 5] = (sort[sort.length - 5] ?? 0) ^ 0xff;
+    await items().put({ ...stray, [A.sort]: sort });
+    await items().remove(keyOf(stray));
+    expect((await verifyDirectory(documents(), table())).problem).toBeDefined();
+    await removeFamilies([GRAMS.marker], "acme");
+    await loadData(
+      { persons: [], employees: [{ ...recordOf(E2), updatedAt: "2024-06-01T00:00:00Z" }] },
+      directory(),
+      "merge",
+    );
+    expect((await verifyDirectory(documents(), table())).problem).toBeUndefined();
+    expect(await named("acme", { firstName: "ZOË" })).toEqual({ ids: [E1, E2], total: 2 });
+  }, 30_000);
+
+  it("keeps the postings of a company in step with a rename, a move and a delete", async () => {
+    await loadData(
+      {
+        persons: [],
+        employees: [
+          { ...recordOf(E1), demographics: { ...recordOf(E1).demographics, firstName: "Anne-Marie" } },
+          { ...recordOf(E4), companyId: "acme" },
+        ],
+      },
+      directory(),
+      "merge",
+    );
+    expect((await verifyDirectory(documents(), table())).problem).toBeUndefined();
+    expect(await named("acme", { firstName: "ZOË" })).toEqual({ ids: [E2, E4], total: 2 });
+    expect(await named("acme", { firstName: "ne-ma" })).toEqual({ ids: [E1], total: 1 });
+    expect(await named("beta", { lastName: "garcía" })).toEqual({ ids: [], total: 0 });
+    const session = await directory().beginLoad("delete E2");
+    await session.apply([{ op: "delete", employee: E2 }]);
+    await session.commit();
+    expect((await verifyDirectory(documents(), table())).problem).toBeUndefined();
+    expect(await named("acme", { lastName: "okafor" })).toEqual({ ids: [], total: 0 });
+  }, 30_000);
+});
