@@ -33,6 +33,23 @@ function listEntries(path: string): ListedKey[] {
   });
 }
 
+/** Changes a key that is not revoked (`what`: what changes, for the refusal); the key as listed after. */
+async function changeActive(
+  path: string,
+  keyId: string,
+  what: string,
+  change: (entry: KeyEntry) => void,
+): Promise<ListedKey | undefined> {
+  const entries = readEntries(path);
+  const entry = entries.find((candidate) => keyIdFromHash(hashApiKey(candidate.key)) === keyId);
+  if (!entry) return undefined;
+  if (entry.status === "revoked")
+    throw new Error(`key ${keyId} is revoked: only an active key changes ${what}`);
+  change(entry);
+  writeEntries(path, entries);
+  return listEntries(path).find((r) => r.keyId === keyId);
+}
+
 export function keysFileTarget(path: string): KeyTarget {
   return {
     async create(record, plainKey) {
@@ -58,26 +75,14 @@ export function keysFileTarget(path: string): KeyTarget {
       const record = listEntries(path).find((r) => r.keyId === keyId);
       return record ? { ...record, revokedAt: at.toISOString() } : undefined;
     },
-    async setTier(keyId, tier) {
-      const entries = readEntries(path);
-      const entry = entries.find((candidate) => keyIdFromHash(hashApiKey(candidate.key)) === keyId);
-      if (!entry) return undefined;
-      if (entry.status === "revoked")
-        throw new Error(`key ${keyId} is revoked: only an active key changes tier`);
-      entry.tier = tier;
-      delete entry.throttle;
-      writeEntries(path, entries);
-      return listEntries(path).find((r) => r.keyId === keyId);
-    },
-    async setCompanies(keyId, companies) {
-      const entries = readEntries(path);
-      const entry = entries.find((candidate) => keyIdFromHash(hashApiKey(candidate.key)) === keyId);
-      if (!entry) return undefined;
-      if (entry.status === "revoked")
-        throw new Error(`key ${keyId} is revoked: only an active key changes companies`);
-      entry.companies = [...companies];
-      writeEntries(path, entries);
-      return listEntries(path).find((r) => r.keyId === keyId);
-    },
+    setTier: (keyId, tier) =>
+      changeActive(path, keyId, "tier", (entry) => {
+        entry.tier = tier;
+        delete entry.throttle;
+      }),
+    setCompanies: (keyId, companies) =>
+      changeActive(path, keyId, "companies", (entry) => {
+        entry.companies = [...companies];
+      }),
   };
 }
