@@ -89,14 +89,18 @@ export async function orderWrites(
   return writes;
 }
 
-/** Derives a company's orders again from its entries as the load left them. */
+/**
+ * Derives a company's orders again from its entries as the load left them; whether its persons
+ * order changed (the scopes holding the company are derived again only then).
+ */
 export async function deriveCompanyOrders(
   context: ChunkContext,
   writer: ChunkWriter,
   companyId: string,
-): Promise<void> {
+): Promise<{ personsChanged: boolean }> {
   const partition = companyPartition(companyId);
   const at = { gen: context.gen, consistent: true };
+  let personsChanged = false;
   for (const [order, family] of COMPANY_ORDERS) {
     const entries = await context.reads.family(companyId, family, {}, at);
     const writes = await orderWrites(
@@ -106,5 +110,7 @@ export async function deriveCompanyOrders(
       entries.map((entry) => entry.order),
     );
     if (writes) await writeInPieces(writer, writes);
+    if (writes && order === ORDER.persons) personsChanged = true;
   }
+  return { personsChanged };
 }

@@ -22,7 +22,7 @@ import { deriveCompanyGrams } from "./derive-grams.js";
 import { deriveCompanyOrders } from "./derive-orders.js";
 import { deriveScopeOrder, keepScopes, scopesAtLoad } from "./derive-scopes.js";
 import { type Journal, journal } from "./journal.js";
-import { idOfPartition } from "./layout.js";
+import { idOfPartition, type ScopeId } from "./layout.js";
 import { type LeaseHolder, thisProcess } from "./lease-holder.js";
 import { type ChunkProgress, ChunkWriter } from "./load-chunk.js";
 import {
@@ -36,6 +36,7 @@ import {
 } from "./manifest.js";
 import { MANIFEST_TTL_MS, MAX_READ_AGE_MS } from "./reader.js";
 import { type DirectoryReads, directoryReads } from "./reads.js";
+import type { RegisteredScope } from "./scope-registry.js";
 
 export interface WriterOptions {
   /** A lease not renewed for this long is taken to belong to a dead load. */
@@ -333,6 +334,20 @@ class DynamoLoadSession implements LoadSession {
   }
 
   /**
+   * A company's orders and name postings; the kept scopes holding it are marked to derive when its
+   * persons changed (a scope is the union of its companies' persons). Marked before the company
+   * leaves the set, in the same step: a checkpoint never holds a company done without them.
+   */
+  private async deriveCompany(company: string, registered: ReadonlyMap<ScopeId, RegisteredScope>) {
+    const context = this.context();
+    const { personsChanged } = await deriveCompanyOrders(context, this.chunks, company);
+    await deriveCompanyGrams(context, this.chunks, company);
+    if (!personsChanged) return;
+    for (const [scopeId, scope] of registered)
+      if (scope.companies.includes(company)) this.chunks.scopes.add(scopeId);
+  }
+
+  /**
    * Derives the counted orders and name postings of the companies the load changed, then the
    * orders of the scopes holding any of them (which read the companies' orders), until done or
    * the deadline.
@@ -341,14 +356,10 @@ class DynamoLoadSession implements LoadSession {
     const context = this.context();
     const { companies, scopes } = this.chunks;
     const registered = await scopesAtLoad(context);
-    // Marked before any company is done: a checkpoint never holds a company without its scopes.
-    for (const [scopeId, scope] of registered)
-      if (scope.companies.some((company) => companies.has(company))) scopes.add(scopeId);
     const more = () => companies.size + scopes.size > 0;
     for (const company of [...companies].sort()) {
       this.mayGoOn();
-      await deriveCompanyOrders(context, this.chunks, company);
-      await deriveCompanyGrams(context, this.chunks, company);
+      await this.deriveCompany(company, registered);
       companies.delete(company);
       if (more() && deadline?.()) return false;
     }
