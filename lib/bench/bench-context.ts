@@ -15,10 +15,9 @@ import { dynamoDirectoryReader } from "../store/dynamo/reader.js";
 import { documentClientFor } from "../store/dynamo-client.js";
 import type { DirectoryReader } from "../store/port.js";
 import type { TableId } from "../store/tables.js";
-import { CapacityRecorder, CapacityTally, instrumentClient } from "./capacity-recorder.js";
+import { CapacityRecorder, instrumentClient, type WriteFigures, writeFigures } from "./capacity-recorder.js";
 import type { Dataset } from "./dataset.js";
 import { createNaiveTables, loadNaive, type NaiveTables } from "./naive-tables.js";
-import type { WriteFigures } from "./scale-writes.js";
 
 export interface BenchContext {
   readonly dataset: Dataset;
@@ -63,8 +62,9 @@ export function benchPrincipal(companies: Iterable<string>): Principal {
 }
 
 /**
- * Creates fresh tables named with `prefix` and loads the dataset into both designs. `loader` writes
- * (uninstrumented: loading is not measured); `reader` is instrumented here and serves the searches.
+ * Creates fresh tables named with `prefix` and loads the dataset into both designs. `loader` writes;
+ * the directory's load through it is measured (`load`: capacity and time; the loader stays
+ * instrumented). `reader` is instrumented here and serves the searches.
  */
 export async function openBench(
   loader: DynamoDBClient,
@@ -83,19 +83,17 @@ export async function openBench(
   if (naive) await createNaiveTables(loader, naiveTables);
   const writer = documentClientFor(loader);
   const total = dataset.data.persons.length + dataset.data.employees.length;
-  const tally = new CapacityTally();
-  instrumentClient(loader, tally, "TOTAL");
-  const started = performance.now();
   const mode = options.mode ?? "merge";
   const target = dynamoDirectory(writer, tables.directory, { writer: { graceMs: 0 } });
-  if (options.scopes) await keepScopes(target, options.scopes);
-  await loadData(dataset.data, target, mode, {
-    onProgress: ({ phase, changes }) => {
-      if (phase === "applied") options.onDirectoryProgress?.(changes, total);
-    },
+  const figures = await writeFigures(loader, async () => {
+    if (options.scopes) await keepScopes(target, options.scopes);
+    await loadData(dataset.data, target, mode, {
+      onProgress: ({ phase, changes }) => {
+        if (phase === "applied") options.onDirectoryProgress?.(changes, total);
+      },
+    });
   });
-  const { wcu, writeCalls, rcu } = tally.totals();
-  const load = { mode, wcu, writeCalls, rcu, seconds: Math.round(performance.now() - started) / 1000 };
+  const load = { mode, ...figures };
   if (naive) await loadNaive(writer, naiveTables, dataset.data, options.onNaiveProgress);
 
   // The manifest is read once and kept (no load runs during the bench): a search's figures are its

@@ -10,8 +10,9 @@ import { type BenchContext, openBench } from "./bench-context.js";
 import { startBenchEngine } from "./bench-engine.js";
 import { type BundleResult, measureBundles } from "./bundles.js";
 import { buildDataset, type Dataset, type DatasetOptions, datasetReport } from "./dataset.js";
-import { type QueryPlans, round } from "./measure-query.js";
+import type { QueryPlans } from "./measure-query.js";
 import type { Progress } from "./progress.js";
+import { round } from "./report.js";
 
 export interface ProfileOptions extends QueryPlans {
   readonly dataset: DatasetOptions;

@@ -5,6 +5,7 @@
  * code under test is not touched: the middleware sits on the client it is given.
  */
 import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { round } from "./report.js";
 
 /** Commands that read; only these are billed in RCU. */
 const READ_COMMANDS = new Set(["QueryCommand", "GetItemCommand", "BatchGetItemCommand", "ScanCommand"]);
@@ -152,4 +153,30 @@ export function instrumentClient(
     },
     { step: "initialize", priority: "high", name: MIDDLEWARE_NAME, override: true },
   );
+}
+
+/** One measured write: capacity billed and wall time. */
+export interface WriteFigures {
+  readonly wcu: number;
+  readonly writeCalls: number;
+  readonly rcu: number;
+  readonly seconds: number;
+}
+
+/** What `work` writes and reads through `client` (instrumented here, for good), and how long it takes. */
+export async function writeFigures(
+  client: DynamoDBClient,
+  work: () => Promise<unknown>,
+): Promise<WriteFigures> {
+  const tally = new CapacityTally();
+  instrumentClient(client, tally, "TOTAL");
+  const started = performance.now();
+  await work();
+  const { wcu, writeCalls, rcu } = tally.totals();
+  return {
+    wcu: round(wcu, 2),
+    writeCalls,
+    rcu: round(rcu, 2),
+    seconds: round((performance.now() - started) / 1000, 2),
+  };
 }

@@ -24,6 +24,7 @@ import { loadCases, stateLines } from "./load-cases.js";
 import type { LoadChildResult } from "./load-child.js";
 import { runLoadInChild } from "./load-run.js";
 import type { Progress } from "./progress.js";
+import { round } from "./report.js";
 
 export interface LoadsBenchOptions {
   /** Employee records of the one company. */
@@ -74,8 +75,6 @@ export interface LoadsReport {
 
 /** The last case: the final state loaded once, into an empty table of its own. */
 const FINAL_ONCE = "final state once, empty table (merge)";
-
-const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
 
 /** Lines, newline-terminated. */
 function* terminated(lines: Iterable<string>): Generator<string> {

@@ -10,15 +10,13 @@ import type { Progress } from "./progress.js";
 import { queryCandidateUnits, queryFloor } from "./query-floor.js";
 import { type BenchQuery, EMPLOYEES_ROUTE } from "./query-mix.js";
 import { assertSameAnswer, type SearchResponse } from "./query-runner.js";
-import type { QueryReport } from "./report.js";
+import { type QueryReport, round } from "./report.js";
 
 export interface QueryPlans {
   readonly real: RunPlan;
   /** null: the naive yardstick is left out (`--no-naive`). */
   readonly naive: RunPlan | null;
 }
-
-export const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
 
 /** Companies the search's scope covers: the one named (an employees search always names one), else the key's. */
 export function scopeCompanies(query: BenchQuery, principal: Principal): number {

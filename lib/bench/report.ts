@@ -143,6 +143,9 @@ export function table(header: readonly string[], rows: readonly (readonly string
 }
 
 /** A figure to one decimal, a dash when there is none (the naive yardstick left out). */
+/** `value` to `digits` decimals, as the reports give figures. */
+export const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
+
 export const ms = (value: number | undefined) => (value === undefined ? "–" : value.toFixed(1));
 export const num = (value: number | undefined) =>
   value === undefined ? "–" : String(Math.round(value * 10) / 10);

@@ -3,12 +3,14 @@
  * queries, `fullSync` and `hotCompany`) and the same as text tables, with the issue's targets
  * checked (scale-targets.ts).
  */
+
+import type { WriteFigures } from "./capacity-recorder.js";
 import type { FullSyncReport } from "./full-sync.js";
 import type { HotCompanyReport } from "./hot-company.js";
 import type { LimitedProcessReport } from "./limited-run.js";
 import { type BenchReport, bundlesTable, formatChecks, ms, num, type QueryReport, table } from "./report.js";
 import { checkScaleTargets } from "./scale-targets.js";
-import type { ScaleWritesReport, WriteFigures } from "./scale-writes.js";
+import type { ScaleWritesReport } from "./scale-writes.js";
 
 /** A key of the run: how many companies it may read and how many records they hold. */
 export interface ScaleKeyReport {

@@ -11,16 +11,8 @@ import { loadData } from "../load/load-file.js";
 import { dynamoDirectory } from "../store/dynamo/directory.js";
 import { documentClientFor } from "../store/dynamo-client.js";
 import { benchClient } from "./bench-client.js";
-import { CapacityTally, instrumentClient } from "./capacity-recorder.js";
+import { type WriteFigures, writeFigures } from "./capacity-recorder.js";
 import type { Dataset } from "./dataset.js";
-
-/** One measured write: capacity billed and wall time. */
-export interface WriteFigures {
-  readonly wcu: number;
-  readonly writeCalls: number;
-  readonly rcu: number;
-  readonly seconds: number;
-}
 
 export interface ScaleWritesReport {
   readonly oneRecordChange: WriteFigures;
@@ -28,27 +20,17 @@ export interface ScaleWritesReport {
   readonly scopeChange: WriteFigures & { readonly companies: number };
 }
 
-const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
-
-/** Runs `work` on a directory over a fresh instrumented client; its figures. */
+/** Runs `work` on a directory over a fresh client; its figures. */
 async function measuredWrite(
   endpoint: string,
   table: string,
   work: (directory: ReturnType<typeof dynamoDirectory>) => Promise<unknown>,
 ): Promise<WriteFigures> {
   const client = benchClient(endpoint);
-  const tally = new CapacityTally();
-  instrumentClient(client, tally, "TOTAL");
   try {
-    const started = performance.now();
-    await work(dynamoDirectory(documentClientFor(client), table, { writer: { graceMs: 0 } }));
-    const { wcu, writeCalls, rcu } = tally.totals();
-    return {
-      wcu: round(wcu),
-      writeCalls,
-      rcu: round(rcu),
-      seconds: round((performance.now() - started) / 1000),
-    };
+    return await writeFigures(client, () =>
+      work(dynamoDirectory(documentClientFor(client), table, { writer: { graceMs: 0 } })),
+    );
   } finally {
     client.destroy();
   }

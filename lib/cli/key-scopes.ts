@@ -6,9 +6,11 @@
 import type { KeyTarget } from "../keys/key-admin.js";
 import { keyScopes } from "../keys/key-scopes.js";
 import { keepScopes } from "../load/keep-scopes.js";
+import { callerText } from "../observability/caller-text.js";
 import { dynamoDirectory } from "../store/dynamo/directory.js";
 import { documentClientFor } from "../store/dynamo-client.js";
 import { LoadInProgressError } from "../store/port.js";
+import { failureLine } from "./args.js";
 import { openDirectoryTable, type TableFlags } from "./directory-table.js";
 
 /** Sets the directory's scopes to the keys'; throws what went wrong (another load running, too). */
@@ -26,15 +28,22 @@ export async function keepKeyScopes(target: KeyTarget, flags: TableFlags): Promi
 }
 
 /**
- * The same after a key was created or revoked, where a failure must not hide that the key change
- * itself is done: it is reported with the command that finishes the job.
+ * The same after a key was created, revoked or given other companies, where a failure must not
+ * hide that the key change itself is done: it is reported with the command that finishes the job.
+ * A keys file has no directory: the local service keeps its keys' scopes when it starts.
  */
-export async function keepKeyScopesAfterChange(target: KeyTarget, flags: TableFlags): Promise<void> {
+export async function keepKeyScopesAfterChange(
+  target: KeyTarget,
+  flags: TableFlags & { readonly "keys-file"?: string },
+): Promise<void> {
+  if (flags["keys-file"] !== undefined) return;
   try {
     await keepKeyScopes(target, flags);
   } catch (error) {
     const why =
-      error instanceof LoadInProgressError ? "a load is running" : `it failed: ${(error as Error).message}`;
+      error instanceof LoadInProgressError
+        ? "a load is running"
+        : `it failed: ${callerText(failureLine(error))}`;
     const where = flags.stage ? `--stage ${flags.stage}` : `--endpoint ${flags.endpoint}`;
     console.error(
       `warning: the directory's key scopes were not updated (${why}); searches are answered all the same. ` +

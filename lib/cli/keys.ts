@@ -17,6 +17,7 @@ import type { UsagePlanGateway } from "../keys/usage-plan-gateway.js";
 import { localClient } from "../local/engines.js";
 import { keysFileTarget } from "../local/keys-file-target.js";
 import { LOCAL_TABLE_NAMES } from "../local/service.js";
+import { callerText } from "../observability/caller-text.js";
 import {
   stageParameterNames,
   THROTTLE_TIER_NAMES,
@@ -177,7 +178,7 @@ const COMMANDS: Readonly<
         "the key below is shown once: give it to the partner through a secrets manager, never by email",
       );
       console.log(plainKey);
-      if (values["keys-file"] === undefined) await keepKeyScopesAfterChange(target, values);
+      await keepKeyScopesAfterChange(target, values);
     },
   },
   list: {
@@ -194,7 +195,7 @@ const COMMANDS: Readonly<
       const revoked = await target.revoke(keyId, new Date());
       if (!revoked) throw new Error(`no key with id ${quoted(keyId)}`);
       console.error(`revoked ${revoked.keyId} (${revoked.partner})`);
-      if (values["keys-file"] === undefined) await keepKeyScopesAfterChange(target, values);
+      await keepKeyScopesAfterChange(target, values);
     },
   },
   "set-tier": {
@@ -215,8 +216,10 @@ const COMMANDS: Readonly<
       const target = await keyTarget(values);
       const changed = await target.setCompanies(keyId, companies);
       if (!changed) throw new Error(`no key with id ${quoted(keyId)}`);
-      console.error(`${changed.keyId} (${changed.partner}) reads ${changed.companies.join(", ")}`);
-      if (values["keys-file"] === undefined) await keepKeyScopesAfterChange(target, values);
+      console.error(
+        callerText(`${changed.keyId} (${changed.partner}) reads ${changed.companies.join(", ")}`),
+      );
+      await keepKeyScopesAfterChange(target, values);
     },
   },
   reconcile: { args: 0, run: reconcile },

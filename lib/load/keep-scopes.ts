@@ -1,6 +1,6 @@
 /**
  * Keeps the directory's scope orders in step with the keys: one load that sets the scopes kept to
- * the company lists of the active keys (`LoadSession.keepScopes`), all or nothing like any load.
+ * the company lists of the keys not revoked (`LoadSession.keepScopes`), all or nothing like any load.
  * New scopes' orders are derived before the flip; until then, and for any key whose scope is not
  * kept, persons searches are answered from each company's entries (slower, never different).
  */

@@ -9,6 +9,10 @@ export function orderRange(range: CreatedRange): { from?: OrderKey; before?: Ord
   };
 }
 
+/** A range that holds no key: it starts at or after its end. */
+export const emptyOrderRange = (range: { from?: OrderKey; before?: OrderKey }): boolean =>
+  range.from !== undefined && range.before !== undefined && range.from >= range.before;
+
 export function inOrderRange(order: OrderKey, range: { from?: OrderKey; before?: OrderKey }): boolean {
   return (
     (range.from === undefined || order >= range.from) && (range.before === undefined || order < range.before)

@@ -6,7 +6,9 @@
  * (the answer cache, on as in production), so every search here is one it was never asked:
  * `unasked` bounds it by a `createdBefore` of its own, past every record (the same page).
  */
+
 import { InternalServerError, ProvisionedThroughputExceededException } from "@aws-sdk/client-dynamodb";
+import { jest } from "@jest/globals";
 import { generateApiKey } from "../../lib/keys/api-key.js";
 import { parseKeysFile } from "../../lib/local/keys-file.js";
 import { type LocalService, startLocalService } from "../../lib/local/service.js";
@@ -104,7 +106,7 @@ let asked = 0;
 /** `body` as a question the reader has not answered yet, with the same answer: it must read. */
 const unasked = (body: object) => {
   asked += 1;
-  return { ...body, createdBefore: `2999-01-01T00:00:${String(asked).padStart(2, "0")}Z` };
+  return { ...body, createdBefore: new Date(Date.UTC(2999, 0, 1) + asked * 1_000).toISOString() };
 };
 
 const search = async (route: "persons" | "employees", body: object) => {
@@ -128,11 +130,13 @@ describe("DynamoDB faults", () => {
   it("retries throttling that clears up, and answers the page whole", async () => {
     const healthy = await search("persons", unasked({}));
     state.calls = {};
-    // One throttled attempt: the SDK waits up to 1 s after it (a random share), inside the 1.5 s
-    // request deadline. Two in a row could wait 3 s: a persons search over a kept scope reads its
-    // order's index first, one call, where it once read its two companies at once.
+    // One throttled attempt: the SDK waits a random share of 1 s after it, held at half (500 ms) so
+    // that the rest of the search has a second before the 1.5 s request deadline on any machine.
+    // Two in a row could wait 3 s: a persons search over a kept scope reads its order's index
+    // first, one call, where it once read its two companies at once.
     state.fault = { kind: "throw", error: throttled, times: 1 };
-    const response = await search("persons", unasked({}));
+    const random = jest.spyOn(Math, "random").mockReturnValue(0.5);
+    const response = await search("persons", unasked({})).finally(() => random.mockRestore());
     expect(response.status).toBe(200);
     const { asOf: _healthyAsOf, ...healthyPage } = JSON.parse(healthy.body) as Record<string, unknown>;
     const { asOf: _asOf, ...page } = JSON.parse(response.body) as Record<string, unknown>;

@@ -9,8 +9,8 @@ import { DIRECTORY_ATTR as A } from "../tables.js";
 import { encodeOrderBlock, encodeOrderIndex } from "./codec.js";
 import { planOrder } from "./counted-order.js";
 import {
+  COMPANY_ORDERS,
   companyPartition,
-  FAMILY,
   ORDER,
   type OrderFamily,
   orderBlockSort,
@@ -19,15 +19,6 @@ import {
 } from "./layout.js";
 import type { ChunkContext, ChunkWriter } from "./load-chunk.js";
 import { Writes } from "./load-plan.js";
-
-/** Each company order and the entry family it counts. */
-const COMPANY_ORDERS: readonly (readonly [
-  OrderFamily,
-  typeof FAMILY.employmentKey | typeof FAMILY.personKey,
-])[] = [
-  [ORDER.employees, FAMILY.employmentKey],
-  [ORDER.persons, FAMILY.personKey],
-];
 
 /** Keys a journal entry names at most: a first derive of a large order writes thousands of blocks. */
 const KEYS_PER_ENTRY = 500;
@@ -58,15 +49,8 @@ export async function orderWrites(
   next: readonly OrderKey[],
 ): Promise<Writes | undefined> {
   const at = { gen: context.gen, consistent: true };
-  const stored = await context.reads.orders.index(partition, order, at);
+  const { stored, blocks: contents } = await context.reads.orders.whole(partition, order, at);
   const index = stored?.index ?? [];
-  const contents = await context.reads.orders.blocks(
-    partition,
-    order,
-    index,
-    { first: 0, last: index.length - 1 },
-    at,
-  );
   const blocks = new Map(index.map((block, i) => [block.low, contents[i] ?? []]));
   const plan = planOrder(index, blocks, next, context.gen);
   if (!plan.changed) return undefined;

@@ -20,18 +20,11 @@ const COMPANIES_IN_FLIGHT = 16;
 const loadAt = (context: ChunkContext): ReadAt => ({ gen: context.gen, consistent: true });
 
 /** A company's persons as the load left them: its persons order, or its entries if it has none. */
-async function personsOfCompany(context: ChunkContext, companyId: string, at: ReadAt): Promise<OrderKey[]> {
-  const partition = companyPartition(companyId);
-  const stored = await context.reads.orders.index(partition, ORDER.persons, at);
+async function personsOfCompany(context: ChunkContext, companyId: string): Promise<OrderKey[]> {
+  const at = loadAt(context);
+  const { stored, blocks } = await context.reads.orders.whole(companyPartition(companyId), ORDER.persons, at);
   if (!stored)
     return (await context.reads.family(companyId, FAMILY.personKey, {}, at)).map((entry) => entry.order);
-  const blocks = await context.reads.orders.blocks(
-    partition,
-    ORDER.persons,
-    stored.index,
-    { first: 0, last: stored.index.length - 1 },
-    at,
-  );
   return blocks.flat();
 }
 
@@ -41,18 +34,31 @@ export function unionOfSorted(lists: readonly (readonly OrderKey[])[]): OrderKey
   return all.filter((key, i) => i === 0 || key !== all[i - 1]);
 }
 
-/** Derives a scope's order again from its companies' persons, as the load left them. */
+/**
+ * Each company's persons as the load left them, read once however many scopes hold the company
+ * (the orders do not change once the companies' step is done).
+ */
+export function companyPersons(context: ChunkContext): (companyId: string) => Promise<OrderKey[]> {
+  const read = new Map<string, Promise<OrderKey[]>>();
+  return (companyId) => {
+    let persons = read.get(companyId);
+    if (!persons) {
+      persons = personsOfCompany(context, companyId);
+      read.set(companyId, persons);
+    }
+    return persons;
+  };
+}
+
+/** Derives a scope's order again from its companies' persons (`personsOf`: companyPersons). */
 export async function deriveScopeOrder(
   context: ChunkContext,
   writer: ChunkWriter,
-  scopeId: ScopeId,
-  companies: readonly string[],
+  scope: { readonly id: ScopeId; readonly companies: readonly string[] },
+  personsOf: (companyId: string) => Promise<OrderKey[]>,
 ): Promise<void> {
-  const at = loadAt(context);
-  const lists = await inParallel(companies, COMPANIES_IN_FLIGHT, (company) =>
-    personsOfCompany(context, company, at),
-  );
-  const writes = await orderWrites(context, scopePartition(scopeId), ORDER.persons, unionOfSorted(lists));
+  const lists = await inParallel(scope.companies, COMPANIES_IN_FLIGHT, personsOf);
+  const writes = await orderWrites(context, scopePartition(scope.id), ORDER.persons, unionOfSorted(lists));
   if (writes) await writeInPieces(writer, writes);
 }
 

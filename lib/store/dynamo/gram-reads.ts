@@ -5,7 +5,7 @@
  */
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { CreatedRange } from "../../search/matching.js";
-import { orderRange } from "../order-range.js";
+import { emptyOrderRange, orderRange } from "../order-range.js";
 import { DIRECTORY_ATTR as A } from "../tables.js";
 import { betweenQuery, bytesOf, queryAll } from "./batch.js";
 import {
@@ -66,8 +66,9 @@ export class GramReads {
 
   /** One trigram's postings visible at `at` whose order keys lie in the created range, in order. */
   async postings(p: PartitionKey, gram: Gram, created: CreatedRange, at: ReadAt): Promise<VersionedItem[]> {
-    const { from, before } = orderRange(created);
-    if (from !== undefined && before !== undefined && from >= before) return [];
+    const range = orderRange(created);
+    if (emptyOrderRange(range)) return [];
+    const { from, before } = range;
     const { low, high } = postingRange(gram.field, gram.trigram, from, before);
     const items = await queryAll(this.client, betweenQuery(this.table, { p, low, high }, at.consistent));
     return items

@@ -68,6 +68,11 @@ export const ORDER = {
   persons: 0x09,
 } as const;
 export type OrderFamily = (typeof ORDER)[keyof typeof ORDER];
+/** Each company order and the key entry family it counts. */
+export const COMPANY_ORDERS = [
+  [ORDER.employees, FAMILY.employmentKey],
+  [ORDER.persons, FAMILY.personKey],
+] as const;
 /** First byte of an order index's sort key: 0x0a + the order's family + gen. */
 const ORDER_INDEX = 0x0a;
 

@@ -20,7 +20,7 @@ import { DIRECTORY_ATTR as A } from "../tables.js";
 import { bytesOf, type Item, keyOf, keyOfText, keyText, sleep } from "./batch.js";
 import { deriveCompanyGrams } from "./derive-grams.js";
 import { deriveCompanyOrders } from "./derive-orders.js";
-import { deriveScopeOrder, keepScopes, scopesAtLoad } from "./derive-scopes.js";
+import { companyPersons, deriveScopeOrder, keepScopes, scopesAtLoad } from "./derive-scopes.js";
 import { type Journal, journal } from "./journal.js";
 import { idOfPartition, type ScopeId } from "./layout.js";
 import { type LeaseHolder, thisProcess } from "./lease-holder.js";
@@ -363,11 +363,12 @@ class DynamoLoadSession implements LoadSession {
       companies.delete(company);
       if (more() && deadline?.()) return false;
     }
+    const personsOf = companyPersons(context);
     for (const scopeId of [...scopes].sort()) {
       this.mayGoOn();
       const scope = registered.get(scopeId);
       // A scope dropped by this load after it was marked has nothing left to derive.
-      if (scope) await deriveScopeOrder(context, this.chunks, scopeId, scope.companies);
+      if (scope) await deriveScopeOrder(context, this.chunks, { id: scopeId, ...scope }, personsOf);
       scopes.delete(scopeId);
       if (more() && deadline?.()) return false;
     }

@@ -50,6 +50,18 @@ export class OrderReads {
     return { index: decodeOrderIndex(bytesOf(item[A.data])), gen: genOf(bytesOf(item[A.sort])) };
   }
 
+  /** The whole order visible at `at`: its index (if any) and every block's keys, in order. */
+  async whole(
+    partition: PartitionKey,
+    order: OrderFamily,
+    at: ReadAt,
+  ): Promise<{ stored: StoredOrderIndex | undefined; blocks: OrderKey[][] }> {
+    const stored = await this.index(partition, order, at);
+    const index = stored?.index ?? [];
+    const blocks = await this.blocks(partition, order, index, { first: 0, last: index.length - 1 }, at);
+    return { stored, blocks };
+  }
+
   /**
    * The keys of blocks `first` to `last` of `index` (one Query over their run): only the versions
    * the index names, so versions awaiting removal are read and dropped.

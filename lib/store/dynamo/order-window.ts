@@ -4,7 +4,7 @@
  */
 import type { CreatedRange } from "../../search/matching.js";
 import type { OrderKey } from "../binary-keys.js";
-import { orderRange } from "../order-range.js";
+import { emptyOrderRange, orderRange } from "../order-range.js";
 import { blockOf, blockStarts, blocksOfPositions, type OrderIndex, rankIn } from "./counted-order.js";
 import type { OrderFamily, PartitionKey } from "./layout.js";
 import type { OrderReads } from "./order-reads.js";
@@ -71,8 +71,9 @@ export async function orderWindow(
   if (!stored) return undefined;
   const { index } = stored;
   const starts = blockStarts(index);
-  const { from, before } = orderRange(query.created);
-  if (from !== undefined && before !== undefined && from >= before) return { keys: [], total: 0 };
+  const range = orderRange(query.created);
+  if (emptyOrderRange(range)) return { keys: [], total: 0 };
+  const { from, before } = range;
   // The range starts in block `a`, somewhere in its keys: the window lies within `candidates`.
   const a = from === undefined ? 0 : blockOf(index, from);
   const b = before === undefined ? undefined : blockOf(index, before);

@@ -5,9 +5,10 @@
 import type { DynamoDBDocumentClient, QueryCommandInput } from "@aws-sdk/lib-dynamodb";
 import type { SourceEmployee, SourcePerson } from "../../directory/source.js";
 import type { CreatedRange } from "../../search/matching.js";
-import { instantOrderPrefix, type OrderKey, phoneBytes } from "../binary-keys.js";
+import { type OrderKey, phoneBytes } from "../binary-keys.js";
+import { emptyOrderRange, orderRange } from "../order-range.js";
 import { DIRECTORY_ATTR as A } from "../tables.js";
-import { batchGet, bytesOf, type Item, keyText, queryAll } from "./batch.js";
+import { batchGet, betweenQuery, bytesOf, type Item, keyText, queryAll } from "./batch.js";
 import { decompress, decompressChunks } from "./codec.js";
 import { GramReads } from "./gram-reads.js";
 import {
@@ -78,18 +79,11 @@ export class DirectoryReads {
     created: CreatedRange,
     at: ReadAt,
   ): Promise<VersionedItem[]> {
-    const from = created.from === undefined ? undefined : instantOrderPrefix(created.from);
-    const before = created.before === undefined ? undefined : instantOrderPrefix(created.before);
-    if (from !== undefined && before !== undefined && from >= before) return [];
-    const { low, high } = familyRange(which, from, before);
-    const items = await this.query(
-      {
-        KeyConditionExpression: "#p = :p AND #s BETWEEN :low AND :high",
-        ExpressionAttributeNames: { "#p": A.partition, "#s": A.sort },
-        ExpressionAttributeValues: { ":p": companyPartition(companyId), ":low": low, ":high": high },
-      },
-      at,
-    );
+    const range = orderRange(created);
+    if (emptyOrderRange(range)) return [];
+    const { low, high } = familyRange(which, range.from, range.before);
+    const p = companyPartition(companyId);
+    const items = await queryAll(this.client, betweenQuery(this.table, { p, low, high }, at.consistent));
     return items.filter((item) => companyItemVisible(item, at.gen)).map(versioned);
   }
 
@@ -143,18 +137,12 @@ export class DirectoryReads {
 
   /** The visible records of a run of consecutive order keys, first to last inclusive. */
   async recordRun(companyId: string, first: OrderKey, last: OrderKey, at: ReadAt): Promise<SourceEmployee[]> {
-    const items = await this.query(
-      {
-        KeyConditionExpression: "#p = :p AND #s BETWEEN :low AND :high",
-        ExpressionAttributeNames: { "#p": A.partition, "#s": A.sort },
-        ExpressionAttributeValues: {
-          ":p": companyPartition(companyId),
-          ":low": entrySort(FAMILY.record, first, 0),
-          ":high": entrySort(FAMILY.record, last, 0xffffffff),
-        },
-      },
-      at,
-    );
+    const key = {
+      p: companyPartition(companyId),
+      low: entrySort(FAMILY.record, first, 0),
+      high: entrySort(FAMILY.record, last, 0xffffffff),
+    };
+    const items = await queryAll(this.client, betweenQuery(this.table, key, at.consistent));
     return items
       .filter((item) => companyItemVisible(item, at.gen))
       .map((item) => decompress<SourceEmployee>(bytesOf(item[A.data])));

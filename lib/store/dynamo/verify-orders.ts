@@ -5,22 +5,16 @@
  */
 import type { OrderKey } from "../binary-keys.js";
 import type { BlockRef } from "./counted-order.js";
-import { FAMILY, ORDER } from "./layout.js";
+import { COMPANY_ORDERS, ORDER } from "./layout.js";
 import { type Census, entryKeyParts, orderBlockId, orderId, scopeOwner } from "./verify-census.js";
 import type { Problem } from "./verify-rules.js";
-
-/** Each company order and the entry family it counts. */
-const COUNTED = [
-  [ORDER.employees, FAMILY.employmentKey],
-  [ORDER.persons, FAMILY.personKey],
-] as const;
 
 /** Per order id, the keys of the entries it must hold, sorted. */
 function expectedKeys(census: Census): Map<string, OrderKey[]> {
   const expected = new Map<string, OrderKey[]>();
   for (const logical of census.entries.keys()) {
     const { family, order, company } = entryKeyParts(logical);
-    const counted = COUNTED.find(([, entries]) => entries === family);
+    const counted = COMPANY_ORDERS.find(([, entries]) => entries === family);
     if (!counted) continue;
     const id = orderId(counted[0], company);
     const keys = expected.get(id) ?? [];
