@@ -10,6 +10,8 @@
  * JEST_PROJECT=unit (the `test:unit` script) keeps one project and leaves the command line free for
  * file patterns and options (`--selectProjects` would take a file pattern after it as a project).
  */
+import { availableParallelism } from "node:os";
+
 const INTEGRATION = "\\.integration\\.test\\.ts$";
 const BROWSER = "\\.browser\\.test\\.ts$";
 
@@ -58,4 +60,13 @@ function selected(name) {
   return [project];
 }
 
-export default { projects: selected(process.env.JEST_PROJECT) };
+/**
+ * Two files at a time even on two cores (jest's default would be one): most of an integration
+ * file's time is spent waiting (child loaders, DynamoDB Local's JVM, a load's grace after the flip),
+ * so two workers take 15 minutes where one took 25 (docs/testing.md). Each suite has tables of its
+ * own, so files sharing DynamoDB Local do not meet.
+ */
+export default {
+  maxWorkers: Math.max(2, availableParallelism() - 1),
+  projects: selected(process.env.JEST_PROJECT),
+};
