@@ -18,14 +18,17 @@ export function normalizeName(value: string): string {
 }
 
 /**
- * The distinct runs of 3 code points of a normalized name or fragment, in order (none below 3).
- * A name holds a fragment as a substring only if it holds every trigram of it, which is what a
- * trigram index relies on (lib/store/dynamo/name-grams.ts). Code points, not UTF-16 units: `😀ab`
- * is one trigram.
+ * The distinct runs of `size` code points of a normalized name or fragment, in order (none when it
+ * is shorter). A name holds a fragment as a substring only if it holds every such run of it, which
+ * is what a trigram index relies on (lib/store/dynamo/name-grams.ts); a fragment of exactly `size`
+ * is its one run. Code points, not UTF-16 units: `😀ab` is one trigram.
  */
-export function trigramsOf(normalized: string): string[] {
+export function gramsOfSize(normalized: string, size: number): string[] {
   const points = [...normalized];
   const found = new Set<string>();
-  for (let i = 0; i + 3 <= points.length; i++) found.add(points.slice(i, i + 3).join(""));
+  for (let i = 0; i + size <= points.length; i++) found.add(points.slice(i, i + size).join(""));
   return [...found];
 }
+
+/** The distinct runs of 3 code points (none below 3): `gramsOfSize(normalized, 3)`. */
+export const trigramsOf = (normalized: string): string[] => gramsOfSize(normalized, 3);

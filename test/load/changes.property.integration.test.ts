@@ -111,8 +111,9 @@ async function expectAnswers(
 }
 
 /**
- * Name searches of every company after every load: one trigram (`zoë`), the rarest of several
- * (`garcía`, with a first name of 2 characters, which only the pair checks), and a 2-character scan.
+ * Name searches of every company, and of persons over every company, after every load: one trigram
+ * (`zoë`), the rarest of several (`garcía`, with a first name of 2 characters, which only the pair
+ * checks), and a 2-character scan.
  */
 const NAME_SEARCHES = [{ firstName: "ZOË" }, { lastName: "garcía", firstName: "ﬁ" }, { lastName: "ía" }];
 
@@ -140,6 +141,9 @@ async function expectAgreement(
       await expectAnswers(stores, view.data, { companyId, ...names, limit: 100 }, everything, "employees");
   for (let offset = 0, total = 1; offset < total; offset += 100)
     total = await expectAnswers(stores, view.data, { offset, limit: 100 }, everything, "persons");
+  // Over every company, a kept scope: its name postings.
+  for (const names of NAME_SEARCHES)
+    await expectAnswers(stores, view.data, { ...names, limit: 100 }, everything, "persons");
   for (const probe of probes) {
     const scope = scopeOf(probe.mask, view);
     await expectAnswers(stores, view.data, bodyOf(probe.persons, view), scope, "persons");

@@ -11,7 +11,7 @@
 
 import type { NamePair } from "../../search/matching.js";
 import { DIRECTORY_ATTR as A } from "../tables.js";
-import { betweenQuery, bytesOf, type Item, type ItemKey, queryPages } from "./batch.js";
+import { betweenQuery, bytesOf, type Item, queryPages } from "./batch.js";
 import { decodeNamePairs, emptyValue } from "./codec.js";
 import { writeInPieces } from "./derive-orders.js";
 import type { StoredGramCensus } from "./gram-reads.js";
@@ -21,7 +21,6 @@ import {
   FAMILY,
   familyRange,
   genOf,
-  gramCensusSort,
   gramMarkerSort,
   orderOfSort,
   type PartitionKey,
@@ -30,7 +29,7 @@ import {
 } from "./layout.js";
 import type { ChunkContext, ChunkWriter } from "./load-chunk.js";
 import { Writes } from "./load-plan.js";
-import { GramCensus, gramsOfPair, postingItems, postingKey } from "./name-grams.js";
+import { censusItems, censusKeys, GramCensus, gramsOfPair, postingItems, postingKey } from "./name-grams.js";
 import { companyItemVisible } from "./versions.js";
 
 /** Items of a partition between two sort keys, every version, a page at a time (strongly consistent). */
@@ -47,9 +46,6 @@ function changeOf(item: Item, gen: number, covered: boolean): 1 | -1 | 0 {
   if (genOf(bytesOf(item[A.sort])) === gen) return 1;
   return item[A.supersededAt] === gen ? -1 : 0;
 }
-
-const censusKeys = (p: PartitionKey, gen: number, chunks: number): ItemKey[] =>
-  Array.from({ length: chunks }, (_, chunk) => ({ p, s: gramCensusSort(gen, chunk) }));
 
 /**
  * What a company's derive works on: its partition, whether it was covered, its census so far and,
@@ -74,12 +70,14 @@ function pageWrites(work: GramWork, page: readonly Item[]): Writes {
     const [order, entryGen, data] = [orderOfSort(sort), genOf(sort), bytesOf(item[A.data])];
     const [pair] = decodeNamePairs(data);
     if (!pair) throw new Error("a names entry holds no names");
-    census.add(pair, change);
+    const grams = gramsOfPair(pair);
+    census.add(grams, change);
     if (!covered) work.posted.set(`${order}${entryGen}`, pair);
-    if (change === 1) for (const posting of postingItems(p, pair, order, entryGen, data)) writes.put(posting);
+    if (change === 1)
+      for (const posting of postingItems(p, grams, order, entryGen, data)) writes.put(posting);
     else
       writes.supersede(
-        gramsOfPair(pair).map((gram) => postingKey(p, gram, order, entryGen)),
+        grams.map((gram) => postingKey(p, gram, order, entryGen)),
         entryGen,
       );
   }
@@ -111,14 +109,7 @@ function censusWrites(work: GramWork, stored: StoredGramCensus | undefined): Wri
   const writes = new Writes(gen);
   if (!stored || !census.equals(stored.census)) {
     if (stored) writes.supersede(censusKeys(p, stored.gen, stored.chunks), stored.gen);
-    const chunks = census.encode();
-    for (const [chunk, data] of chunks.entries())
-      writes.put({
-        [A.partition]: p,
-        [A.sort]: gramCensusSort(gen, chunk),
-        [A.data]: data,
-        [A.chunks]: chunks.length,
-      });
+    for (const item of censusItems(p, gen, census)) writes.put(item);
   }
   // From the flip on, searches of this company read its postings.
   if (!covered) writes.put({ [A.partition]: p, [A.sort]: gramMarkerSort(gen), [A.data]: emptyValue() });

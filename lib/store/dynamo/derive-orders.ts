@@ -20,25 +20,14 @@ import {
 import type { ChunkContext, ChunkWriter } from "./load-chunk.js";
 import { Writes } from "./load-plan.js";
 
-/** Keys a journal entry names at most: a first derive of a large order writes thousands of blocks. */
-const KEYS_PER_ENTRY = 500;
-
-/** Journals and sends the writes in pieces of at most `KEYS_PER_ENTRY` keys (the journal's items are capped). */
+/** Journals and sends a derive's writes (in as many journal entries as they need). */
 export async function writeInPieces(writer: ChunkWriter, writes: Writes): Promise<void> {
-  const all = [
-    ...[...writes.puts.values()].map((put) => ({ put })),
-    ...[...writes.deletes.values()].map((del) => ({ del })),
-    ...[...writes.stamps.values()].map((stamp) => ({ stamp })),
-  ];
-  for (let i = 0; i < all.length; i += KEYS_PER_ENTRY) {
-    const piece = all.slice(i, i + KEYS_PER_ENTRY);
-    await writer.write({
-      puts: piece.flatMap((w) => ("put" in w ? [w.put] : [])),
-      deletes: piece.flatMap((w) => ("del" in w ? [w.del] : [])),
-      stamps: piece.flatMap((w) => ("stamp" in w ? [w.stamp] : [])),
-      locations: [],
-    });
-  }
+  await writer.write({
+    puts: [...writes.puts.values()],
+    deletes: [...writes.deletes.values()],
+    stamps: [...writes.stamps.values()],
+    locations: [],
+  });
 }
 
 /** The writes that make the order in `partition` hold `next` (sorted, distinct). */

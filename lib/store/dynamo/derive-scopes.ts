@@ -8,6 +8,7 @@
 import type { OrderKey } from "../binary-keys.js";
 import { inParallel } from "./batch.js";
 import { orderWrites, writeInPieces } from "./derive-orders.js";
+import { scopePosted } from "./derive-scope-grams.js";
 import { companyPartition, FAMILY, ORDER, type ScopeId, scopePartition } from "./layout.js";
 import type { ChunkContext, ChunkWriter } from "./load-chunk.js";
 import { Writes } from "./load-plan.js";
@@ -69,7 +70,9 @@ export async function scopesAtLoad(context: ChunkContext) {
 
 /**
  * Makes the registry hold exactly `lists`' scopes: new ones are registered, dropped ones are
- * superseded with their order. Returns the new scopes, whose orders the commit derives.
+ * superseded with their order and postings. Returns the scopes the commit derives: the new ones,
+ * and the kept ones whose name postings are not complete (kept before postings existed, or being
+ * rebuilt).
  */
 export async function keepScopes(
   context: ChunkContext,
@@ -88,5 +91,8 @@ export async function keepScopes(
       writes.supersede([key], gen);
   }
   await writeInPieces(writer, writes);
-  return [...wanted.keys()].filter((scopeId) => !stored.has(scopeId));
+  const unposted = await inParallel([...wanted.keys()], COMPANIES_IN_FLIGHT, async (scopeId) =>
+    stored.has(scopeId) && (await scopePosted(context, scopeId)) ? [] : [scopeId],
+  );
+  return unposted.flat();
 }

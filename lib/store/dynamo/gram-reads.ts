@@ -7,7 +7,7 @@ import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { CreatedRange } from "../../search/matching.js";
 import { emptyOrderRange, orderRange } from "../order-range.js";
 import { DIRECTORY_ATTR as A } from "../tables.js";
-import { betweenQuery, bytesOf, queryAll } from "./batch.js";
+import { betweenQuery, bytesOf, queryAll, queryPages } from "./batch.js";
 import {
   genOf,
   gramCensusChunkOf,
@@ -39,13 +39,18 @@ export class GramReads {
 
   /** Whether the partition's postings are complete at `at`: a marker is visible. */
   async covered(p: PartitionKey, at: ReadAt): Promise<boolean> {
+    return (await this.markerGen(p, at)) !== undefined;
+  }
+
+  /** The generation of the partition's marker visible at `at`, if one is. */
+  async markerGen(p: PartitionKey, at: ReadAt): Promise<number | undefined> {
     const item = await newestVersion(
       this.client,
       this.table,
       { p, low: gramMarkerSort(0), high: gramMarkerSort(at.gen) },
       at,
     );
-    return item !== undefined;
+    return item && genOf(bytesOf(item[A.sort]));
   }
 
   /** The census visible at `at`: there is one exactly when the marker is visible too. */
@@ -64,18 +69,33 @@ export class GramReads {
     return { census, gen: version.gen, chunks: version.chunks.length };
   }
 
-  /** One trigram's postings visible at `at` whose order keys lie in the created range, in order. */
-  async postings(p: PartitionKey, gram: Gram, created: CreatedRange, at: ReadAt): Promise<VersionedItem[]> {
+  /**
+   * One gram's postings visible at `at` whose order keys lie in the created range, in order; the
+   * first `count` of them only, when given (read a page at a time until there are that many: a
+   * load in progress leaves versions a reader does not see).
+   */
+  async postings(
+    p: PartitionKey,
+    gram: Gram,
+    created: CreatedRange,
+    at: ReadAt,
+    count = Number.POSITIVE_INFINITY,
+  ): Promise<VersionedItem[]> {
     const range = orderRange(created);
-    if (emptyOrderRange(range)) return [];
+    if (emptyOrderRange(range) || count <= 0) return [];
     const { from, before } = range;
     const { low, high } = postingRange(gram.field, gram.trigram, from, before);
-    const items = await queryAll(this.client, betweenQuery(this.table, { p, low, high }, at.consistent));
-    return items
-      .filter((item) => companyItemVisible(item, at.gen))
-      .map((item) => {
+    const query = betweenQuery(this.table, { p, low, high }, at.consistent);
+    const found: VersionedItem[] = [];
+    const limit = Number.isFinite(count) ? { Limit: count } : {};
+    for await (const page of queryPages(this.client, { ...query, ...limit })) {
+      for (const item of page) {
+        if (!companyItemVisible(item, at.gen)) continue;
         const sort = bytesOf(item[A.sort]);
-        return { order: postingOfSort(sort).order, gen: genOf(sort), item };
-      });
+        found.push({ order: postingOfSort(sort).order, gen: genOf(sort), item });
+      }
+      if (found.length >= count) return found.slice(0, count);
+    }
+    return found;
   }
 }

@@ -6,6 +6,7 @@ import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { SourceEmployee, SourcePerson } from "../../directory/source.js";
 import type { Change } from "../port.js";
 import { batchGet, batchWrite, inParallel, keyOf, keyText } from "./batch.js";
+import { postedScopes } from "./derive-scope-grams.js";
 import type { Journal, JournalEntry } from "./journal.js";
 import {
   companyOfPartition,
@@ -30,6 +31,8 @@ import {
 import type { DirectoryReads } from "./reads.js";
 
 const BUNDLES_IN_FLIGHT = 16;
+/** Keys one journal entry names at most: about 110 characters each, so well under an item's 400 KB. */
+const KEYS_PER_ENTRY = 2_000;
 
 /** What a load's chunks read and write with, at the load's generation. */
 export interface ChunkContext {
@@ -74,10 +77,14 @@ async function bundlesOf(context: ChunkContext, persons: ReadonlySet<string>) {
   return bundles;
 }
 
-/** What is stored for the ids a chunk touches: locations of its records, bundles of its persons. */
+/**
+ * What is stored for the ids a chunk touches: locations of its records, bundles of its persons; and
+ * the posted scopes, whose postings follow the bundles.
+ */
 async function readChunk(context: ChunkContext, changes: readonly Change[]): Promise<ChunkInput> {
   const { records, persons } = finalValues(changes);
-  const locations = new Map<string, StoredLocation | undefined>(await locationsOf(context, records.keys()));
+  const [found, scopes] = await Promise.all([locationsOf(context, records.keys()), postedScopes(context)]);
+  const locations = new Map<string, StoredLocation | undefined>(found);
   const touched = touchedPersons(records, persons, locations);
   const bundles = await bundlesOf(context, touched);
   // Records of a person whose order changes carry it: their locations are needed too.
@@ -87,7 +94,7 @@ async function readChunk(context: ChunkContext, changes: readonly Change[]): Pro
     (next.get(id)?.employees ?? []).map((record) => record.id).filter((rid) => !locations.has(rid)),
   );
   for (const [id, stored] of await locationsOf(context, others)) locations.set(id, stored);
-  return { gen: context.gen, ...input };
+  return { gen: context.gen, ...input, scopes };
 }
 
 const journalEntry = (plan: PlannedWrites): JournalEntry => ({
@@ -164,15 +171,34 @@ export class ChunkWriter {
     await this.write(plan);
   }
 
-  /** Journals writes, then sends them: the one way a load writes, so undo and clean-up see all. */
+  /**
+   * Journals writes, then sends them: the one way a load writes, so undo and clean-up see all. In
+   * pieces of at most `KEYS_PER_ENTRY` keys, each journaled before it is sent: a journal entry is
+   * one item (400 KB at most), and a chunk that rewrites persons posted in several scopes, or a
+   * first derive of a large order, names tens of thousands of keys. The chunk's locations go with
+   * its first piece (undo restores only those the load rewrote).
+   */
   async write(plan: PlannedWrites): Promise<void> {
     const { client, table, log, gen } = this.context;
-    if (plan.puts.length + plan.deletes.length + plan.stamps.length === 0) return;
-    await log.write(gen, this.seq++, journalEntry(plan));
-    await batchWrite(client, table, [
+    const all = [
       ...plan.puts.map((put) => ({ put })),
-      ...plan.deletes.map((key) => ({ delete: key })),
-    ]);
-    await log.stamp(plan.stamps, gen, false);
+      ...plan.deletes.map((del) => ({ del })),
+      ...plan.stamps.map((stamp) => ({ stamp })),
+    ];
+    for (let i = 0; i < all.length; i += KEYS_PER_ENTRY) {
+      const piece = all.slice(i, i + KEYS_PER_ENTRY);
+      const part: PlannedWrites = {
+        puts: piece.flatMap((w) => ("put" in w ? [w.put] : [])),
+        deletes: piece.flatMap((w) => ("del" in w ? [w.del] : [])),
+        stamps: piece.flatMap((w) => ("stamp" in w ? [w.stamp] : [])),
+        locations: i === 0 ? plan.locations : [],
+      };
+      await log.write(gen, this.seq++, journalEntry(part));
+      await batchWrite(client, table, [
+        ...part.puts.map((put) => ({ put })),
+        ...part.deletes.map((key) => ({ delete: key })),
+      ]);
+      await log.stamp(part.stamps, gen, false);
+    }
   }
 }

@@ -20,6 +20,13 @@ import {
   recordKeys,
 } from "./items.js";
 import type { Bundle } from "./reads.js";
+import {
+  type PostedScope,
+  rewritePersonPostings,
+  type ScopeWork,
+  scopeCensusWrites,
+  scopeWork,
+} from "./scope-postings.js";
 
 /** A location item as read: the generation of its value, the value (absent once deleted), the one before. */
 export interface StoredLocation {
@@ -58,6 +65,8 @@ export interface ChunkInput {
   readonly locations: ReadonlyMap<string, StoredLocation | undefined>;
   /** Bundles of every person the chunk touches. */
   readonly bundles: ReadonlyMap<string, StoredBundle | undefined>;
+  /** The kept scopes whose name postings are complete: a rewritten bundle's postings there follow. */
+  readonly scopes: readonly PostedScope[];
 }
 
 export interface ChunkPlan {
@@ -93,7 +102,7 @@ export function touchedPersons(
 
 /** Each touched person's bundle after the chunk: the person's new value and records re-gathered. */
 export function nextBundles(
-  input: Omit<ChunkInput, "gen">,
+  input: Omit<ChunkInput, "gen" | "scopes">,
   touched: ReadonlySet<string>,
 ): Map<string, Bundle> {
   const next = new Map<string, Bundle>();
@@ -114,7 +123,7 @@ export function nextBundles(
 
 /** Persons whose order key (createdAt, id; none when missing) changes: their records carry it. */
 export function reorderedPersons(
-  input: Omit<ChunkInput, "gen">,
+  input: Omit<ChunkInput, "gen" | "scopes">,
   next: ReadonlyMap<string, Bundle>,
 ): string[] {
   const orderOf = (person: SourcePerson | null | undefined) => (person ? personOrder(person) : null);
@@ -191,12 +200,16 @@ function writeBundle(
     for (const item of personEntryItems(bundle.person, bundle.employees, gen)) writes.put(item);
 }
 
-/** A chunk being planned: its input, the persons' next bundles, who is reordered, and the writes so far. */
+/**
+ * A chunk being planned: its input, the persons' next bundles, who is reordered, the posted scopes'
+ * censuses as counted so far, and the writes so far.
+ */
 interface ChunkWork {
   readonly writes: Writes;
   readonly input: ChunkInput;
   readonly next: ReadonlyMap<string, Bundle>;
   readonly reordered: ReadonlySet<string>;
+  readonly scopes: readonly ScopeWork[];
 }
 
 /** Records that changed, and the unchanged records of reordered persons (their items carry the order). */
@@ -228,15 +241,21 @@ function writeRecords(work: ChunkWork) {
   return locations;
 }
 
-/** Writes the bundles that changed; per person, a record linking to them while they are missing. */
-function writeBundles({ writes, input, next, reordered }: ChunkWork) {
+/**
+ * Writes the bundles that changed, with their persons' postings in the posted scopes; per person, a
+ * record linking to them while they are missing.
+ */
+function writeBundles({ writes, input, next, reordered, scopes }: ChunkWork) {
   const dangling = new Map<string, string | null>();
   for (const [personId, bundle] of next) {
     const stored = input.bundles.get(personId);
-    if (!stored || !sameJson(stored.bundle, bundle) || reordered.has(personId))
+    if (!stored || !sameJson(stored.bundle, bundle) || reordered.has(personId)) {
       writeBundle(writes, personId, stored, bundle, input.gen);
+      rewritePersonPostings(writes, scopes, stored, bundle);
+    }
     dangling.set(personId, bundle.person === null ? (bundle.employees[0]?.id ?? null) : null);
   }
+  scopeCensusWrites(writes, scopes);
   return dangling;
 }
 
@@ -249,7 +268,7 @@ export function planChunk(input: ChunkInput): ChunkPlan {
   const next = nextBundles(input, touched);
   const reordered = new Set(reorderedPersons(input, next));
   const writes = new Writes(input.gen);
-  const work: ChunkWork = { writes, input, next, reordered };
+  const work: ChunkWork = { writes, input, next, reordered, scopes: input.scopes.map(scopeWork) };
   const locations = writeRecords(work);
   const dangling = writeBundles(work);
   return {

@@ -20,6 +20,7 @@ import { DIRECTORY_ATTR as A } from "../tables.js";
 import { bytesOf, type Item, keyOf, keyOfText, keyText, sleep } from "./batch.js";
 import { deriveCompanyGrams } from "./derive-grams.js";
 import { deriveCompanyOrders } from "./derive-orders.js";
+import { buildScopePostings } from "./derive-scope-grams.js";
 import { companyPersons, deriveScopeOrder, keepScopes, scopesAtLoad } from "./derive-scopes.js";
 import { type Journal, journal } from "./journal.js";
 import { idOfPartition, type ScopeId } from "./layout.js";
@@ -325,8 +326,8 @@ class DynamoLoadSession implements LoadSession {
 
   async keepScopes(scopes: readonly (readonly string[])[]): Promise<void> {
     this.mayGoOn();
-    const added = await keepScopes(this.context(), this.chunks, scopes);
-    for (const scopeId of added) this.chunks.scopes.add(scopeId);
+    const toDerive = await keepScopes(this.context(), this.chunks, scopes);
+    for (const scopeId of toDerive) this.chunks.scopes.add(scopeId);
   }
 
   private context() {
@@ -368,7 +369,10 @@ class DynamoLoadSession implements LoadSession {
       this.mayGoOn();
       const scope = registered.get(scopeId);
       // A scope dropped by this load after it was marked has nothing left to derive.
-      if (scope) await deriveScopeOrder(context, this.chunks, { id: scopeId, ...scope }, personsOf);
+      if (scope) {
+        await deriveScopeOrder(context, this.chunks, { id: scopeId, ...scope }, personsOf);
+        await buildScopePostings(context, this.chunks, { id: scopeId, ...scope });
+      }
       scopes.delete(scopeId);
       if (more() && deadline?.()) return false;
     }

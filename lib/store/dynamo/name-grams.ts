@@ -1,44 +1,76 @@
 /**
- * Name postings (docs/data-model.md, "Name postings"), pure: which trigrams a name pair is posted
- * under, the posting items, the census of how many records hold each trigram, and which trigram of
- * a filter to read. A fragment of 3 code points or more is held by a name only if every trigram of
- * it is, so the postings of any one of them hold every match; the rarest holds the fewest others.
- * Nothing here knows which partition the postings live in: a scope's partition can use it as is.
+ * Name postings (docs/data-model.md, "Name postings"), pure: which grams a name pair is posted
+ * under, the posting items, the census of how many holders hold each gram, and which gram of a
+ * filter to read. A fragment is held by a name only if every run of its length n (its n-grams) is,
+ * so the postings of any one of them hold every match; the rarest holds the fewest others. A
+ * company's postings are of trigrams; a kept scope's of trigrams and bigrams (`SCOPE_GRAMS`), so a
+ * 2-character fragment is answered from postings too. Nothing here knows which partition the
+ * postings live in.
  */
-import { trigramsOf } from "../../directory/name.js";
+import { gramsOfSize } from "../../directory/name.js";
 import type { EmploymentFilter, NamePair } from "../../search/matching.js";
 import type { OrderKey } from "../binary-keys.js";
 import { DIRECTORY_ATTR as A } from "../tables.js";
 import type { Item, ItemKey } from "./batch.js";
 import { compressInChunks, decompressChunks } from "./codec.js";
-import { type GramField, type PartitionKey, postingSort } from "./layout.js";
+import { type GramField, gramCensusSort, type PartitionKey, postingSort } from "./layout.js";
 
-/** A trigram of one of the two names. */
+/**
+ * A gram of one of the two names: a run of code points of it (3, or 2 in a scope). `trigram` holds
+ * its text (a posting's key says its length).
+ */
 export interface Gram {
   readonly field: GramField;
   readonly trigram: string;
 }
 
+/** The gram lengths a partition's postings are of, longest first. */
+export type GramSizes = readonly number[];
+/** A company's postings: trigrams. */
+export const COMPANY_GRAMS: GramSizes = [3];
+/** A kept scope's postings: trigrams and bigrams. */
+export const SCOPE_GRAMS: GramSizes = [3, 2];
+
 const FIELDS = ["firstName", "lastName"] as const satisfies readonly GramField[];
 
-/** The postings a names entry calls for: each distinct trigram of its first name, then of its last. */
-export function gramsOfPair(pair: NamePair): Gram[] {
-  return FIELDS.flatMap((field) => {
-    const name = pair[field];
-    return name === null ? [] : trigramsOf(name).map((trigram) => ({ field, trigram }));
-  });
+/**
+ * The postings a holder calls for (a record by its pair, a person by their pairs in a scope's
+ * companies): each distinct gram of each size of any of their first names, then of their last
+ * names (longest first).
+ */
+export function gramsOfPairs(pairs: readonly NamePair[], sizes: GramSizes = COMPANY_GRAMS): Gram[] {
+  return FIELDS.flatMap((field) =>
+    sizes.flatMap((size) => {
+      const grams = new Set<string>();
+      for (const pair of pairs) {
+        const name = pair[field];
+        if (name !== null) for (const gram of gramsOfSize(name, size)) grams.add(gram);
+      }
+      return [...grams].map((trigram) => ({ field, trigram }));
+    }),
+  );
 }
 
+/** The postings a names entry calls for: each distinct trigram of its first name, then of its last. */
+export const gramsOfPair = (pair: NamePair): Gram[] => gramsOfPairs([pair]);
+
 /**
- * The trigrams a name filter can be answered from: each of every fragment of 3 code points or more
- * (first name first, in the fragment's order). None for shorter fragments, nor for a fragment with
- * a lone surrogate: a name can hold it without holding its trigrams (it may match half a pair).
+ * The grams a name filter can be answered from: for each fragment (first name first), every gram of
+ * the longest size posted that it reaches, in the fragment's order: trigrams from 3 code points, a
+ * 2-character fragment as its one bigram where bigrams are posted. None for shorter fragments, nor
+ * for a fragment with a lone surrogate: a name can hold it without holding its grams (it may match
+ * half a pair).
  */
-export function filterGrams(filter: Pick<EmploymentFilter, GramField>): Gram[] {
+export function filterGrams(
+  filter: Pick<EmploymentFilter, GramField>,
+  sizes: GramSizes = COMPANY_GRAMS,
+): Gram[] {
   return FIELDS.flatMap((field) => {
     const fragment = filter[field];
     if (fragment === undefined || !fragment.isWellFormed()) return [];
-    return trigramsOf(fragment).map((trigram) => ({ field, trigram }));
+    const length = [...fragment].length;
+    const size = sizes.find((n) => n <= length);
+    return size === undefined ? [] : gramsOfSize(fragment, size).map((trigram) => ({ field, trigram }));
   });
 }
 
@@ -51,19 +83,31 @@ export const postingKey = (p: PartitionKey, gram: Gram, order: OrderKey, gen: nu
 
 /**
  * The postings of a names entry (order key, generation, `d`): one per trigram, each carrying the
- * entry's generation and its `d` as is (the normalized pair), so a search checks the whole filter
+ * entry's generation and its `d` as is (the normalized pairs), so a search checks the whole filter
  * on the posting, and a load that supersedes the entry knows the keys of its postings.
  */
 export function postingItems(
   p: PartitionKey,
-  pair: NamePair,
+  grams: readonly Gram[],
   order: OrderKey,
   gen: number,
   data: Uint8Array,
 ) {
-  return gramsOfPair(pair).map(
-    (gram): Item => ({ ...keyAttributes(postingKey(p, gram, order, gen)), [A.data]: data }),
-  );
+  return grams.map((gram): Item => ({ ...keyAttributes(postingKey(p, gram, order, gen)), [A.data]: data }));
+}
+
+/** The keys of a census version's items. */
+export const censusKeys = (p: PartitionKey, gen: number, chunks: number): ItemKey[] =>
+  Array.from({ length: chunks }, (_, chunk) => ({ p, s: gramCensusSort(gen, chunk) }));
+
+/** A census version's items, at generation `gen`. */
+export function censusItems(p: PartitionKey, gen: number, census: GramCensus): Item[] {
+  const chunks = census.encode();
+  return chunks.map((data, chunk) => ({
+    ...keyAttributes({ p, s: gramCensusSort(gen, chunk) }),
+    [A.data]: data,
+    [A.chunks]: chunks.length,
+  }));
 }
 
 /** A compressed census is split over items of this many bytes (an item holds 400 KB). */
@@ -75,13 +119,16 @@ interface StoredCensus {
   readonly l: [string, number][];
 }
 
-/** Per field, how many records' names hold each trigram: what a search picks the rarest by. */
+/**
+ * Per field, how many holders (records in a company, persons in a scope) have a name holding each
+ * trigram: what a search picks the rarest by.
+ */
 export class GramCensus {
   private readonly counts = { firstName: new Map<string, number>(), lastName: new Map<string, number>() };
 
-  /** Counts a names entry in (+1) or out (-1). */
-  add(pair: NamePair, delta: 1 | -1): void {
-    for (const { field, trigram } of gramsOfPair(pair)) {
+  /** Counts a holder in (+1) or out (-1), by the grams its names call for (`gramsOfPairs`). */
+  add(grams: readonly Gram[], delta: 1 | -1): void {
+    for (const { field, trigram } of grams) {
       const counts = this.counts[field];
       const count = (counts.get(trigram) ?? 0) + delta;
       if (count < 0) throw new Error(`the census counts fewer than no records holding "${trigram}"`);
@@ -137,9 +184,10 @@ export class GramCensus {
     return census;
   }
 
-  static of(pairs: Iterable<NamePair>): GramCensus {
+  /** The census of these holders, each by its grams. */
+  static of(holders: Iterable<readonly Gram[]>): GramCensus {
     const census = new GramCensus();
-    for (const pair of pairs) census.add(pair, 1);
+    for (const grams of holders) census.add(grams, 1);
     return census;
   }
 

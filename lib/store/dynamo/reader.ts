@@ -35,7 +35,8 @@ import {
   scopePartition,
 } from "./layout.js";
 import { readManifest } from "./manifest.js";
-import { filterGrams } from "./name-grams.js";
+import { COMPANY_GRAMS, SCOPE_GRAMS } from "./name-grams.js";
+import { type NameWindow, nameWindow } from "./name-window.js";
 import { type OrderWindow, orderWindow } from "./order-window.js";
 import { type DirectoryReads, directoryReads, type ReadAt, type VersionedItem } from "./reads.js";
 
@@ -132,64 +133,30 @@ async function unfilteredEmployees(
   return { items, total };
 }
 
-/**
- * The postings of a company's records that match a name filter, in order, read from the rarest
- * trigram of its fragments (docs/data-model.md, "Name postings"): the census says which when there
- * is more than one, and the marker (or the census) that the company's postings are complete.
- * Undefined when they cannot answer: no fragment of 3 characters, or a company not yet posted.
- */
-async function namePostings(
-  reads: DirectoryReads,
-  query: EmployeesQuery,
-  companyId: string,
-  at: ReadAt,
-): Promise<VersionedItem[] | undefined> {
-  const { filter } = query;
-  const grams = filterGrams(filter);
-  const [only] = grams;
-  if (!only) return undefined;
-  const p = companyPartition(companyId);
-  let postings: VersionedItem[];
-  if (grams.length === 1) {
-    // The marker and the postings at once: one round trip; the postings are dropped if not covered.
-    const [covered, read] = await Promise.all([
-      reads.grams.covered(p, at),
-      reads.grams.postings(p, only, query.created, at),
-    ]);
-    if (!covered) return undefined;
-    postings = read;
-  } else {
-    const stored = await reads.grams.census(p, at);
-    if (!stored) return undefined;
-    const rarest = stored.census.rarest(grams) ?? only;
-    // No record holds it: nothing matches, and there is nothing to read.
-    if (stored.census.count(rarest) === 0) return [];
-    postings = await reads.grams.postings(p, rarest, query.created, at);
-  }
-  return postings.filter((posting) =>
-    decodeNamePairs(bytesOf(posting.item[A.data])).some((pair) => namesMatch(pair, filter)),
-  );
-}
-
-/** The entries of a company's records that match a phone or name filter, in order. */
+/** The window and total of a company's records that match a phone or name filter. */
 async function filteredEmployees(
   reads: DirectoryReads,
   query: EmployeesQuery,
   companyId: string,
   at: ReadAt,
-): Promise<VersionedItem[]> {
+): Promise<NameWindow> {
   const { filter } = query;
+  const windowOf = (matches: VersionedItem[]) => ({ page: window(matches, query), total: matches.length });
   if (filter.phone !== undefined) {
     const phone = filter.phone;
     const orders = orderRange(query.created);
-    return (await reads.phoneRecords(phone, companyId, at))
-      .filter((hit) => inOrderRange(hit.order, orders) && employmentMatches(phoneView(hit, phone), filter))
-      .sort((a, b) => (a.order < b.order ? -1 : 1));
+    return windowOf(
+      (await reads.phoneRecords(phone, companyId, at))
+        .filter((hit) => inOrderRange(hit.order, orders) && employmentMatches(phoneView(hit, phone), filter))
+        .sort((a, b) => (a.order < b.order ? -1 : 1)),
+    );
   }
-  const posted = await namePostings(reads, query, companyId, at);
+  const posted = await nameWindow(reads, companyPartition(companyId), COMPANY_GRAMS, query, at);
   if (posted) return posted;
-  return (await reads.family(companyId, FAMILY.employmentNames, query.created, at)).filter((entry) =>
-    decodeNamePairs(bytesOf(entry.item[A.data])).some((pair) => namesMatch(pair, filter)),
+  return windowOf(
+    (await reads.family(companyId, FAMILY.employmentNames, query.created, at)).filter((entry) =>
+      decodeNamePairs(bytesOf(entry.item[A.data])).some((pair) => namesMatch(pair, filter)),
+    ),
   );
 }
 
@@ -205,9 +172,8 @@ async function employeesAt(
   if (personId !== undefined) return employeesOfPerson(reads, query, personId, at);
   if (filter.phone === undefined && !hasNameFilter(filter))
     return unfilteredEmployees(reads, query, companyId, at);
-  const matches = await filteredEmployees(reads, query, companyId, at);
-  const page = window(matches, query);
-  return { items: await reads.recordsByKey(companyId, page, at), total: matches.length };
+  const { page, total } = await filteredEmployees(reads, query, companyId, at);
+  return { items: await reads.recordsByKey(companyId, page, at), total };
 }
 
 /** Persons with an employment that has this phone and matches the rest of the filter. */
@@ -258,17 +224,23 @@ async function candidatesAt(reads: DirectoryReads, query: PersonsQuery, at: Read
 
 /**
  * The page's persons and the total. When nothing but the companies filters: a company's counted
- * order, or the order of the scope these companies are (derive-scopes.ts) when one is kept.
+ * order, or the order of the scope these companies are (derive-scopes.ts) when one is kept. By
+ * name, over a kept scope: the scope's name postings (scope-postings.ts).
  */
 async function personsWindow(reads: DirectoryReads, query: PersonsQuery, at: ReadAt): Promise<OrderWindow> {
   const { filter } = query;
   const [companyId] = filter.companies;
+  const single = companyId !== undefined && filter.companies.size === 1;
   if (filter.phone === undefined && !hasNameFilter(filter)) {
-    if (companyId !== undefined && filter.companies.size === 1)
-      return companyWindow(reads, query, companyId, "persons", at);
+    if (single) return companyWindow(reads, query, companyId, "persons", at);
     const partition = scopePartition(scopeIdOf(filter.companies));
     const scoped = await orderWindow(reads.orders, partition, ORDER.persons, query, at);
     if (scoped) return scoped;
+  }
+  if (filter.phone === undefined && hasNameFilter(filter) && !single) {
+    const partition = scopePartition(scopeIdOf(filter.companies));
+    const posted = await nameWindow(reads, partition, SCOPE_GRAMS, query, at);
+    if (posted) return { keys: posted.page.map((posting) => posting.order), total: posted.total };
   }
   const sorted = await candidatesAt(reads, query, at);
   return { keys: window(sorted, query), total: sorted.length };

@@ -10,15 +10,17 @@ import { bytesOf, type Item, type ItemKey, keyOf, queryAll } from "./batch.js";
 import { decodeScopeCompanies, encodeScopeCompanies } from "./codec.js";
 import {
   genOf,
+  gramCensusGenOf,
+  isGramCensusSort,
   SCOPES_PARTITION,
   type ScopeId,
   scopeIdOf,
   scopeOfRegistrySort,
   scopePartition,
   scopeRegistrySort,
+  visibleAt,
 } from "./layout.js";
 import type { ReadAt } from "./reads.js";
-import { companyItemVisible } from "./versions.js";
 
 /** A scope as registered: its sorted companies and the generation of its registry version. */
 export interface RegisteredScope {
@@ -30,7 +32,10 @@ export interface RegisteredScope {
 export const scopesOf = (lists: readonly (readonly string[])[]): Map<ScopeId, readonly string[]> =>
   new Map(distinctScopes(lists).map((companies) => [scopeIdOf(companies), companies]));
 
-/** The items of a partition visible at `at` (each sort key ends with its generation), with it. */
+/** The generation of a scope partition's item: a census chunk's is before its chunk number. */
+const genOfScopeItem = (sort: Uint8Array) => (isGramCensusSort(sort) ? gramCensusGenOf(sort) : genOf(sort));
+
+/** The items of a scope or the registry partition visible at `at`, with their generations. */
 async function visibleItems(
   client: DynamoDBDocumentClient,
   table: string,
@@ -46,7 +51,9 @@ async function visibleItems(
   });
   return items.flatMap((item) => {
     const key = keyOf(item);
-    return companyItemVisible(item, at.gen) ? [{ key, item, gen: genOf(key.s) }] : [];
+    const gen = genOfScopeItem(key.s);
+    const x = item[A.supersededAt];
+    return visibleAt(gen, typeof x === "number" ? x : undefined, at.gen) ? [{ key, item, gen }] : [];
   });
 }
 
@@ -72,7 +79,7 @@ export const registryItem = (scopeId: ScopeId, companies: readonly string[], gen
   [A.data]: encodeScopeCompanies(companies),
 });
 
-/** The keys of a scope's registry version and of every item of its order visible at `at`. */
+/** The keys of a scope's registry version and of every item of its partition (order, name postings) visible at `at`. */
 export async function scopeItems(
   client: DynamoDBDocumentClient,
   table: string,

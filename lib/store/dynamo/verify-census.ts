@@ -5,7 +5,7 @@
  * record itself, for verify-links.ts to check the items against each other.
  */
 import type { SourceEmployee } from "../../directory/source.js";
-import { namesOf, phoneOf } from "../../search/matching.js";
+import { type NamePair, namesOf, phoneOf } from "../../search/matching.js";
 import {
   type Brand,
   ORDER_KEY_BYTES,
@@ -35,6 +35,8 @@ import {
   bundleGenOf,
   bundleSort,
   companyOfPartition,
+  companyPartition,
+  entrySort,
   FAMILY,
   genOf,
   genOfJournal,
@@ -56,15 +58,20 @@ import {
   MANIFEST_KEY,
   ORDER,
   orderOfSort,
+  type PartitionKey,
   type PersonNameFamily,
+  personPartition,
+  type ScopeId,
   scopeIdOf,
   scopeOfPartition,
   scopeOfRegistrySort,
+  scopePartition,
   visibleAt,
 } from "./layout.js";
 import { storedLocation } from "./load-plan.js";
 import { GramCensus } from "./name-grams.js";
 import type { Bundle } from "./reads.js";
+import { scopeNamePairs, scopePostingGen } from "./scope-postings.js";
 import { GramTally, type NamesEntry } from "./verify-grams.js";
 import type { Allowances, Problem } from "./verify-rules.js";
 
@@ -101,6 +108,11 @@ export const entryKeyParts = (key: EntryKey) => ({
 export const orderId = (family: number, owner: string) => `${family}/${owner}`;
 /** A scope as an order's owner: no company id holds a colon. */
 export const scopeOwner = (scopeId: string) => `scope:${scopeId}`;
+const SCOPE_OWNER = scopeOwner("");
+const isScopeOwner = (owner: string) => owner.startsWith(SCOPE_OWNER);
+/** The partition of a company or a scope (`scopeOwner`). */
+const ownerPartition = (owner: string): PartitionKey =>
+  isScopeOwner(owner) ? scopePartition(owner.slice(SCOPE_OWNER.length) as ScopeId) : companyPartition(owner);
 /** A block version of an order. */
 export const orderBlockId = (family: number, company: string, low: OrderKey, gen: number) =>
   `${orderId(family, company)}/${hexOf(orderKeyBytes(low))}/${gen}`;
@@ -123,7 +135,7 @@ export class Census {
   /** Registered scopes visible at the committed generation, by their orders' owner (`scopeOwner`). */
   readonly scopes = new Map<string, { key: ItemKey; companies: string[] }>();
   /** Visible name postings, markers and censuses, for verify-grams.ts. */
-  readonly grams = new GramTally();
+  readonly grams = new GramTally({ partitionOf: ownerPartition, isScope: isScopeOwner });
   /** Chunks of bundles and censuses read so far, by their first chunk's key, which names them. */
   private readonly chunks = new Map<
     KeyText,
@@ -148,6 +160,18 @@ export class Census {
     }
   }
 
+  /**
+   * Of a version of generation `gen`: what is wrong with it (a version the manifest does not
+   * allow), null when it is allowed but not visible at the committed generation, undefined when
+   * it is visible (and so checked and kept).
+   */
+  private unseen(gen: number, item: Item): string | null | undefined {
+    const x = item[A.supersededAt] as number | undefined;
+    const wrong = this.rules.version(gen, x);
+    if (wrong) return wrong;
+    return visibleAt(gen, x, this.rules.committed) ? undefined : null;
+  }
+
   /** Bundles and censuses whose chunks were not all found. */
   incomplete(): Problem | undefined {
     for (const pending of this.chunks.values()) {
@@ -157,13 +181,40 @@ export class Census {
     return undefined;
   }
 
-  /** The visible names entries (`0x04`), for verify-grams.ts. */
+  /**
+   * What name postings index, for verify-grams.ts: the visible names entries (`0x04`) of companies,
+   * and each person with names in a posted scope, from their bundle (scope-postings.ts).
+   */
   *namesEntries(): Generator<NamesEntry> {
     for (const [logical, entry] of this.entries) {
       const { family, order, company } = entryKeyParts(logical);
-      if (family === FAMILY.employmentNames && entry.pairs !== undefined)
-        yield { company, order, gen: entry.gen, pairs: entry.pairs };
+      if (family === FAMILY.employmentNames && entry.pairs !== undefined) {
+        const key = { p: companyPartition(company), s: entrySort(family, order, entry.gen) };
+        yield { company, order, gen: entry.gen, pairs: entry.pairs, key };
+      }
     }
+    for (const [owner, scope] of this.scopes) {
+      const markerGen = this.grams.markerGen(owner);
+      if (markerGen === undefined) continue;
+      for (const [personId, bundle] of this.bundles) {
+        const lists = scope.companies.map(
+          (company) => JSON.parse(bundle.pairs.get(company)?.get(FAMILY.personNames) ?? "[]") as NamePair[],
+        );
+        const pairs = scopeNamePairs(lists);
+        if (pairs.length === 0) continue;
+        const key = { p: personPartition(personId), s: bundleSort(bundle.gen, 0) };
+        const gen = scopePostingGen(bundle.gen, markerGen);
+        yield { company: owner, order: bundle.personOrder, gen, pairs: JSON.stringify(pairs), key };
+      }
+    }
+  }
+
+  /** Name postings, a census or a marker in the partition of a scope that is not registered. */
+  unregisteredPostings(): Problem | undefined {
+    for (const [owner, key] of this.grams.owners())
+      if (isScopeOwner(owner) && !this.scopes.has(owner))
+        return { key, what: "name postings of a scope that is not registered" };
+    return undefined;
   }
 
   private classify(key: ItemKey, item: Item): string | undefined {
@@ -174,9 +225,12 @@ export class Census {
     if (isLocationPartition(p)) return this.location(key, item);
     if (isScopesPartition(p)) return this.scope(key, item);
     if (isScopePartition(p)) {
+      const owner = scopeOwner(scopeOfPartition(p));
+      if (isPostingSort(key.s) || isGramCensusSort(key.s) || isGramMarkerSort(key.s))
+        return this.gramItem(key, item, owner);
       if (!isOrderIndexSort(key.s) && !(isOrderBlockSort(key.s) && key.s[0] === ORDER.persons))
-        return "a scope item that is no persons order's index or block";
-      return this.orderItem(key, item, scopeOwner(scopeOfPartition(p)));
+        return "a scope item that is no persons order's index or block, nor a name posting's";
+      return this.orderItem(key, item, owner);
     }
     if (isCompanyPartition(p)) return this.companyPartitionItem(key, item);
     return "an item of no known kind";
@@ -186,9 +240,8 @@ export class Census {
   private scope(key: ItemKey, item: Item): string | undefined {
     if (key.s.length !== 20) return "a scope registry item with a malformed sort key";
     const gen = genOf(key.s);
-    const x = item[A.supersededAt] as number | undefined;
-    const wrong = this.rules.version(gen, x);
-    if (wrong || !visibleAt(gen, x, this.rules.committed)) return wrong;
+    const unseen = this.unseen(gen, item);
+    if (unseen !== undefined) return unseen ?? undefined;
     const scopeId = scopeOfRegistrySort(key.s);
     const companies = decodeScopeCompanies(bytesOf(item[A.data]));
     if (scopeIdOf(companies) !== scopeId)
@@ -202,9 +255,8 @@ export class Census {
   /** An order index or block of a company or a scope (`owner`): kept when visible, for verify-orders.ts. */
   private orderItem(key: ItemKey, item: Item, owner: string): string | undefined {
     const gen = genOf(key.s);
-    const x = item[A.supersededAt] as number | undefined;
-    const wrong = this.rules.version(gen, x);
-    if (wrong || !visibleAt(gen, x, this.rules.committed)) return wrong;
+    const unseen = this.unseen(gen, item);
+    if (unseen !== undefined) return unseen ?? undefined;
     const data = bytesOf(item[A.data]);
     if (isOrderIndexSort(key.s)) {
       const id = orderId(key.s[1] ?? 0, owner);
@@ -218,24 +270,22 @@ export class Census {
     return undefined;
   }
 
-  /** A name posting, census chunk or postings marker: kept when visible, for verify-grams.ts. */
-  private gramItem(key: ItemKey, item: Item): string | undefined {
+  /** A name posting, census chunk or postings marker of a company or a scope: kept when visible. */
+  private gramItem(key: ItemKey, item: Item, owner: string): string | undefined {
     const isCensus = isGramCensusSort(key.s);
     const gen = isCensus ? gramCensusGenOf(key.s) : genOf(key.s);
-    const x = item[A.supersededAt] as number | undefined;
-    const wrong = this.rules.version(gen, x);
-    if (wrong || !visibleAt(gen, x, this.rules.committed)) return wrong;
-    const company = companyOfPartition(key.p);
+    const unseen = this.unseen(gen, item);
+    if (unseen !== undefined) return unseen ?? undefined;
     const data = bytesOf(item[A.data]);
     if (isGramMarkerSort(key.s))
       return data.length === 1
-        ? this.grams.marker(key, company)
+        ? this.grams.marker(key, owner)
         : "a postings marker with data beyond the format byte";
-    if (!isCensus) return this.grams.posting(key, company, data);
+    if (!isCensus) return this.grams.posting(key, owner, data);
     const first = { p: key.p, s: gramCensusSort(gen, 0) };
     const gathered = this.gather(first, gramCensusChunkOf(key.s), item, "names census");
     if (gathered === undefined || typeof gathered === "string") return gathered;
-    return this.grams.census(first, company, GramCensus.decode(gathered));
+    return this.grams.census(first, owner, GramCensus.decode(gathered));
   }
 
   /** An item of a company partition: an order's, a name postings', or an entry or record. */
@@ -243,7 +293,7 @@ export class Census {
     if (isOrderIndexSort(key.s) || isOrderBlockSort(key.s))
       return this.orderItem(key, item, companyOfPartition(key.p));
     if (isPostingSort(key.s) || isGramCensusSort(key.s) || isGramMarkerSort(key.s))
-      return this.gramItem(key, item);
+      return this.gramItem(key, item, companyOfPartition(key.p));
     return this.companyItem(key, item);
   }
 
@@ -252,9 +302,8 @@ export class Census {
     if (key.s.length !== 30 || family < FAMILY.employmentKey || family > FAMILY.personLastNames)
       return "a company item with a malformed sort key";
     const gen = genOf(key.s);
-    const x = item[A.supersededAt] as number | undefined;
-    const wrong = this.rules.version(gen, x);
-    if (wrong || !visibleAt(gen, x, this.rules.committed)) return wrong;
+    const unseen = this.unseen(gen, item);
+    if (unseen !== undefined) return unseen ?? undefined;
     const order = orderOfSort(key.s);
     const company = companyOfPartition(key.p);
     const logical = entryKey(family, order, company);
@@ -301,9 +350,8 @@ export class Census {
   private bundleChunk(key: ItemKey, item: Item): string | undefined {
     if (key.s.length !== 6) return "a bundle chunk with a malformed sort key";
     const gen = bundleGenOf(key.s);
-    const x = item[A.supersededAt] as number | undefined;
-    const wrong = this.rules.version(gen, x);
-    if (wrong || !visibleAt(gen, x, this.rules.committed)) return wrong;
+    const unseen = this.unseen(gen, item);
+    if (unseen !== undefined) return unseen ?? undefined;
     const first = { p: key.p, s: bundleSort(gen, 0) };
     const gathered = this.gather(first, bundleChunkOf(key.s), item, "bundle");
     if (gathered === undefined || typeof gathered === "string") return gathered;

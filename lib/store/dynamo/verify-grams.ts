@@ -1,25 +1,39 @@
 /**
- * Name postings against the names entries they index (pure): in a company whose postings marker is
- * visible, each visible names entry has exactly the postings its names call for, of its own
- * generation and with its names, and no other posting is visible; the census counts, per field and
- * trigram, the entries whose name holds it; marker and census come together. Postings are not kept
- * one by one (a million records hold about ten million): per entry version, their number, a digest
- * of them and the first one's trigram, about 200 bytes.
+ * Name postings against what they index (pure). An owner is a company (its records' names entries)
+ * or a kept scope (its persons' names there, from their bundles). Where an owner's postings marker
+ * is visible, each of its holders has exactly the postings its names call for, of the generation
+ * the holder says and with its names, and no other posting is visible; the census counts, per field
+ * and trigram, the holders whose names hold it; marker and census come together. Postings are not
+ * kept one by one (a million records hold about ten million): per holder version, their number, a
+ * digest of them and the first one's trigram, about 200 bytes.
  */
 import type { NamePair } from "../../search/matching.js";
 import { ORDER_KEY_BYTES, type OrderKey } from "../binary-keys.js";
 import type { ItemKey } from "./batch.js";
 import { decodeNamePairs } from "./codec.js";
-import { companyPartition, entrySort, FAMILY, type GramField, genOf, postingOfSort } from "./layout.js";
-import { type Gram, GramCensus, gramsOfPair, postingKey } from "./name-grams.js";
+import { type GramField, genOf, type PartitionKey, postingOfSort } from "./layout.js";
+import {
+  COMPANY_GRAMS,
+  type Gram,
+  GramCensus,
+  type GramSizes,
+  gramsOfPairs,
+  postingKey,
+  SCOPE_GRAMS,
+} from "./name-grams.js";
 import type { Problem } from "./verify-rules.js";
 
-/** A visible names entry, as verify keeps it: its company, order key, generation and pairs (JSON). */
+/**
+ * A holder of postings, as verify expects it: its owner (a company, or a scope as `scopeOwner`
+ * names it), order key, the generation its postings must have, and its pairs (JSON). `key` is the
+ * item named when its postings are missing (a names entry, or a bundle).
+ */
 export interface NamesEntry {
   readonly company: string;
   readonly order: OrderKey;
   readonly gen: number;
   readonly pairs: string;
+  readonly key: ItemKey;
 }
 
 /** The postings seen of one names entry version: how many, a digest of them, the first one's trigram. */
@@ -41,11 +55,6 @@ function entryVersionParts(id: string) {
     gen: Number(id.slice(end + 1 + ORDER_KEY_BYTES)),
   };
 }
-/** The key of a posting of an entry version. */
-function postingOf(id: string, gram: Gram): ItemKey {
-  const { company, order, gen } = entryVersionParts(id);
-  return postingKey(companyPartition(company), gram, order, gen);
-}
 
 /** FNV-1a (32 bits) of what a posting says: field, trigram, generation and names. */
 function postingDigest(field: GramField, trigram: string, pairs: string): number {
@@ -61,20 +70,44 @@ const sum = (a: number, b: number) => (a + b) >>> 0;
 
 /** The visible postings, markers and censuses of the table (or of one company), as read. */
 export class GramTally {
+  /** `kinds`: the partition of an owner, and whether it is a scope (else a company). */
+  constructor(
+    private readonly kinds: {
+      partitionOf(owner: string): PartitionKey;
+      isScope(owner: string): boolean;
+    },
+  ) {}
+
+  /** The grams an owner's holders are posted under. */
+  private sizesOf(owner: string): GramSizes {
+    return this.kinds.isScope(owner) ? SCOPE_GRAMS : COMPANY_GRAMS;
+  }
+
   private readonly postings = new Map<string, Seen>();
   /** Companies with a visible posting: the first one's key. */
   private readonly posted = new Map<string, ItemKey>();
   private readonly markers = new Map<string, ItemKey>();
   private readonly censuses = new Map<string, { key: ItemKey; census: GramCensus }>();
 
-  /** A visible posting: what is wrong with it on its own, if anything. */
+  /** The key of a posting of a holder version. */
+  private postingOf(id: string, gram: Gram): ItemKey {
+    const { company, order, gen } = entryVersionParts(id);
+    return postingKey(this.kinds.partitionOf(company), gram, order, gen);
+  }
+
+  /**
+   * A visible posting: what is wrong with it on its own, if anything. A record holds one pair; a
+   * person in a scope one or more.
+   */
   posting(key: ItemKey, company: string, data: Uint8Array): string | undefined {
     const { field, trigram, order } = postingOfSort(key.s);
     const pairs = decodeNamePairs(data);
-    const [pair] = pairs;
-    if (pairs.length !== 1 || !pair) return "a posting that holds no one name pair";
-    if (!gramsOfPair(pair).some((gram) => gram.field === field && gram.trigram === trigram))
-      return `a posting under "${trigram}", which its ${NAME[field]} does not hold`;
+    const several = this.kinds.isScope(company);
+    if (several ? pairs.length === 0 : pairs.length !== 1)
+      return several ? "a posting that holds no name pair" : "a posting that holds no one name pair";
+    const grams = gramsOfPairs(pairs, this.sizesOf(company));
+    if (!grams.some((gram) => gram.field === field && gram.trigram === trigram))
+      return `a posting under "${trigram}", which its ${NAME[field]}${several ? "s do" : " does"} not hold`;
     const id = entryVersion(company, order, genOf(key.s));
     const seen = this.postings.get(id) ?? { count: 0, digest: 0, first: { field, trigram } };
     seen.count += 1;
@@ -82,6 +115,18 @@ export class GramTally {
     this.postings.set(id, seen);
     if (!this.posted.has(company)) this.posted.set(company, key);
     return undefined;
+  }
+
+  /** The generation of an owner's visible marker. */
+  markerGen(owner: string): number | undefined {
+    const key = this.markers.get(owner);
+    return key && genOf(key.s);
+  }
+
+  /** Each owner with a visible posting, marker or census, and one such item's key. */
+  *owners(): Generator<[string, ItemKey]> {
+    for (const map of [this.posted, this.markers]) yield* map;
+    for (const [owner, { key }] of this.censuses) yield [owner, key];
   }
 
   marker(key: ItemKey, company: string): string | undefined {
@@ -105,18 +150,14 @@ export class GramTally {
     return undefined;
   }
 
-  /** The names entries of covered companies whose postings are not exactly their names' trigrams. */
+  /** The holders of covered owners whose postings are not exactly their names' trigrams. */
   private entries(entries: readonly NamesEntry[], matched: Set<string>): Problem | undefined {
     for (const entry of entries) {
-      const pair = (JSON.parse(entry.pairs) as NamePair[])[0];
-      const grams: Gram[] = pair ? gramsOfPair(pair) : [];
+      const grams = gramsOfPairs(JSON.parse(entry.pairs) as NamePair[], this.sizesOf(entry.company));
       const id = entryVersion(entry.company, entry.order, entry.gen);
       const seen = this.postings.get(id);
       matched.add(id);
-      const key = {
-        p: companyPartition(entry.company),
-        s: entrySort(FAMILY.employmentNames, entry.order, entry.gen),
-      };
+      const { key } = entry;
       if ((seen?.count ?? 0) < grams.length)
         return { key, what: `has ${seen?.count ?? 0} of the ${grams.length} postings its names call for` };
       const digest = grams.reduce(
@@ -125,7 +166,7 @@ export class GramTally {
       );
       if (seen && (seen.count !== grams.length || seen.digest !== digest))
         return {
-          key: postingOf(id, seen.first),
+          key: this.postingOf(id, seen.first),
           what: "the postings of a names entry are not those its names call for",
         };
     }
@@ -135,8 +176,9 @@ export class GramTally {
   /** The census of each covered company against the counts of its entries. */
   private counts(byCompany: ReadonlyMap<string, readonly NamesEntry[]>): Problem | undefined {
     for (const [company, { key, census }] of this.censuses) {
-      const pairs = (byCompany.get(company) ?? []).flatMap((entry) => JSON.parse(entry.pairs) as NamePair[]);
-      const difference = census.difference(GramCensus.of(pairs));
+      const holders = (byCompany.get(company) ?? []).map((entry) => JSON.parse(entry.pairs) as NamePair[]);
+      const sizes = this.sizesOf(company);
+      const difference = census.difference(GramCensus.of(holders.map((pairs) => gramsOfPairs(pairs, sizes))));
       if (difference)
         return {
           key,
@@ -176,7 +218,7 @@ export class GramTally {
     for (const [id, seen] of this.postings)
       if (!matched.has(id) && this.markers.has(entryVersionParts(id).company))
         return {
-          key: postingOf(id, seen.first),
+          key: this.postingOf(id, seen.first),
           what: "a posting of no visible names entry of its generation",
         };
     return undefined;

@@ -81,6 +81,7 @@ export async function verifyDirectory(
     census.incomplete() ??
     checkLinks(census, options.companyId) ??
     checkOrders(census) ??
+    census.unregisteredPostings() ??
     census.grams.check(census.namesEntries(), manifest.lease?.gen === manifest.committed + 1);
   // A load that committed meanwhile makes the reads disagree: say so rather than blame an item.
   const after = await manifestItem();

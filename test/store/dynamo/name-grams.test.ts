@@ -21,8 +21,10 @@ import {
   type Gram,
   GramCensus,
   gramsOfPair,
+  gramsOfPairs,
   postingItems,
   postingKey,
+  SCOPE_GRAMS,
 } from "../../../lib/store/dynamo/name-grams.js";
 import { DIRECTORY_ATTR as A } from "../../../lib/store/tables.js";
 
@@ -60,6 +62,15 @@ describe("the trigrams of a normalized name", () => {
     ]);
     expect(gramsOfPair(pair(null, "Li"))).toEqual([]);
   });
+
+  it("in a scope, are its trigrams then its bigrams, per name", () => {
+    expect(gramsOfPairs([pair("Zoë", "Li")], SCOPE_GRAMS)).toEqual([
+      first("zoë"),
+      first("zo"),
+      first("oë"),
+      last("li"),
+    ]);
+  });
 });
 
 describe("the trigrams a filter may be answered from", () => {
@@ -83,18 +94,49 @@ describe("the trigrams a filter may be answered from", () => {
     expect(grams({ firstName: "\ud83dab" })).toEqual([]);
   });
 
-  it("are held by every name the filter matches", () => {
-    const names = ["García", "GARCIA", "ＧＡＲＣÍＡ", "Anne-Marie", "Zoë", "Zoey", "ﬁona", "😀ab😀"].map(
-      (name) => pair(name, name),
-    );
-    const fragments = ["garc", "ＲＣÍ", "anne-", "zoë", "ZOE\u0308", "ﬁon", "ab😀", "rcia"];
-    for (const fragment of fragments)
-      for (const stored of names) {
+  it("are held by every name the filter matches, with trigrams and with bigrams too (a scope's)", () => {
+    const names = [
+      "García",
+      "GARCIA",
+      "ＧＡＲＣÍＡ",
+      "Anne-Marie",
+      "Zoë",
+      "Zoey",
+      "ﬁona",
+      "😀ab😀",
+      "Li",
+    ].map((name) => pair(name, name));
+    const fragments = [
+      "garc",
+      "ＲＣÍ",
+      "anne-",
+      "zoë",
+      "ZOE\u0308",
+      "ﬁon",
+      "ab😀",
+      "rcia",
+      "li",
+      "ga",
+      "😀a",
+    ];
+    for (const sizes of [undefined, SCOPE_GRAMS])
+      for (const fragment of fragments) {
         const filter = employmentFilter(["acme"], { firstName: fragment, lastName: fragment });
-        if (!namesMatch(stored, filter)) continue;
-        const held = new Set(gramsOfPair(stored).map((gram) => `${gram.field}/${gram.trigram}`));
-        for (const gram of filterGrams(filter)) expect(held).toContain(`${gram.field}/${gram.trigram}`);
+        const wanted = filterGrams(filter, sizes).map((gram) => `${gram.field}/${gram.trigram}`);
+        for (const stored of names.filter((named) => namesMatch(named, filter))) {
+          const held = new Set(gramsOfPairs([stored], sizes).map((gram) => `${gram.field}/${gram.trigram}`));
+          for (const gram of wanted) expect(held).toContain(gram);
+        }
       }
+  });
+
+  it("of a scope are a 2-character fragment's one bigram; 1 character still has none", () => {
+    const scoped = (filters: { firstName?: string; lastName?: string }) =>
+      filterGrams(employmentFilter(["acme"], filters), SCOPE_GRAMS);
+    expect(scoped({ firstName: "ZO" })).toEqual([first("zo")]);
+    expect(scoped({ firstName: "zoë" })).toEqual([first("zoë")]);
+    expect(scoped({ firstName: "z", lastName: "ía" })).toEqual([last("ía")]);
+    expect(scoped({ firstName: "\ud83da" })).toEqual([]);
   });
 });
 
@@ -128,7 +170,7 @@ describe("a posting", () => {
   it("carries its names entry's value, one per trigram", () => {
     const names = pair("Zoë", "García");
     const data = encodeNamePairs([names]);
-    const items = postingItems(p, names, ORDER, 3, data);
+    const items = postingItems(p, gramsOfPair(names), ORDER, 3, data);
     expect(items.map((item) => item[A.sort])).toEqual(
       gramsOfPair(names).map((gram) => postingKey(p, gram, ORDER, 3).s),
     );
@@ -136,8 +178,19 @@ describe("a posting", () => {
   });
 });
 
+describe("a person's names in a scope", () => {
+  it("are posted under each trigram any of them holds, once", () => {
+    const grams = gramsOfPairs([pair("Anna", "Ngo"), pair("Annie", "Ngo")]);
+    expect(grams).toEqual([first("ann"), first("nna"), first("nni"), first("nie"), last("ngo")]);
+    expect(gramsOfPairs([pair("Anna", "Ngo")])).toEqual(gramsOfPair(pair("Anna", "Ngo")));
+    expect(gramsOfPairs([])).toEqual([]);
+  });
+});
+
 describe("the census", () => {
-  const census = GramCensus.of([pair("Zoë", "García"), pair("Zoey", "Garcia"), pair("Anne", "Garcia")]);
+  const census = GramCensus.of(
+    [pair("Zoë", "García"), pair("Zoey", "Garcia"), pair("Anne", "Garcia")].map(gramsOfPair),
+  );
 
   it("counts the records whose name holds each trigram, per field", () => {
     expect(census.count(first("zoe"))).toBe(1);
@@ -156,16 +209,28 @@ describe("the census", () => {
 
   it("counts records out again, and says which count differs", () => {
     const changed = census.copy();
-    changed.add(pair("Zoey", "Garcia"), -1);
+    changed.add(gramsOfPair(pair("Zoey", "Garcia")), -1);
     expect(changed.equals(census)).toBe(false);
     expect(changed.difference(census)).toEqual({ ...first("oey"), counted: 0, held: 1 });
-    changed.add(pair("Zoey", "Garcia"), 1);
+    changed.add(gramsOfPair(pair("Zoey", "Garcia")), 1);
     expect(changed.equals(census)).toBe(true);
-    expect(() => changed.add(pair("Bob", null), -1)).toThrow(/fewer than no records/);
+    expect(() => changed.add(gramsOfPair(pair("Bob", null)), -1)).toThrow(/fewer than no records/);
+  });
+
+  it("counts a holder of several pairs once under a trigram they share", () => {
+    const persons = GramCensus.of([
+      gramsOfPairs([pair("Anna", "Ngo"), pair("Annie", "Ngo")]),
+      gramsOfPair(pair("Ann", null)),
+    ]);
+    expect(persons.count(first("ann"))).toBe(2);
+    expect(persons.count(first("nni"))).toBe(1);
+    expect(persons.count(last("ngo"))).toBe(1);
   });
 
   it("is stored as, per field, [trigram, records] sorted by trigram, compressed", () => {
-    const stored = GramCensus.of([pair("Anna", "Ng"), pair("Ann", "Ngo"), pair(null, "Ngo")]).encode();
+    const stored = GramCensus.of(
+      [pair("Anna", "Ng"), pair("Ann", "Ngo"), pair(null, "Ngo")].map(gramsOfPair),
+    ).encode();
     expect(decompressChunks(stored)).toEqual({
       f: [
         ["ann", 2],

@@ -44,7 +44,7 @@ import {
   scopePartition,
   scopeRegistrySort,
 } from "../../../lib/store/dynamo/layout.js";
-import { type Gram, GramCensus, postingKey } from "../../../lib/store/dynamo/name-grams.js";
+import { type Gram, GramCensus, gramsOfPair, postingKey } from "../../../lib/store/dynamo/name-grams.js";
 import { verifyDirectory } from "../../../lib/store/dynamo/verify.js";
 import { documentClientFor } from "../../../lib/store/dynamo-client.js";
 import { DIRECTORY_ATTR as A } from "../../../lib/store/tables.js";
@@ -306,7 +306,7 @@ const CASES: readonly Case[] = [
     corrupt: async (items) =>
       items.put({
         ...(await items.get(ACME_CENSUS)),
-        [A.data]: GramCensus.of([namesOf(recordOf(E1))]).encode()[0],
+        [A.data]: GramCensus.of([gramsOfPair(namesOf(recordOf(E1)))]).encode()[0],
       }),
     named: ACME_CENSUS,
     what: /counts 1 records whose first name holds "zoë", where 2 do/,

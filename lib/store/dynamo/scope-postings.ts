@@ -1,0 +1,125 @@
+/**
+ * Name postings of kept scopes (docs/data-model.md, "Scope name postings"), pure: in a scope's
+ * partition, each person with a named record in any of its companies is posted under every trigram
+ * of their names there, with those names (`scopeNamePairs`), beside a census of how many persons
+ * hold each trigram and a marker that says the postings are complete.
+ *
+ * A posting's generation is the later of its person's bundle and the scope's marker: the first
+ * build posts everyone at the marker's generation, and every load that rewrites a bundle rewrites
+ * the person's postings in each posted scope, so it knows the keys of the ones it replaces without
+ * reading them.
+ */
+import type { SourceEmployee } from "../../directory/source.js";
+import type { NamePair } from "../../search/matching.js";
+import type { OrderKey } from "../binary-keys.js";
+import { encodeNamePairs } from "./codec.js";
+import type { StoredGramCensus } from "./gram-reads.js";
+import { personNameLists, personOrder } from "./items.js";
+import { FAMILY, type PartitionKey } from "./layout.js";
+import type { StoredBundle, Writes } from "./load-plan.js";
+import {
+  censusItems,
+  censusKeys,
+  type GramCensus,
+  gramsOfPairs,
+  postingItems,
+  postingKey,
+  SCOPE_GRAMS,
+} from "./name-grams.js";
+import type { Bundle } from "./reads.js";
+
+/** A kept scope whose postings are complete (its marker is visible), as a load finds it. */
+export interface PostedScope {
+  readonly p: PartitionKey;
+  readonly companies: ReadonlySet<string>;
+  /** The marker's generation. */
+  readonly markerGen: number;
+  readonly census: StoredGramCensus;
+}
+
+/** The generation of a person's postings in a scope. */
+export const scopePostingGen = (bundleGen: number, markerGen: number) => Math.max(bundleGen, markerGen);
+
+/** A person's names in a scope: the distinct pairs of their named records in its companies. */
+export function namesInScope(
+  employees: readonly SourceEmployee[],
+  companies: ReadonlySet<string>,
+): NamePair[] {
+  const lists: NamePair[][] = [];
+  for (const [companyId, families] of personNameLists(employees))
+    if (companies.has(companyId)) lists.push(families.get(FAMILY.personNames) ?? []);
+  return scopeNamePairs(lists);
+}
+
+/** The same from persons names entries' lists (the first build reads those, not bundles). */
+export function scopeNamePairs(lists: Iterable<readonly NamePair[]>): NamePair[] {
+  const byText = new Map<string, NamePair>();
+  for (const list of lists)
+    for (const pair of list) byText.set(JSON.stringify([pair.firstName, pair.lastName]), pair);
+  return [...byText].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, pair]) => pair);
+}
+
+/** The grams a person's names in a scope are posted under: trigrams and bigrams. */
+export const scopeGramsOf = (pairs: readonly NamePair[]) => gramsOfPairs(pairs, SCOPE_GRAMS);
+
+/** A person's postings in a scope, at generation `gen`. */
+export const scopePostingItems = (
+  p: PartitionKey,
+  pairs: readonly NamePair[],
+  order: OrderKey,
+  gen: number,
+) => postingItems(p, scopeGramsOf(pairs), order, gen, encodeNamePairs(pairs));
+
+/** A posted scope as a chunk plans it: its census, counted as the chunk goes. */
+export interface ScopeWork extends PostedScope {
+  readonly counts: GramCensus;
+}
+
+export const scopeWork = (scope: PostedScope): ScopeWork => ({
+  ...scope,
+  counts: scope.census.census.copy(),
+});
+
+/**
+ * A bundle rewritten at `writes.gen`: the person's postings in each posted scope replaced (the old
+ * ones superseded at their generation, the new ones put), and each census counted.
+ */
+export function rewritePersonPostings(
+  writes: Writes,
+  scopes: readonly ScopeWork[],
+  stored: StoredBundle | undefined,
+  next: Bundle,
+): void {
+  const before = stored?.bundle.person;
+  for (const scope of scopes) {
+    if (stored && before) {
+      const pairs = namesInScope(stored.bundle.employees, scope.companies);
+      const gen = scopePostingGen(stored.gen, scope.markerGen);
+      const order = personOrder(before);
+      if (pairs.length > 0) {
+        const grams = scopeGramsOf(pairs);
+        writes.supersede(
+          grams.map((gram) => postingKey(scope.p, gram, order, gen)),
+          gen,
+        );
+        scope.counts.add(grams, -1);
+      }
+    }
+    if (next.person) {
+      const pairs = namesInScope(next.employees, scope.companies);
+      if (pairs.length === 0) continue;
+      for (const item of scopePostingItems(scope.p, pairs, personOrder(next.person), writes.gen))
+        writes.put(item);
+      scope.counts.add(scopeGramsOf(pairs), 1);
+    }
+  }
+}
+
+/** Each scope's census rewritten where the chunk changed its counts. */
+export function scopeCensusWrites(writes: Writes, scopes: readonly ScopeWork[]): void {
+  for (const { p, census, counts } of scopes) {
+    if (counts.equals(census.census)) continue;
+    writes.supersede(censusKeys(p, census.gen, census.chunks), census.gen);
+    for (const item of censusItems(p, writes.gen, counts)) writes.put(item);
+  }
+}

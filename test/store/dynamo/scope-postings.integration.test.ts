@@ -1,0 +1,269 @@
+/**
+ * Scope name postings through loads: a kept scope is posted when it is kept, loads keep its
+ * persons' postings and census in step (renames, moves into and out of it, re-links, deletions,
+ * loads cut at every step), persons searched by name over it read them and answer as the in-memory
+ * store does, and `verify` checks them. A scope kept before postings existed is answered from the
+ * entries until the scopes are kept again.
+ */
+import { instantKey } from "../../../lib/directory/instant-key.js";
+import { keepScopes } from "../../../lib/load/keep-scopes.js";
+import { loadData } from "../../../lib/load/load-file.js";
+import { hexOf } from "../../../lib/store/bytes.js";
+import { bytesOf, type Item, keyOf } from "../../../lib/store/dynamo/batch.js";
+import { dynamoDirectory } from "../../../lib/store/dynamo/directory.js";
+import {
+  isCompanyPartition,
+  isGramCensusSort,
+  isGramMarkerSort,
+  isPostingSort,
+  postingOfSort,
+  scopeIdOf,
+  scopePartition,
+} from "../../../lib/store/dynamo/layout.js";
+import { dynamoDirectoryReader } from "../../../lib/store/dynamo/reader.js";
+import { verifyDirectory } from "../../../lib/store/dynamo/verify.js";
+import { documentClientFor } from "../../../lib/store/dynamo-client.js";
+import { memoryDirectory } from "../../../lib/store/memory/memory-directory.js";
+import type { Change, DirectoryReader, DirectoryWriter, PersonsQuery } from "../../../lib/store/port.js";
+import { DIRECTORY_ATTR as A } from "../../../lib/store/tables.js";
+import { describeEachEngine } from "../../support/engines.js";
+import { dataFileOf, employeeInput, parsedEmployee, personInput, testUuid } from "../../support/records.js";
+import { tableItems } from "./verify-fixture.js";
+
+const person = (n: number) => testUuid(0x5d, 0, n);
+const record = (n: number) => testUuid(0x5d, 1, n);
+const day = (n: number) => `2024-02-${String(n).padStart(2, "0")}T00:00:00Z`;
+
+/** [record, company, person, first name, last name] */
+type Row = [number, string, number | null, string | null, string | null];
+const ROWS: Row[] = [
+  [1, "acme", 1, "Zoë", "García"],
+  [2, "acme", 2, "Zoey", "Garcia"],
+  [3, "beta", 3, "Anne", "Okafor"],
+  [4, "cedar", 3, "Annie", "Okafor"],
+  [5, "cedar", 4, "Zoe", "Ng"],
+  [6, "beta", 5, null, null],
+  [7, "acme", null, "Zoë", "Stray"],
+  [8, "dune", 6, "Zoë", "Dune"],
+  [9, "beta", 2, "Zoey", "Garcia-Okafor"],
+];
+const recordOf = ([n, companyId, p, firstName, lastName]: Row) => ({
+  id: record(n),
+  companyId,
+  personId: p === null ? null : person(p),
+  createdAt: day(10 + n),
+  firstName,
+  lastName,
+});
+const DATA = dataFileOf(
+  [1, 2, 3, 4, 5, 6].map((n) => personInput(person(n), day(n))),
+  ROWS.map((row) => employeeInput(recordOf(row))),
+);
+
+const SCOPES = [
+  ["acme", "beta"],
+  ["acme", "beta", "cedar"],
+];
+
+const upsert = (row: Row): Change => ({ op: "upsert", employee: parsedEmployee(recordOf(row)) });
+/**
+ * Record 1 renamed; person 4 moves from cedar into beta; record 9 re-linked from person 2 to 1;
+ * person 6 (dune only) gets a record in acme; person 5 deleted with their unnamed record.
+ */
+const CHANGES: Change[] = [
+  upsert([1, "acme", 1, "Zoëlle", "García"]),
+  upsert([5, "beta", 4, "Zoe", "Ng"]),
+  upsert([9, "beta", 1, "Zoey", "Garcia-Okafor"]),
+  upsert([10, "acme", 6, "Zoë", "Dune"]),
+  { op: "delete", employee: record(6) },
+  { op: "delete", person: person(5) },
+];
+
+/**
+ * Names asked: one trigram, several, both names, a bigram (posted in a scope), a fragment too short
+ * to post (a scan), none matching.
+ */
+const NAMES = [
+  { firstName: "zoë" },
+  { lastName: "okafor" },
+  { firstName: "ann", lastName: "kafo" },
+  { firstName: "zo" },
+  { lastName: "z" },
+  { lastName: "xyz" },
+];
+
+const query = (companies: readonly string[], names: object, created = {}): PersonsQuery => ({
+  filter: { companies: new Set(companies), ...names },
+  readable: new Set(companies),
+  created,
+  offset: 0,
+  limit: 100,
+});
+
+async function answers(reader: DirectoryReader) {
+  const found = [];
+  for (const scope of SCOPES) {
+    for (const names of NAMES) found.push(await reader.persons(query(scope, names)));
+    found.push(
+      await reader.persons(query(scope, { firstName: "zoe" }, { from: instantKey("2024-02-02T00:00:00Z") })),
+    );
+  }
+  return found;
+}
+
+async function loadCut(directory: DirectoryWriter, changes: readonly Change[]): Promise<void> {
+  let session = await directory.beginLoad("changes");
+  await session.apply(changes);
+  for (;;) {
+    const report = await session.commit({ deadline: () => true });
+    if (!report.pending) return;
+    session = await directory.resumeLoad(session.suspend());
+  }
+}
+
+const scopeItemsOf = (items: readonly Item[], scope: readonly string[]) => {
+  const p = scopePartition(scopeIdOf(scope));
+  return items.filter((item) => {
+    const key = keyOf(item);
+    return key.p.length === p.length && key.p.every((byte, i) => byte === p[i]);
+  });
+};
+
+describeEachEngine("scope name postings", (getEngine) => {
+  const documents = () => documentClientFor(getEngine().client);
+  const table = () => getEngine().tables.directory;
+  const items = () => tableItems(documents(), table());
+  const stores = () => {
+    const dynamo = dynamoDirectory(documents(), table(), {
+      reader: { manifestTtlMs: 0, answerCacheBytes: 0 },
+      writer: { graceMs: 0 },
+    });
+    return { dynamo, memory: memoryDirectory() };
+  };
+  /** The partitions a search queries (hex), through a reader that keeps nothing. */
+  const partitionsRead = async (search: (reader: DirectoryReader) => Promise<unknown>) => {
+    const seen: string[] = [];
+    const client = getEngine().engine.client();
+    const documents = documentClientFor(client);
+    documents.middlewareStack.add(
+      (next, context) => async (args) => {
+        const input = args.input as { ExpressionAttributeValues?: Record<string, unknown> };
+        const p = input.ExpressionAttributeValues?.[":p"];
+        if (context.commandName === "QueryCommand" && p instanceof Uint8Array) seen.push(hexOf(p));
+        return next(args);
+      },
+      { step: "initialize", priority: "high", name: "partitionsRead" },
+    );
+    await search(dynamoDirectoryReader(documents, table(), { manifestTtlMs: 0, answerCacheBytes: 0 }));
+    return seen;
+  };
+  /** Both stores holding DATA, with SCOPES kept. */
+  const loadedAndKept = async () => {
+    const both = stores();
+    for (const store of [both.dynamo, both.memory]) {
+      await loadData(DATA, store, "snapshot");
+      await keepScopes(store, SCOPES);
+    }
+    return both;
+  };
+  const verified = async () => expect((await verifyDirectory(documents(), table())).problem).toBeUndefined();
+
+  beforeEach(async () => {
+    await items().wipe();
+  }, 60_000);
+
+  it("are built when a scope is kept, kept in step by loads cut at every step, and read by name searches", async () => {
+    const { dynamo, memory } = await loadedAndKept();
+    await verified();
+    const wide = scopeItemsOf(await items().all(), SCOPES[1] ?? []);
+    expect(wide.filter((item) => isGramMarkerSort(bytesOf(item[A.sort])))).toHaveLength(1);
+    expect(wide.some((item) => isGramCensusSort(bytesOf(item[A.sort])))).toBe(true);
+    // Person 3 is posted once under "ann", for both of their names (Anne, Annie).
+    const ann = wide.filter((item) => {
+      const sort = bytesOf(item[A.sort]);
+      return isPostingSort(sort) && postingOfSort(sort).trigram === "ann";
+    });
+    expect(ann).toHaveLength(1);
+    expect(await answers(dynamo)).toEqual(await answers(memory));
+    // By name over the scope: its partition is read, no company's.
+    const partitions = await partitionsRead((reader) =>
+      reader.persons(query(SCOPES[1] ?? [], NAMES[1] ?? {})),
+    );
+    expect(partitions).toContain(hexOf(scopePartition(scopeIdOf(SCOPES[1] ?? []))));
+    expect(partitions.filter((p) => isCompanyPartition(Buffer.from(p, "hex")))).toEqual([]);
+
+    await loadCut(dynamo, CHANGES);
+    await loadCut(memory, CHANGES);
+    await verified();
+    expect(await answers(dynamo)).toEqual(await answers(memory));
+
+    // A snapshot back to the start undoes every change.
+    for (const store of [dynamo, memory]) await loadData(DATA, store, "snapshot");
+    await verified();
+    expect(await answers(dynamo)).toEqual(await answers(memory));
+  }, 120_000);
+
+  it("of a scope kept before postings existed: searches read the entries until the scopes are kept again", async () => {
+    const { dynamo, memory } = await loadedAndKept();
+    // As a table from before postings: the scope's postings, census and marker were never written.
+    const narrow = scopeItemsOf(await items().all(), SCOPES[0] ?? []);
+    for (const item of narrow) {
+      const sort = bytesOf(item[A.sort]);
+      if (isPostingSort(sort) || isGramCensusSort(sort) || isGramMarkerSort(sort))
+        await items().remove(keyOf(item));
+    }
+    await verified();
+    expect(await answers(dynamo)).toEqual(await answers(memory));
+    // A load maintains only posted scopes: the narrow one stays unposted, and still answers right.
+    await loadCut(dynamo, CHANGES);
+    await loadCut(memory, CHANGES);
+    await verified();
+    expect(await answers(dynamo)).toEqual(await answers(memory));
+
+    await keepScopes(dynamo, SCOPES);
+    const rebuilt = scopeItemsOf(await items().all(), SCOPES[0] ?? []);
+    expect(rebuilt.some((item) => isGramMarkerSort(bytesOf(item[A.sort])))).toBe(true);
+    await verified();
+    expect(await answers(dynamo)).toEqual(await answers(memory));
+  }, 120_000);
+
+  it("are checked by verify: a missing posting, a stray one, a miscounting census, postings of no scope", async () => {
+    const { dynamo } = stores();
+    await loadData(DATA, dynamo, "snapshot");
+    await keepScopes(dynamo, SCOPES);
+    const wide = scopeItemsOf(await items().all(), SCOPES[1] ?? []);
+    const posting = wide.find((item) => isPostingSort(bytesOf(item[A.sort])));
+    const census = wide.find((item) => isGramCensusSort(bytesOf(item[A.sort])));
+    if (!posting || !census) throw new Error("the wide scope is not posted");
+    const problem = async () => (await verifyDirectory(documents(), table())).problem?.what;
+
+    await items().remove(keyOf(posting));
+    expect(await problem()).toMatch(/postings its names call for|not those its names call for/);
+    await items().put(posting);
+    await verified();
+
+    // The same posting at the generation before the scope was kept: no person's bundle says so.
+    const sort = bytesOf(posting[A.sort]);
+    const stray = { ...posting, [A.sort]: Uint8Array.of(...sort.subarray(0, -1), (sort.at(-1) ?? 1) - 1) };
+    await items().put(stray);
+    expect(await problem()).toMatch(/a posting of no visible names entry of its generation/);
+    await items().remove(keyOf(stray));
+    await verified();
+
+    const narrowCensus = scopeItemsOf(await items().all(), SCOPES[0] ?? []).find((item) =>
+      isGramCensusSort(bytesOf(item[A.sort])),
+    );
+    await items().put({ ...census, [A.data]: narrowCensus?.[A.data] });
+    expect(await problem()).toMatch(/counts \d+ records whose/);
+    await items().put(census);
+    await verified();
+
+    // Dropping the wide scope supersedes its postings with its order; a posting put back is of no scope.
+    await keepScopes(dynamo, [SCOPES[0] ?? []]);
+    await verified();
+    await items().put(
+      Object.fromEntries(Object.entries(posting).filter(([name]) => name !== A.supersededAt)),
+    );
+    expect(await problem()).toMatch(/name postings of a scope that is not registered/);
+  }, 120_000);
+});
