@@ -428,7 +428,11 @@ const validSearch = fc
 const badField: fc.Arbitrary<[string, unknown]> = fc.oneof(
   fc.tuple(
     lowerAlnum(12).map((name) => `x_${name}`),
-    fc.jsonValue({ maxDepth: 1 }),
+    // A value holding a key the JSON parser forbids (`__proto__`, a `constructor` with a
+    // `prototype`) is refused for that key first, which the hostile bodies above cover.
+    fc
+      .jsonValue({ maxDepth: 1 })
+      .filter((value) => !/"(__proto__|constructor)":/.test(JSON.stringify(value))),
   ),
   fc.tuple(
     fc.constantFrom("createdFrom", "createdBefore"),
