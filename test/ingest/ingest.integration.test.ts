@@ -115,9 +115,16 @@ describeEachEngine("the ingest", (getEngine) => {
         runLocalExecution(object, ingest(), { waitMs: 50 }),
         runLocalExecution(object, ingest(), { waitMs: 50 }),
       ]);
-      expect([one.state.status, two.state.status].sort()).toEqual(["applied", "duplicate"]);
+      const statuses = [one.state.status, two.state.status].sort();
+      const reported = await inbox().report(object);
+      // Compared with the report's error, so that a failure says why (seen once, in a clean-clone
+      // run with two jest workers: one delivery failed, the other found its report).
+      expect({ statuses, error: reported?.error }).toEqual({
+        statuses: ["applied", "duplicate"],
+        error: undefined,
+      });
       const applied = [one, two].find((run) => run.state.status === "applied");
-      expect((await inbox().report(object))?.execution).toBe(applied?.state.execution);
+      expect(reported?.execution).toBe(applied?.state.execution);
       // A delivery whose own step crashed (its progress never saved) ends duplicate, not failed.
       const crashed = await ingest()({
         object,
