@@ -177,16 +177,55 @@ export function decodeOrderBlock(stored: Uint8Array): OrderKey[] {
 }
 
 /** A scope's companies, sorted: a count, then each id's length (1 byte) and UTF-8. */
-export function encodeScopeCompanies(companies: readonly string[]): Uint8Array {
+/**
+ * A scope's registry value: its companies, then (when it lives in another scope's partition, having
+ * taken it over on a scope change) the id of that partition's scope, 16 bytes.
+ */
+export function encodeScopeCompanies(companies: readonly string[], home?: string): Uint8Array {
   const writer = value().varint(companies.length);
   for (const company of companies) {
     const bytes = utf8Bytes(company);
     writer.u8(bytes.length).bytes(bytes);
   }
+  if (home !== undefined) writer.hex(home);
   return writer.done();
 }
 
-export function decodeScopeCompanies(stored: Uint8Array): string[] {
+export function decodeScopeCompanies(stored: Uint8Array): { companies: string[]; home?: string } {
   const reader = valueReader(stored);
-  return Array.from({ length: reader.varint() }, () => reader.text(reader.u8()));
+  const companies = Array.from({ length: reader.varint() }, () => reader.text(reader.u8()));
+  if (reader.remaining === 0) return { companies };
+  return { companies, home: reader.hex(reader.remaining) };
+}
+
+/**
+ * A scope's postings marker: the generation its postings were built whole at (`base`), and per
+ * company that joined or left the scope since, the generation of that change (the postings of its
+ * persons were rewritten then). An empty value (a marker written before scope changes kept
+ * postings) is a build at the marker's own generation with no change since.
+ */
+export interface ScopeMarker {
+  readonly base: number;
+  readonly changed: ReadonlyMap<string, number>;
+}
+
+export function encodeScopeMarker(marker: ScopeMarker): Uint8Array {
+  const writer = value().u32(marker.base).varint(marker.changed.size);
+  for (const [company, gen] of [...marker.changed].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const bytes = utf8Bytes(company);
+    writer.u8(bytes.length).bytes(bytes).u32(gen);
+  }
+  return writer.done();
+}
+
+export function decodeScopeMarker(stored: Uint8Array, markerGen: number): ScopeMarker {
+  const reader = valueReader(stored);
+  if (reader.remaining === 0) return { base: markerGen, changed: new Map() };
+  const base = reader.u32();
+  const changed = new Map<string, number>();
+  for (let n = reader.varint(); n > 0; n--) {
+    const company = reader.text(reader.u8());
+    changed.set(company, reader.u32());
+  }
+  return { base, changed };
 }

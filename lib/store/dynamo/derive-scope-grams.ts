@@ -6,9 +6,11 @@
  */
 import type { NamePair } from "../../search/matching.js";
 import type { OrderKey } from "../binary-keys.js";
+import { orderKeyParts } from "../binary-keys.js";
+import { hexOf } from "../bytes.js";
 import { DIRECTORY_ATTR as A } from "../tables.js";
-import { betweenQuery, bytesOf, inParallel, keyOf, queryPages } from "./batch.js";
-import { decodeNamePairs, emptyValue } from "./codec.js";
+import { betweenQuery, bytesOf, type Item, inParallel, keyOf, queryPages } from "./batch.js";
+import { decodeNamePairs, decodeScopeMarker, encodeScopeMarker, type ScopeMarker } from "./codec.js";
 import { writeInPieces } from "./derive-orders.js";
 import {
   ALL_POSTINGS,
@@ -23,38 +25,129 @@ import type { ChunkContext, ChunkWriter } from "./load-chunk.js";
 import { Writes } from "./load-plan.js";
 import { censusItems, censusKeys, GramCensus } from "./name-grams.js";
 import type { ReadAt } from "./reads.js";
-import { type PostedScope, scopeGramsOf, scopeNamePairs, scopePostingItems } from "./scope-postings.js";
+import {
+  markerAfter,
+  type PostedScope,
+  repostPerson,
+  scopeCensusWrites,
+  scopeGramsOf,
+  scopeNamePairs,
+  scopePostingItems,
+  scopeWork,
+} from "./scope-postings.js";
 import { readScopes } from "./scope-registry.js";
 import { companyItemVisible } from "./versions.js";
 
 /** Scopes (and companies) read at once. */
 const IN_FLIGHT = 16;
-/** Persons posted per journal piece set while a scope is built. */
+/** Persons posted per journal piece set while a scope is built or changed. */
 const PERSONS_PER_WRITE = 500;
+/**
+ * Most companies a scope's marker lists as changed since the scope was built (a marker is read by
+ * every load chunk, so it stays small); a change past it posts the scope whole again.
+ */
+const MAX_CHANGED_COMPANIES = 64;
 
 const loadAt = (context: ChunkContext): ReadAt => ({ gen: context.gen, consistent: true });
 
+/** A kept scope's postings, if complete as of the load: its marker and census. */
+async function postedScope(
+  context: ChunkContext,
+  p: PartitionKey,
+  companies: readonly string[],
+): Promise<(PostedScope & { readonly markerGen: number }) | undefined> {
+  const at = loadAt(context);
+  const [marker, census] = await Promise.all([
+    context.reads.grams.marker(p, at),
+    context.reads.grams.census(p, at),
+  ]);
+  if (marker === undefined) return undefined;
+  if (!census) throw new Error(`the scope partition ${hexOf(p)} has a postings marker but no names census`);
+  return {
+    p,
+    companies: new Set(companies),
+    marker: decodeScopeMarker(marker.data, marker.gen),
+    markerGen: marker.gen,
+    census,
+  };
+}
+
 /** The kept scopes whose postings are complete as of the load, with their markers and censuses. */
 export async function postedScopes(context: ChunkContext): Promise<PostedScope[]> {
-  const at = loadAt(context);
-  const registered = await readScopes(context.client, context.table, at);
-  const found = await inParallel([...registered], IN_FLIGHT, async ([scopeId, scope]) => {
-    const p = scopePartition(scopeId);
-    const [markerGen, census] = await Promise.all([
-      context.reads.grams.markerGen(p, at),
-      context.reads.grams.census(p, at),
-    ]);
-    if (markerGen === undefined) return undefined;
-    if (!census) throw new Error(`scope ${scopeId} has a postings marker but no names census`);
-    return { p, companies: new Set(scope.companies), markerGen, census };
-  });
+  const registered = await readScopes(context.client, context.table, loadAt(context));
+  const found = await inParallel([...registered.values()], IN_FLIGHT, (scope) =>
+    postedScope(context, scopePartition(scope.home), scope.companies),
+  );
   return found.filter((scope) => scope !== undefined);
 }
 
-/** Whether a scope's postings are complete as of the load. */
-export async function scopePosted(context: ChunkContext, scopeId: ScopeId): Promise<boolean> {
-  return context.reads.grams.covered(scopePartition(scopeId), loadAt(context));
+/** Whether the postings in a scope's home partition are complete as of the load. */
+export async function scopePosted(context: ChunkContext, home: ScopeId): Promise<boolean> {
+  return context.reads.grams.covered(scopePartition(home), loadAt(context));
 }
+
+/** The persons with a record in any of these companies, as the load left them: their ids. */
+async function personsOfCompanies(context: ChunkContext, companies: readonly string[]): Promise<string[]> {
+  const lists = await inParallel(companies, IN_FLIGHT, async (companyId) =>
+    (await context.reads.family(companyId, FAMILY.personKey, {}, loadAt(context))).map(
+      (entry) => orderKeyParts(entry.order).id,
+    ),
+  );
+  return [...new Set(lists.flat())].sort();
+}
+
+/**
+ * A scope living in `home`'s partition changes from companies `from` to `to`: the postings of the
+ * persons of the companies added or removed are rewritten (`repostPerson`), the census counted, and
+ * the marker notes each such company's change at the load's generation. Everyone else's postings
+ * stay as they are. Past MAX_CHANGED_COMPANIES changes since the scope was built, or when it is not
+ * posted, the marker and census are superseded instead: the commit posts the scope whole.
+ */
+export async function changeScopePostings(
+  context: ChunkContext,
+  writer: ChunkWriter,
+  home: ScopeId,
+  from: readonly string[],
+  to: readonly string[],
+): Promise<void> {
+  const { gen } = context;
+  const p = scopePartition(home);
+  const posted = await postedScope(context, p, from);
+  if (!posted) return;
+  const next = new Set(to);
+  const moved = [...new Set([...from, ...to])].filter(
+    (company) => posted.companies.has(company) !== next.has(company),
+  );
+  const marker = markerAfter(posted.marker, moved, gen, MAX_CHANGED_COMPANIES);
+  const markerKey = { p, s: gramMarkerSort(posted.markerGen) };
+  if (!marker) {
+    const writes = new Writes(gen);
+    writes.supersede([markerKey], posted.markerGen);
+    writes.supersede(censusKeys(p, posted.census.gen, posted.census.chunks), posted.census.gen);
+    await writeInPieces(writer, writes);
+    return;
+  }
+  const scope = scopeWork(posted);
+  const persons = await personsOfCompanies(context, moved);
+  for (let i = 0; i < persons.length; i += PERSONS_PER_WRITE) {
+    const batch = persons.slice(i, i + PERSONS_PER_WRITE);
+    const bundles = await inParallel(batch, IN_FLIGHT, (id) => context.reads.bundle(id, loadAt(context)));
+    const writes = new Writes(gen);
+    for (const stored of bundles) if (stored) repostPerson(writes, scope, next, stored);
+    await writeInPieces(writer, writes);
+  }
+  const writes = new Writes(gen);
+  scopeCensusWrites(writes, [scope]);
+  writes.supersede([markerKey], posted.markerGen);
+  writes.put(markerItem(p, gen, marker));
+  await writeInPieces(writer, writes);
+}
+
+const markerItem = (p: PartitionKey, gen: number, marker: ScopeMarker): Item => ({
+  [A.partition]: p,
+  [A.sort]: gramMarkerSort(gen),
+  [A.data]: encodeScopeMarker(marker),
+});
 
 /** Each person's names entries' lists in the scope's companies, as the load left them. */
 async function namesByPerson(context: ChunkContext, companies: readonly string[]) {
@@ -92,11 +185,11 @@ async function supersedeLeftovers(context: ChunkContext, writer: ChunkWriter, p:
 export async function buildScopePostings(
   context: ChunkContext,
   writer: ChunkWriter,
-  scope: { readonly id: ScopeId; readonly companies: readonly string[] },
+  scope: { readonly home: ScopeId; readonly companies: readonly string[] },
 ): Promise<void> {
-  if (await scopePosted(context, scope.id)) return;
+  if (await scopePosted(context, scope.home)) return;
   const { gen } = context;
-  const p = scopePartition(scope.id);
+  const p = scopePartition(scope.home);
   await supersedeLeftovers(context, writer, p);
   const byPerson = await namesByPerson(context, scope.companies);
   const census = new GramCensus();
@@ -112,6 +205,6 @@ export async function buildScopePostings(
   }
   const writes = new Writes(gen);
   for (const item of censusItems(p, gen, census)) writes.put(item);
-  writes.put({ [A.partition]: p, [A.sort]: gramMarkerSort(gen), [A.data]: emptyValue() });
+  writes.put(markerItem(p, gen, { base: gen, changed: new Map() }));
   await writeInPieces(writer, writes);
 }

@@ -3,17 +3,19 @@
  * record in any of its companies, as one counted order. A load derives again, after its companies'
  * orders, each scope that holds a company it changed: the union of those companies' persons orders
  * is compared with the scope's blocks and only the blocks that differ are written. Keeping a new
- * set of scopes registers the new ones (derived at commit) and supersedes the dropped ones whole.
+ * set of scopes registers the new ones (derived at commit) and supersedes the dropped ones whole,
+ * unless a new one takes over a dropped one's partition (scope-homes.ts).
  */
 import type { OrderKey } from "../binary-keys.js";
 import { inParallel } from "./batch.js";
 import { orderWrites, writeInPieces } from "./derive-orders.js";
-import { scopePosted } from "./derive-scope-grams.js";
+import { changeScopePostings, scopePosted } from "./derive-scope-grams.js";
 import { companyPartition, FAMILY, ORDER, type ScopeId, scopePartition } from "./layout.js";
 import type { ChunkContext, ChunkWriter } from "./load-chunk.js";
 import { Writes } from "./load-plan.js";
 import type { ReadAt } from "./reads.js";
-import { readScopes, registryItem, scopeItems, scopesOf } from "./scope-registry.js";
+import { houseScopes } from "./scope-homes.js";
+import { readScopes, registryItem, registryKey, scopeItems, scopesOf } from "./scope-registry.js";
 
 /** Companies read at once while a scope is derived. */
 const COMPANIES_IN_FLIGHT = 16;
@@ -55,11 +57,11 @@ export function companyPersons(context: ChunkContext): (companyId: string) => Pr
 export async function deriveScopeOrder(
   context: ChunkContext,
   writer: ChunkWriter,
-  scope: { readonly id: ScopeId; readonly companies: readonly string[] },
+  scope: { readonly home: ScopeId; readonly companies: readonly string[] },
   personsOf: (companyId: string) => Promise<OrderKey[]>,
 ): Promise<void> {
   const lists = await inParallel(scope.companies, COMPANIES_IN_FLIGHT, personsOf);
-  const writes = await orderWrites(context, scopePartition(scope.id), ORDER.persons, unionOfSorted(lists));
+  const writes = await orderWrites(context, scopePartition(scope.home), ORDER.persons, unionOfSorted(lists));
   if (writes) await writeInPieces(writer, writes);
 }
 
@@ -69,10 +71,12 @@ export async function scopesAtLoad(context: ChunkContext) {
 }
 
 /**
- * Makes the registry hold exactly `lists`' scopes: new ones are registered, dropped ones are
- * superseded with their order and postings. Returns the scopes the commit derives: the new ones,
- * and the kept ones whose name postings are not complete (kept before postings existed, or being
- * rebuilt).
+ * Makes the registry hold exactly `lists`' scopes (homes as `houseScopes` says): new ones are
+ * registered, a new one taking over a dropped scope's home has the postings of the persons of the
+ * companies that differ rewritten now, and dropped ones no new one took over are superseded with
+ * their order and postings. Returns the scopes the commit derives: the new ones (their orders,
+ * and their postings when not posted), and the kept ones whose name postings are not complete
+ * (kept before postings existed, or being rebuilt).
  */
 export async function keepScopes(
   context: ChunkContext,
@@ -82,17 +86,20 @@ export async function keepScopes(
   const at = loadAt(context);
   const wanted = scopesOf(lists);
   const stored = await scopesAtLoad(context);
+  const { added, dropped, replaced } = houseScopes(stored, wanted);
   const writes = new Writes(context.gen);
-  for (const [scopeId, companies] of wanted)
-    if (!stored.has(scopeId)) writes.put(registryItem(scopeId, companies, context.gen));
-  for (const [scopeId, registered] of stored) {
-    if (wanted.has(scopeId)) continue;
-    for (const { key, gen } of await scopeItems(context.client, context.table, scopeId, registered, at))
+  for (const scope of added) writes.put(registryItem(scope.id, scope.companies, scope.home, context.gen));
+  for (const { id, scope } of replaced) writes.supersede([registryKey(id, scope)], scope.gen);
+  for (const { id, scope } of dropped)
+    for (const { key, gen } of await scopeItems(context.client, context.table, id, scope, at))
       writes.supersede([key], gen);
-  }
   await writeInPieces(writer, writes);
-  const unposted = await inParallel([...wanted.keys()], COMPANIES_IN_FLIGHT, async (scopeId) =>
-    stored.has(scopeId) && (await scopePosted(context, scopeId)) ? [] : [scopeId],
-  );
-  return unposted.flat();
+  for (const { home, companies, from } of added)
+    if (from) await changeScopePostings(context, writer, home, from.scope.companies, companies);
+  const kept = [...wanted.keys()].filter((scopeId) => stored.has(scopeId));
+  const unposted = await inParallel(kept, COMPANIES_IN_FLIGHT, async (scopeId) => {
+    const home = stored.get(scopeId)?.home ?? scopeId;
+    return (await scopePosted(context, home)) ? [] : [scopeId];
+  });
+  return [...added.map((scope) => scope.id), ...unposted.flat()];
 }

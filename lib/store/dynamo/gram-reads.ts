@@ -44,13 +44,18 @@ export class GramReads {
 
   /** The generation of the partition's marker visible at `at`, if one is. */
   async markerGen(p: PartitionKey, at: ReadAt): Promise<number | undefined> {
+    return (await this.marker(p, at))?.gen;
+  }
+
+  /** The partition's marker visible at `at`, if one is: its generation and value. */
+  async marker(p: PartitionKey, at: ReadAt): Promise<{ gen: number; data: Uint8Array } | undefined> {
     const item = await newestVersion(
       this.client,
       this.table,
       { p, low: gramMarkerSort(0), high: gramMarkerSort(at.gen) },
       at,
     );
-    return item && genOf(bytesOf(item[A.sort]));
+    return item && { gen: genOf(bytesOf(item[A.sort])), data: bytesOf(item[A.data]) };
   }
 
   /** The census visible at `at`: there is one exactly when the marker is visible too. */

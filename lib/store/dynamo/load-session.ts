@@ -370,8 +370,8 @@ class DynamoLoadSession implements LoadSession {
       const scope = registered.get(scopeId);
       // A scope dropped by this load after it was marked has nothing left to derive.
       if (scope) {
-        await deriveScopeOrder(context, this.chunks, { id: scopeId, ...scope }, personsOf);
-        await buildScopePostings(context, this.chunks, { id: scopeId, ...scope });
+        await deriveScopeOrder(context, this.chunks, scope, personsOf);
+        await buildScopePostings(context, this.chunks, scope);
       }
       scopes.delete(scopeId);
       if (more() && deadline?.()) return false;

@@ -25,15 +25,7 @@ import { DIRECTORY_ATTR as A } from "../tables.js";
 import { ANSWER_CACHE_BYTES, answerCache, queryKey } from "./answer-cache.js";
 import { bytesOf, inParallel } from "./batch.js";
 import { decodeNamePairs } from "./codec.js";
-import {
-  companyOfPartition,
-  companyPartition,
-  FAMILY,
-  type Family,
-  ORDER,
-  scopeIdOf,
-  scopePartition,
-} from "./layout.js";
+import { companyOfPartition, companyPartition, FAMILY, type Family, ORDER } from "./layout.js";
 import { readManifest } from "./manifest.js";
 import { COMPANY_GRAMS, SCOPE_GRAMS } from "./name-grams.js";
 import { type NameWindow, nameWindow } from "./name-window.js";
@@ -231,15 +223,15 @@ async function personsWindow(reads: DirectoryReads, query: PersonsQuery, at: Rea
   const { filter } = query;
   const [companyId] = filter.companies;
   const single = companyId !== undefined && filter.companies.size === 1;
-  if (filter.phone === undefined && !hasNameFilter(filter)) {
-    if (single) return companyWindow(reads, query, companyId, "persons", at);
-    const partition = scopePartition(scopeIdOf(filter.companies));
-    const scoped = await orderWindow(reads.orders, partition, ORDER.persons, query, at);
+  if (filter.phone === undefined && single && !hasNameFilter(filter))
+    return companyWindow(reads, query, companyId, "persons", at);
+  const home = filter.phone === undefined && !single && (await reads.scopeHomes.home(filter.companies, at));
+  if (home && !hasNameFilter(filter)) {
+    const scoped = await orderWindow(reads.orders, home, ORDER.persons, query, at);
     if (scoped) return scoped;
   }
-  if (filter.phone === undefined && hasNameFilter(filter) && !single) {
-    const partition = scopePartition(scopeIdOf(filter.companies));
-    const posted = await nameWindow(reads, partition, SCOPE_GRAMS, query, at);
+  if (home && hasNameFilter(filter)) {
+    const posted = await nameWindow(reads, home, SCOPE_GRAMS, query, at);
     if (posted) return { keys: posted.page.map((posting) => posting.order), total: posted.total };
   }
   const sorted = await candidatesAt(reads, query, at);

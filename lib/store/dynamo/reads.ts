@@ -26,6 +26,7 @@ import {
 } from "./layout.js";
 import type { StoredBundle } from "./load-plan.js";
 import { OrderReads } from "./order-reads.js";
+import { ScopeHomes } from "./scope-registry.js";
 import { type ChunkedKeys, companyItemVisible, visibleChunks } from "./versions.js";
 
 /** Which state to read: a generation, and whether the read must see every write before it. */
@@ -59,6 +60,8 @@ export class DirectoryReads {
   readonly orders: OrderReads;
   /** Reads of the name postings. */
   readonly grams: GramReads;
+  /** Where kept scopes live. */
+  readonly scopeHomes: ScopeHomes;
 
   constructor(
     private readonly client: DynamoDBDocumentClient,
@@ -66,6 +69,7 @@ export class DirectoryReads {
   ) {
     this.orders = new OrderReads(client, table);
     this.grams = new GramReads(client, table);
+    this.scopeHomes = new ScopeHomes(client, table);
   }
 
   private query(input: Omit<QueryCommandInput, "TableName">, at: ReadAt) {

@@ -12,6 +12,7 @@ import {
   genOf,
   gramCensusGenOf,
   isGramCensusSort,
+  type PartitionKey,
   SCOPES_PARTITION,
   type ScopeId,
   scopeIdOf,
@@ -21,11 +22,23 @@ import {
   visibleAt,
 } from "./layout.js";
 import type { ReadAt } from "./reads.js";
+import { newestVersion } from "./versions.js";
 
-/** A scope as registered: its sorted companies and the generation of its registry version. */
+/**
+ * A scope as registered: its sorted companies, the generation of its registry version, and its
+ * home: the scope whose partition holds its order and postings (itself, unless it took over the
+ * partition of a scope it replaced, or its own partition was another's home).
+ */
 export interface RegisteredScope {
   readonly companies: readonly string[];
   readonly gen: number;
+  readonly home: ScopeId;
+}
+
+/** A registry value as stored: a scope's companies and home (its own id when none is stored). */
+function registeredValue(scopeId: ScopeId, item: Item, gen: number): RegisteredScope {
+  const { companies, home } = decodeScopeCompanies(bytesOf(item[A.data]));
+  return { companies, gen, home: (home ?? scopeId) as ScopeId };
 }
 
 /** The distinct scopes of these company lists, by id (scopes.ts). */
@@ -65,21 +78,51 @@ export async function readScopes(
 ): Promise<Map<ScopeId, RegisteredScope>> {
   const visible = await visibleItems(client, table, SCOPES_PARTITION, at);
   return new Map(
-    visible.map(({ key, item, gen }) => [
-      scopeOfRegistrySort(key.s),
-      { companies: decodeScopeCompanies(bytesOf(item[A.data])), gen },
-    ]),
+    visible.map(({ key, item, gen }) => {
+      const scopeId = scopeOfRegistrySort(key.s);
+      return [scopeId, registeredValue(scopeId, item, gen)];
+    }),
   );
 }
 
-/** The registry item of a scope, at generation `gen`. */
-export const registryItem = (scopeId: ScopeId, companies: readonly string[], gen: number): Item => ({
+/**
+ * The home partition of one scope as of `at`, if the scope is kept: its registry version visible
+ * then (one query of the scope's registry versions, newest first).
+ */
+async function scopeHomeAt(
+  client: DynamoDBDocumentClient,
+  table: string,
+  scopeId: ScopeId,
+  at: ReadAt,
+): Promise<PartitionKey | undefined> {
+  const item = await newestVersion(
+    client,
+    table,
+    { p: SCOPES_PARTITION, low: scopeRegistrySort(scopeId, 0), high: scopeRegistrySort(scopeId, at.gen) },
+    at,
+  );
+  return item && scopePartition(registeredValue(scopeId, item, genOf(bytesOf(item[A.sort]))).home);
+}
+
+/** The registry item of a scope living in `home`'s partition, at generation `gen`. */
+export const registryItem = (
+  scopeId: ScopeId,
+  companies: readonly string[],
+  home: ScopeId,
+  gen: number,
+): Item => ({
   [A.partition]: SCOPES_PARTITION,
   [A.sort]: scopeRegistrySort(scopeId, gen),
-  [A.data]: encodeScopeCompanies(companies),
+  [A.data]: encodeScopeCompanies(companies, home === scopeId ? undefined : home),
 });
 
-/** The keys of a scope's registry version and of every item of its partition (order, name postings) visible at `at`. */
+/** The key of a scope's registry version. */
+export const registryKey = (scopeId: ScopeId, registered: RegisteredScope): ItemKey => ({
+  p: SCOPES_PARTITION,
+  s: scopeRegistrySort(scopeId, registered.gen),
+});
+
+/** The keys of a scope's registry version and of every item of its home partition (order, name postings) visible at `at`. */
 export async function scopeItems(
   client: DynamoDBDocumentClient,
   table: string,
@@ -87,9 +130,46 @@ export async function scopeItems(
   registered: RegisteredScope,
   at: ReadAt,
 ): Promise<{ key: ItemKey; gen: number }[]> {
-  const order = await visibleItems(client, table, scopePartition(scopeId), at);
+  const order = await visibleItems(client, table, scopePartition(registered.home), at);
   return [
-    { key: { p: SCOPES_PARTITION, s: scopeRegistrySort(scopeId, registered.gen) }, gen: registered.gen },
+    { key: registryKey(scopeId, registered), gen: registered.gen },
     ...order.map(({ key, gen }) => ({ key, gen })),
   ];
+}
+
+/** Scopes whose homes a reader remembers for its generation; past it, the memory starts again. */
+const HOMES_KEPT = 10_000;
+
+/**
+ * The homes of the scopes searches ask about, remembered for the generation they were read at: a
+ * search over a kept scope finds its partition without a round trip more, but for the first after
+ * each load (a load may change any scope's home). Reads at a load's own generation are not
+ * remembered: the load changes the registry as it goes.
+ */
+export class ScopeHomes {
+  private gen = -1;
+  private homes = new Map<ScopeId, Promise<PartitionKey | undefined>>();
+
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  /** The home partition of the scope these companies are, if it is kept as of `at`. */
+  home(companies: Iterable<string>, at: ReadAt): Promise<PartitionKey | undefined> {
+    const scopeId = scopeIdOf(companies);
+    if (at.consistent) return scopeHomeAt(this.client, this.table, scopeId, at);
+    if (at.gen !== this.gen || this.homes.size >= HOMES_KEPT) {
+      this.gen = at.gen;
+      this.homes = new Map();
+    }
+    let home = this.homes.get(scopeId);
+    if (!home) {
+      const homes = this.homes;
+      home = scopeHomeAt(this.client, this.table, scopeId, at);
+      home.catch(() => homes.delete(scopeId));
+      homes.set(scopeId, home);
+    }
+    return home;
+  }
 }

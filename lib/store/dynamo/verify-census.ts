@@ -14,7 +14,7 @@ import {
   orderKeyOfBytes,
   phoneBytes,
 } from "../binary-keys.js";
-import { equalBytes, hexOf } from "../bytes.js";
+import { equalBytes, FormatError, hexOf } from "../bytes.js";
 import { DIRECTORY_ATTR as A } from "../tables.js";
 import { bytesOf, type Item, type ItemKey, type KeyText, keyOf, keyText } from "./batch.js";
 import {
@@ -22,10 +22,12 @@ import {
   decodeOrderBlock,
   decodeOrderIndex,
   decodeScopeCompanies,
+  decodeScopeMarker,
   decompress,
   decompressChunks,
   FORMAT,
   type Location,
+  type ScopeMarker,
 } from "./codec.js";
 import type { OrderIndex } from "./counted-order.js";
 import { locationAt } from "./inspect.js";
@@ -132,8 +134,12 @@ export class Census {
   readonly orderIndexes = new Map<string, { key: ItemKey; index: OrderIndex }>();
   /** Visible order blocks, by company, order family, low and generation (`orderBlockId`). */
   readonly orderBlocks = new Map<string, { key: ItemKey; keys: OrderKey[] }>();
-  /** Registered scopes visible at the committed generation, by their orders' owner (`scopeOwner`). */
+  /** Registered scopes visible at the committed generation, by the owner of their home partition (`scopeOwner` of the home). */
   readonly scopes = new Map<string, { key: ItemKey; companies: string[] }>();
+  /** Ids of the scopes with a visible registry version. */
+  private readonly registered = new Set<string>();
+  /** Visible scope postings markers, by owner (the home). */
+  private readonly scopeMarkers = new Map<string, ScopeMarker>();
   /** Visible name postings, markers and censuses, for verify-grams.ts. */
   readonly grams = new GramTally({ partitionOf: ownerPartition, isScope: isScopeOwner });
   /** Chunks of bundles and censuses read so far, by their first chunk's key, which names them. */
@@ -194,8 +200,8 @@ export class Census {
       }
     }
     for (const [owner, scope] of this.scopes) {
-      const markerGen = this.grams.markerGen(owner);
-      if (markerGen === undefined) continue;
+      const marker = this.scopeMarkers.get(owner);
+      if (marker === undefined) continue;
       for (const [personId, bundle] of this.bundles) {
         const lists = scope.companies.map(
           (company) => JSON.parse(bundle.pairs.get(company)?.get(FAMILY.personNames) ?? "[]") as NamePair[],
@@ -203,7 +209,7 @@ export class Census {
         const pairs = scopeNamePairs(lists);
         if (pairs.length === 0) continue;
         const key = { p: personPartition(personId), s: bundleSort(bundle.gen, 0) };
-        const gen = scopePostingGen(bundle.gen, markerGen);
+        const gen = scopePostingGen({ gen: bundle.gen, employees: [...bundle.records.values()] }, marker);
         yield { company: owner, order: bundle.personOrder, gen, pairs: JSON.stringify(pairs), key };
       }
     }
@@ -243,11 +249,14 @@ export class Census {
     const unseen = this.unseen(gen, item);
     if (unseen !== undefined) return unseen ?? undefined;
     const scopeId = scopeOfRegistrySort(key.s);
-    const companies = decodeScopeCompanies(bytesOf(item[A.data]));
+    const { companies, home } = decodeScopeCompanies(bytesOf(item[A.data]));
     if (scopeIdOf(companies) !== scopeId)
       return "a scope registered under an id its companies do not hash to";
-    const owner = scopeOwner(scopeId);
-    if (this.scopes.has(owner)) return "a second visible version of a scope's registry item";
+    if (this.registered.has(scopeId)) return "a second visible version of a scope's registry item";
+    this.registered.add(scopeId);
+    // A scope's order and postings are its home partition's items: owned by the home.
+    const owner = scopeOwner(home ?? scopeId);
+    if (this.scopes.has(owner)) return "a second scope registered in one home partition";
     this.scopes.set(owner, { key, companies });
     return undefined;
   }
@@ -270,6 +279,24 @@ export class Census {
     return undefined;
   }
 
+  /** A visible postings marker: a company's holds nothing; a scope's its build and changes. */
+  private marker(key: ItemKey, owner: string, data: Uint8Array, gen: number): string | undefined {
+    if (!isScopeOwner(owner))
+      return data.length === 1
+        ? this.grams.marker(key, owner)
+        : "a postings marker with data beyond the format byte";
+    try {
+      const marker = decodeScopeMarker(data, gen);
+      if (marker.base > gen || [...marker.changed.values()].some((at) => at > gen || at <= marker.base))
+        return "a scope postings marker whose generations are out of order";
+      this.scopeMarkers.set(owner, marker);
+    } catch (error) {
+      if (error instanceof FormatError) return "a malformed scope postings marker";
+      throw error;
+    }
+    return this.grams.marker(key, owner);
+  }
+
   /** A name posting, census chunk or postings marker of a company or a scope: kept when visible. */
   private gramItem(key: ItemKey, item: Item, owner: string): string | undefined {
     const isCensus = isGramCensusSort(key.s);
@@ -277,10 +304,7 @@ export class Census {
     const unseen = this.unseen(gen, item);
     if (unseen !== undefined) return unseen ?? undefined;
     const data = bytesOf(item[A.data]);
-    if (isGramMarkerSort(key.s))
-      return data.length === 1
-        ? this.grams.marker(key, owner)
-        : "a postings marker with data beyond the format byte";
+    if (isGramMarkerSort(key.s)) return this.marker(key, owner, data, gen);
     if (!isCensus) return this.grams.posting(key, owner, data);
     const first = { p: key.p, s: gramCensusSort(gen, 0) };
     const gathered = this.gather(first, gramCensusChunkOf(key.s), item, "names census");

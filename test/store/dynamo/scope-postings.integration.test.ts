@@ -8,6 +8,7 @@
 import { instantKey } from "../../../lib/directory/instant-key.js";
 import { keepScopes } from "../../../lib/load/keep-scopes.js";
 import { loadData } from "../../../lib/load/load-file.js";
+import { orderKeyParts } from "../../../lib/store/binary-keys.js";
 import { hexOf } from "../../../lib/store/bytes.js";
 import { bytesOf, type Item, keyOf } from "../../../lib/store/dynamo/batch.js";
 import { dynamoDirectory } from "../../../lib/store/dynamo/directory.js";
@@ -100,9 +101,9 @@ const query = (companies: readonly string[], names: object, created = {}): Perso
   limit: 100,
 });
 
-async function answers(reader: DirectoryReader) {
+async function answers(reader: DirectoryReader, scopes: readonly (readonly string[])[] = SCOPES) {
   const found = [];
-  for (const scope of SCOPES) {
+  for (const scope of scopes) {
     for (const names of NAMES) found.push(await reader.persons(query(scope, names)));
     found.push(
       await reader.persons(query(scope, { firstName: "zoe" }, { from: instantKey("2024-02-02T00:00:00Z") })),
@@ -198,6 +199,50 @@ describeEachEngine("scope name postings", (getEngine) => {
     expect(await answers(dynamo)).toEqual(await answers(memory));
 
     // A snapshot back to the start undoes every change.
+    for (const store of [dynamo, memory]) await loadData(DATA, store, "snapshot");
+    await verified();
+    expect(await answers(dynamo)).toEqual(await answers(memory));
+  }, 120_000);
+
+  it("follow a key's scope change in the partition the scope had: only the persons of the companies that differ are rewritten", async () => {
+    const { dynamo, memory } = await loadedAndKept();
+    const before = await items().all();
+    const home = hexOf(scopePartition(scopeIdOf(SCOPES[0] ?? [])));
+    // The narrow key gains dune: the new scope takes over the narrow one's partition.
+    const widened = [["acme", "beta", "dune"], SCOPES[1] ?? []];
+    for (const store of [dynamo, memory]) await keepScopes(store, widened);
+    await verified();
+    expect(await answers(dynamo, widened)).toEqual(await answers(memory, widened));
+    const beforeKeys = new Set(
+      before.map((item) => hexOf(bytesOf(item[A.sort])) + hexOf(bytesOf(item[A.partition]))),
+    );
+    const written = (await items().all()).filter(
+      (item) => !beforeKeys.has(hexOf(bytesOf(item[A.sort])) + hexOf(bytesOf(item[A.partition]))),
+    );
+    const postings = written.filter((item) => isPostingSort(bytesOf(item[A.sort])));
+    expect(postings.length).toBeGreaterThan(0);
+    // Every new posting is in the old partition, and of person 6, dune's one person.
+    expect(new Set(postings.map((item) => hexOf(bytesOf(item[A.partition]))))).toEqual(new Set([home]));
+    expect(
+      new Set(postings.map((item) => orderKeyParts(postingOfSort(bytesOf(item[A.sort])).order).id)),
+    ).toEqual(new Set([person(6)]));
+    // A reader that knows nothing finds the partition from the registry, and reads no company.
+    const partitions = await partitionsRead((reader) =>
+      reader.persons(query(widened[0] ?? [], NAMES[0] ?? {})),
+    );
+    expect(partitions).toContain(home);
+    expect(partitions.filter((p) => isCompanyPartition(Buffer.from(p, "hex")))).toEqual([]);
+
+    // Loads after the change know which generation each person's postings are at.
+    await loadCut(dynamo, CHANGES);
+    await loadCut(memory, CHANGES);
+    await verified();
+    expect(await answers(dynamo, widened)).toEqual(await answers(memory, widened));
+
+    // And back: the narrow scope returns to the partition, dune's person leaves it.
+    for (const store of [dynamo, memory]) await keepScopes(store, SCOPES);
+    await verified();
+    expect(await answers(dynamo)).toEqual(await answers(memory));
     for (const store of [dynamo, memory]) await loadData(DATA, store, "snapshot");
     await verified();
     expect(await answers(dynamo)).toEqual(await answers(memory));

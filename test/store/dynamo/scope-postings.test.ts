@@ -12,8 +12,10 @@ import { genOf, isGramCensusSort, postingOfSort, scopePartition } from "../../..
 import { Writes } from "../../../lib/store/dynamo/load-plan.js";
 import { censusKeys, GramCensus } from "../../../lib/store/dynamo/name-grams.js";
 import {
+  markerAfter,
   namesInScope,
   type PostedScope,
+  repostPerson,
   rewritePersonPostings,
   scopeCensusWrites,
   scopeGramsOf,
@@ -58,10 +60,15 @@ describe("a person's names in a scope", () => {
 
 describe("a rewritten bundle's postings in the posted scopes", () => {
   const p = scopePartition("0123456789abcdef0123456789abcdef" as Parameters<typeof scopePartition>[0]);
-  const posted = (markerGen: number, holders: GramCensus): PostedScope => ({
+  const posted = (
+    markerGen: number,
+    holders: GramCensus,
+    changed: ReadonlyMap<string, number> = new Map(),
+    companies: readonly string[] = ["acme", "beta"],
+  ): PostedScope => ({
     p,
-    companies: new Set(["acme", "beta"]),
-    markerGen,
+    companies: new Set(companies),
+    marker: { base: markerGen, changed },
     census: { census: holders, gen: markerGen, chunks: 1 },
   });
   /** The person as stored at `gen`, with `employees`. */
@@ -81,9 +88,7 @@ describe("a rewritten bundle's postings in the posted scopes", () => {
     rewritePersonPostings(writes, scopes, stored, { person, employees: [ACME, BETA] });
     const order = personOrder(person);
     const stamped = postings(writes.stamps.values());
-    expect(stamped.every((posting) => posting.gen === scopePostingGen(2, 4) && posting.order === order)).toBe(
-      true,
-    );
+    expect(stamped.every((posting) => posting.gen === 4 && posting.order === order)).toBe(true);
     // Trigrams and bigrams, first name first.
     expect(stamped.map((posting) => posting.trigram)).toEqual([
       "zoë",
@@ -134,6 +139,28 @@ describe("a rewritten bundle's postings in the posted scopes", () => {
     expect(writes.puts.size).toBe(8);
   });
 
+  it("supersede the old ones at the last change of a company the stored bundle has a record in", () => {
+    const census = GramCensus.of([scopeGramsOf([namesOf(ACME)])]);
+    // acme joined at 6, after the bundle (2): its postings were rewritten then. beta's change at 7
+    // does not concern the person; other's at 8 neither (no record there).
+    const scopes = [
+      scopeWork(
+        posted(
+          1,
+          census,
+          new Map([
+            ["acme", 6],
+            ["beta", 7],
+            ["other", 8],
+          ]),
+        ),
+      ),
+    ];
+    const writes = new Writes(9);
+    rewritePersonPostings(writes, scopes, storedAt(2, [ACME]), { person, employees: [ACME, BETA] });
+    expect(new Set(postings(writes.stamps.values()).map((posting) => posting.gen))).toEqual(new Set([6]));
+  });
+
   it("rewrite a census only when its counts changed, superseding the stored version", () => {
     const census = GramCensus.of([scopeGramsOf([namesOf(ACME)])]);
     const same = [scopeWork(posted(3, census))];
@@ -163,5 +190,93 @@ describe("a rewritten bundle's postings in the posted scopes", () => {
     ).toBe(2);
     const [storedCensus] = censusKeys(p, 3, 1);
     expect(storedCensus && writes.stamps.has(keyText(storedCensus))).toBe(true);
+  });
+});
+
+describe("the generation of a person's postings in a scope", () => {
+  const marker = (base: number, changed: [string, number][] = []) => ({ base, changed: new Map(changed) });
+  const at = (gen: number, employees: readonly SourceEmployee[]) => ({ gen, employees });
+
+  it("is the later of the bundle's and the scope's build when no company changed since", () => {
+    expect(scopePostingGen(at(2, [ACME]), marker(4))).toBe(4);
+    expect(scopePostingGen(at(7, [ACME]), marker(4))).toBe(7);
+  });
+
+  it("is a change of a company the person has a record in, when after the bundle", () => {
+    expect(
+      scopePostingGen(
+        at(2, [ACME, BETA]),
+        marker(1, [
+          ["beta", 5],
+          ["acme", 3],
+        ]),
+      ),
+    ).toBe(5);
+    // Unnamed records count too: a change rewrites every person of the company.
+    expect(scopePostingGen(at(2, [UNNAMED]), marker(1, [["beta", 5]]))).toBe(5);
+  });
+
+  it("ignores changes before the bundle and changes of companies the person has no record in", () => {
+    expect(scopePostingGen(at(6, [ACME]), marker(1, [["acme", 5]]))).toBe(6);
+    expect(scopePostingGen(at(2, [OTHER]), marker(1, [["acme", 5]]))).toBe(2);
+  });
+});
+
+describe("a person reposted when a scope's companies change", () => {
+  const p = scopePartition("fedcba9876543210fedcba9876543210" as Parameters<typeof scopePartition>[0]);
+  const both = GramCensus.of([scopeGramsOf(namesInScope([ACME, BETA], new Set(["acme", "beta"])))]);
+  const scope = (census = both) =>
+    scopeWork({
+      p,
+      companies: new Set(["acme", "beta"]),
+      marker: { base: 3, changed: new Map() },
+      census: { census, gen: 3, chunks: 1 },
+    });
+  const stored = (employees: SourceEmployee[]) => ({ gen: 2, chunks: 1, bundle: { person, employees } });
+  const gensOf = (keys: Iterable<{ s: Uint8Array }>) => new Set([...keys].map((key) => genOf(key.s)));
+
+  it("has the postings of their names in the old companies superseded and of the new ones put", () => {
+    const work = scope();
+    const writes = new Writes(9);
+    repostPerson(writes, work, new Set(["acme", "other"]), stored([ACME, BETA, OTHER]));
+    expect(gensOf(writes.stamps.values())).toEqual(new Set([3]));
+    const put = [...writes.puts.values()];
+    expect(gensOf(put.map((item) => ({ s: item[A.sort] as Uint8Array })))).toEqual(new Set([9]));
+    expect(new Set(put.map((item) => JSON.stringify(decodeNamePairs(item[A.data] as Uint8Array))))).toEqual(
+      new Set([JSON.stringify(namesInScope([ACME, OTHER], new Set(["acme", "other"])))]),
+    );
+    expect(work.counts.count({ field: "firstName", trigram: "ann" })).toBe(1);
+    expect(work.counts.count({ field: "firstName", trigram: "zoe" })).toBe(0);
+  });
+
+  it("is rewritten even when their names in the scope stay the same, and left out once none are", () => {
+    const same = new Writes(9);
+    repostPerson(same, scope(), new Set(["acme", "gamma"]), stored([ACME, BETA, ACME_AGAIN]));
+    expect(same.puts.size).toBeGreaterThan(0);
+    const gone = scope(GramCensus.of([scopeGramsOf([namesOf(ACME)])]));
+    const none = new Writes(9);
+    repostPerson(none, gone, new Set(["gamma", "other"]), stored([ACME]));
+    expect(none.puts.size).toBe(0);
+    expect(none.stamps.size).toBe(8);
+    expect(gone.counts.equals(new GramCensus())).toBe(true);
+  });
+});
+
+describe("a scope's marker after a change of its companies", () => {
+  const marker = { base: 3, changed: new Map([["acme", 5]]) };
+
+  it("notes each company that joined or left at the change's generation, keeping the build's", () => {
+    expect(markerAfter(marker, ["acme", "beta"], 8, 64)).toEqual({
+      base: 3,
+      changed: new Map([
+        ["acme", 8],
+        ["beta", 8],
+      ]),
+    });
+  });
+
+  it("is none past the most companies a marker lists: the scope is posted whole again", () => {
+    expect(markerAfter(marker, ["beta"], 8, 2)).toBeDefined();
+    expect(markerAfter(marker, ["beta", "cedar"], 8, 2)).toBeUndefined();
   });
 });

@@ -24,9 +24,13 @@ import {
   compress,
   decodeLocation,
   decodeNamePairs,
+  decodeScopeCompanies,
+  decodeScopeMarker,
   decompress,
   encodeLocation,
   encodeNamePairs,
+  encodeScopeCompanies,
+  encodeScopeMarker,
 } from "../../../lib/store/dynamo/codec.js";
 import {
   bundleItems,
@@ -255,6 +259,36 @@ describe("stored values are byte for byte those of the documented layout", () =>
   ])("location: %s", (_name, location, expected) => {
     expect(hex(encodeLocation(location))).toBe(expected);
     expect(decodeLocation(fromHex(expected))).toEqual(location);
+  });
+
+  it("scope registry values: companies, then the home when it is another scope's partition", () => {
+    // 2 companies: "a" (1 byte), "bc" (2 bytes).
+    expect(hex(encodeScopeCompanies(["a", "bc"]))).toBe("02020161026263");
+    expect(decodeScopeCompanies(fromHex("02020161026263"))).toEqual({ companies: ["a", "bc"] });
+    const home = "00112233445566778899aabbccddeeff";
+    expect(hex(encodeScopeCompanies(["a", "bc"], home))).toBe(`02020161026263${home}`);
+    expect(decodeScopeCompanies(fromHex(`02020161026263${home}`))).toEqual({ companies: ["a", "bc"], home });
+  });
+
+  it("scope postings markers: the build's generation, then each changed company and its change's", () => {
+    const marker = {
+      base: 3,
+      changed: new Map([
+        ["b", 9],
+        ["a", 7],
+      ]),
+    };
+    // Companies in byte order: "a" at 7, "b" at 9.
+    expect(hex(encodeScopeMarker(marker))).toBe("020000000302016100000007016200000009");
+    expect(decodeScopeMarker(fromHex("020000000302016100000007016200000009"), 12)).toEqual({
+      base: 3,
+      changed: new Map([
+        ["a", 7],
+        ["b", 9],
+      ]),
+    });
+    // A marker written before scope changes (the format byte alone): a build at its own generation.
+    expect(decodeScopeMarker(fromHex("02"), 12)).toEqual({ base: 12, changed: new Map() });
   });
 
   it("reads a compressed value written by earlier code", () => {
