@@ -168,6 +168,17 @@ describeEachEngine("scope name postings", (getEngine) => {
     return both;
   };
   const verified = async () => expect((await verifyDirectory(documents(), table())).problem).toBeUndefined();
+  /** The table verifies, and both stores answer alike over these scopes. */
+  const agree = async (both: { dynamo: DirectoryReader; memory: DirectoryReader }, scopes = SCOPES) => {
+    await verified();
+    expect(await answers(both.dynamo, scopes)).toEqual(await answers(both.memory, scopes));
+  };
+  /** A search by name over `scope`, by a reader that keeps nothing, reads `home` and no company. */
+  const readsOnlyHome = async (scope: readonly string[], names: object, home: string) => {
+    const partitions = await partitionsRead((reader) => reader.persons(query(scope, names)));
+    expect(partitions).toContain(home);
+    expect(partitions.filter((p) => isCompanyPartition(Buffer.from(p, "hex")))).toEqual([]);
+  };
 
   beforeEach(async () => {
     await items().wipe();
@@ -187,21 +198,15 @@ describeEachEngine("scope name postings", (getEngine) => {
     expect(ann).toHaveLength(1);
     expect(await answers(dynamo)).toEqual(await answers(memory));
     // By name over the scope: its partition is read, no company's.
-    const partitions = await partitionsRead((reader) =>
-      reader.persons(query(SCOPES[1] ?? [], NAMES[1] ?? {})),
-    );
-    expect(partitions).toContain(hexOf(scopePartition(scopeIdOf(SCOPES[1] ?? []))));
-    expect(partitions.filter((p) => isCompanyPartition(Buffer.from(p, "hex")))).toEqual([]);
+    await readsOnlyHome(SCOPES[1] ?? [], NAMES[1] ?? {}, hexOf(scopePartition(scopeIdOf(SCOPES[1] ?? []))));
 
     await loadCut(dynamo, CHANGES);
     await loadCut(memory, CHANGES);
-    await verified();
-    expect(await answers(dynamo)).toEqual(await answers(memory));
+    await agree({ dynamo, memory });
 
     // A snapshot back to the start undoes every change.
     for (const store of [dynamo, memory]) await loadData(DATA, store, "snapshot");
-    await verified();
-    expect(await answers(dynamo)).toEqual(await answers(memory));
+    await agree({ dynamo, memory });
   }, 120_000);
 
   it("follow a key's scope change in the partition the scope had: only the persons of the companies that differ are rewritten", async () => {
@@ -211,8 +216,7 @@ describeEachEngine("scope name postings", (getEngine) => {
     // The narrow key gains dune: the new scope takes over the narrow one's partition.
     const widened = [["acme", "beta", "dune"], SCOPES[1] ?? []];
     for (const store of [dynamo, memory]) await keepScopes(store, widened);
-    await verified();
-    expect(await answers(dynamo, widened)).toEqual(await answers(memory, widened));
+    await agree({ dynamo, memory }, widened);
     const beforeKeys = new Set(
       before.map((item) => hexOf(bytesOf(item[A.sort])) + hexOf(bytesOf(item[A.partition]))),
     );
@@ -227,25 +231,18 @@ describeEachEngine("scope name postings", (getEngine) => {
       new Set(postings.map((item) => orderKeyParts(postingOfSort(bytesOf(item[A.sort])).order).id)),
     ).toEqual(new Set([person(6)]));
     // A reader that knows nothing finds the partition from the registry, and reads no company.
-    const partitions = await partitionsRead((reader) =>
-      reader.persons(query(widened[0] ?? [], NAMES[0] ?? {})),
-    );
-    expect(partitions).toContain(home);
-    expect(partitions.filter((p) => isCompanyPartition(Buffer.from(p, "hex")))).toEqual([]);
+    await readsOnlyHome(widened[0] ?? [], NAMES[0] ?? {}, home);
 
     // Loads after the change know which generation each person's postings are at.
     await loadCut(dynamo, CHANGES);
     await loadCut(memory, CHANGES);
-    await verified();
-    expect(await answers(dynamo, widened)).toEqual(await answers(memory, widened));
+    await agree({ dynamo, memory }, widened);
 
     // And back: the narrow scope returns to the partition, dune's person leaves it.
     for (const store of [dynamo, memory]) await keepScopes(store, SCOPES);
-    await verified();
-    expect(await answers(dynamo)).toEqual(await answers(memory));
+    await agree({ dynamo, memory });
     for (const store of [dynamo, memory]) await loadData(DATA, store, "snapshot");
-    await verified();
-    expect(await answers(dynamo)).toEqual(await answers(memory));
+    await agree({ dynamo, memory });
   }, 120_000);
 
   it("of a scope kept before postings existed: searches read the entries until the scopes are kept again", async () => {
