@@ -200,4 +200,7 @@ export function compareBytes(a: Uint8Array, b: Uint8Array): number {
   return Math.sign(a.length - b.length);
 }
 
+/** Strings in code-unit order: a sort that gives the same order on every run, for stored values. */
+export const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
 export const equalBytes = (a: Uint8Array, b: Uint8Array): boolean => compareBytes(a, b) === 0;

@@ -13,7 +13,7 @@ import {
   readUuid,
   writeUuid,
 } from "../binary-keys.js";
-import { ByteReader, ByteWriter, FormatError, utf8Bytes, utf8Of } from "../bytes.js";
+import { ByteReader, ByteWriter, compareText, FormatError, utf8Bytes, utf8Of } from "../bytes.js";
 import type { BlockRef, OrderIndex } from "./counted-order.js";
 
 /** Version 1 was the packed-block layout; version 2 the generations of docs/data-model.md. */
@@ -176,10 +176,10 @@ export function decodeOrderBlock(stored: Uint8Array): OrderKey[] {
   );
 }
 
-/** A scope's companies, sorted: a count, then each id's length (1 byte) and UTF-8. */
 /**
- * A scope's registry value: its companies, then (when it lives in another scope's partition, having
- * taken it over on a scope change) the id of that partition's scope, 16 bytes.
+ * A scope's registry value: its companies, sorted (a count, then each id's length, 1 byte, and
+ * UTF-8), then, when it lives in another scope's partition (having taken it over on a scope change),
+ * that partition's scope id, 16 bytes.
  */
 export function encodeScopeCompanies(companies: readonly string[], home?: string): Uint8Array {
   const writer = value().varint(companies.length);
@@ -211,7 +211,7 @@ export interface ScopeMarker {
 
 export function encodeScopeMarker(marker: ScopeMarker): Uint8Array {
   const writer = value().u32(marker.base).varint(marker.changed.size);
-  for (const [company, gen] of [...marker.changed].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+  for (const [company, gen] of [...marker.changed].sort(([a], [b]) => compareText(a, b))) {
     const bytes = utf8Bytes(company);
     writer.u8(bytes.length).bytes(bytes).u32(gen);
   }

@@ -86,7 +86,10 @@ export async function scopePosted(context: ChunkContext, home: ScopeId): Promise
   return context.reads.grams.covered(scopePartition(home), loadAt(context));
 }
 
-/** The persons with a record in any of these companies, as the load left them: their ids. */
+/**
+ * The persons with a record in any of these companies, as the load left them: their ids, from the
+ * companies' person key entries (their orders are derived at commit, after this).
+ */
 async function personsOfCompanies(context: ChunkContext, companies: readonly string[]): Promise<string[]> {
   const lists = await inParallel(companies, IN_FLIGHT, async (companyId) =>
     (await context.reads.family(companyId, FAMILY.personKey, {}, loadAt(context))).map(

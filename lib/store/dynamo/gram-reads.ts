@@ -39,12 +39,7 @@ export class GramReads {
 
   /** Whether the partition's postings are complete at `at`: a marker is visible. */
   async covered(p: PartitionKey, at: ReadAt): Promise<boolean> {
-    return (await this.markerGen(p, at)) !== undefined;
-  }
-
-  /** The generation of the partition's marker visible at `at`, if one is. */
-  async markerGen(p: PartitionKey, at: ReadAt): Promise<number | undefined> {
-    return (await this.marker(p, at))?.gen;
+    return (await this.marker(p, at)) !== undefined;
   }
 
   /** The partition's marker visible at `at`, if one is: its generation and value. */

@@ -10,6 +10,7 @@
 import { gramsOfSize } from "../../directory/name.js";
 import type { EmploymentFilter, NamePair } from "../../search/matching.js";
 import type { OrderKey } from "../binary-keys.js";
+import { compareText } from "../bytes.js";
 import { DIRECTORY_ATTR as A } from "../tables.js";
 import type { Item, ItemKey } from "./batch.js";
 import { compressInChunks, decompressChunks } from "./codec.js";
@@ -82,9 +83,9 @@ export const postingKey = (p: PartitionKey, gram: Gram, order: OrderKey, gen: nu
 });
 
 /**
- * The postings of a names entry (order key, generation, `d`): one per trigram, each carrying the
- * entry's generation and its `d` as is (the normalized pairs), so a search checks the whole filter
- * on the posting, and a load that supersedes the entry knows the keys of its postings.
+ * The postings of a holder (order key, generation, `d`): one per gram, each carrying the holder's
+ * generation and its `d` as is (the normalized pairs), so a search checks the whole filter on the
+ * posting, and a load that supersedes the holder knows the keys of its postings.
  */
 export function postingItems(
   p: PartitionKey,
@@ -121,7 +122,7 @@ interface StoredCensus {
 
 /**
  * Per field, how many holders (records in a company, persons in a scope) have a name holding each
- * trigram: what a search picks the rarest by.
+ * gram: what a search picks the rarest by.
  */
 export class GramCensus {
   private readonly counts = { firstName: new Map<string, number>(), lastName: new Map<string, number>() };
@@ -150,7 +151,7 @@ export class GramCensus {
 
   private stored(): StoredCensus {
     const sorted = (counts: Map<string, number>): [string, number][] =>
-      [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      [...counts].sort(([a], [b]) => compareText(a, b));
     return { f: sorted(this.counts.firstName), l: sorted(this.counts.lastName) };
   }
 

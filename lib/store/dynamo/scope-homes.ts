@@ -1,10 +1,11 @@
 /**
  * Where each kept scope lives (docs/data-model.md, "Scope changes"), pure. A scope's order and name
  * postings live in a partition named by a scope id, its **home**. When the keys change, a new scope
- * takes over the home of a dropped scope that shares more companies with it than either has alone:
+ * takes over the home of a dropped scope that shares more companies with it than the two differ by:
  * a key widened by one company then costs the persons of that company, not the whole scope again.
  * Every other new scope gets a partition of its own.
  */
+import { compareText } from "../bytes.js";
 import { type ScopeId, scopeIdOf } from "./layout.js";
 import type { RegisteredScope } from "./scope-registry.js";
 
@@ -31,8 +32,6 @@ function overlap(a: readonly string[], b: readonly string[]) {
   return { common, differing: a.length + b.length - 2 * common };
 }
 
-const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
 /**
  * Houses the wanted scopes, given those stored: each new scope takes over the dropped scope that
  * differs from it by the fewest companies, provided they share more companies than they differ by
@@ -50,7 +49,9 @@ export function houseScopes(
       return common > differing ? [{ id, goneId, differing }] : [];
     }),
   );
-  pairs.sort((a, b) => a.differing - b.differing || byText(a.id, b.id) || byText(a.goneId, b.goneId));
+  pairs.sort(
+    (a, b) => a.differing - b.differing || compareText(a.id, b.id) || compareText(a.goneId, b.goneId),
+  );
   const takenOver = new Map<ScopeId, ScopeId>();
   const taken = new Set<ScopeId>();
   for (const { id, goneId } of pairs) {

@@ -13,6 +13,7 @@
 import type { SourceEmployee } from "../../directory/source.js";
 import type { NamePair } from "../../search/matching.js";
 import type { OrderKey } from "../binary-keys.js";
+import { compareText } from "../bytes.js";
 import { encodeNamePairs, type ScopeMarker } from "./codec.js";
 import type { StoredGramCensus } from "./gram-reads.js";
 import { personNameLists, personOrder } from "./items.js";
@@ -71,7 +72,7 @@ export function scopeNamePairs(lists: Iterable<readonly NamePair[]>): NamePair[]
   const byText = new Map<string, NamePair>();
   for (const list of lists)
     for (const pair of list) byText.set(JSON.stringify([pair.firstName, pair.lastName]), pair);
-  return [...byText].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, pair]) => pair);
+  return [...byText].sort(([a], [b]) => compareText(a, b)).map(([, pair]) => pair);
 }
 
 /** The grams a person's names in a scope are posted under: trigrams and bigrams. */

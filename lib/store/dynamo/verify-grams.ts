@@ -117,12 +117,6 @@ export class GramTally {
     return undefined;
   }
 
-  /** The generation of an owner's visible marker. */
-  markerGen(owner: string): number | undefined {
-    const key = this.markers.get(owner);
-    return key && genOf(key.s);
-  }
-
   /** Each owner with a visible posting, marker or census, and one such item's key. */
   *owners(): Generator<[string, ItemKey]> {
     for (const map of [this.posted, this.markers]) yield* map;

@@ -10,7 +10,7 @@ import { keepScopes } from "../../../lib/load/keep-scopes.js";
 import { loadData } from "../../../lib/load/load-file.js";
 import { orderKeyParts } from "../../../lib/store/binary-keys.js";
 import { hexOf } from "../../../lib/store/bytes.js";
-import { bytesOf, type Item, keyOf } from "../../../lib/store/dynamo/batch.js";
+import { bytesOf, type Item, keyOf, keyText } from "../../../lib/store/dynamo/batch.js";
 import { dynamoDirectory } from "../../../lib/store/dynamo/directory.js";
 import {
   isCompanyPartition,
@@ -168,6 +168,11 @@ describeEachEngine("scope name postings", (getEngine) => {
     return both;
   };
   const verified = async () => expect((await verifyDirectory(documents(), table())).problem).toBeUndefined();
+  /** The same changes loaded into both stores, the DynamoDB one cut at every step. */
+  const loadBoth = async (both: { dynamo: DirectoryWriter; memory: DirectoryWriter }, changes: Change[]) => {
+    await loadCut(both.dynamo, changes);
+    await loadCut(both.memory, changes);
+  };
   /** The table verifies, and both stores answer alike over these scopes. */
   const agree = async (both: { dynamo: DirectoryReader; memory: DirectoryReader }, scopes = SCOPES) => {
     await verified();
@@ -200,8 +205,7 @@ describeEachEngine("scope name postings", (getEngine) => {
     // By name over the scope: its partition is read, no company's.
     await readsOnlyHome(SCOPES[1] ?? [], NAMES[1] ?? {}, hexOf(scopePartition(scopeIdOf(SCOPES[1] ?? []))));
 
-    await loadCut(dynamo, CHANGES);
-    await loadCut(memory, CHANGES);
+    await loadBoth({ dynamo, memory }, CHANGES);
     await agree({ dynamo, memory });
 
     // A snapshot back to the start undoes every change.
@@ -217,12 +221,8 @@ describeEachEngine("scope name postings", (getEngine) => {
     const widened = [["acme", "beta", "dune"], SCOPES[1] ?? []];
     for (const store of [dynamo, memory]) await keepScopes(store, widened);
     await agree({ dynamo, memory }, widened);
-    const beforeKeys = new Set(
-      before.map((item) => hexOf(bytesOf(item[A.sort])) + hexOf(bytesOf(item[A.partition]))),
-    );
-    const written = (await items().all()).filter(
-      (item) => !beforeKeys.has(hexOf(bytesOf(item[A.sort])) + hexOf(bytesOf(item[A.partition]))),
-    );
+    const beforeKeys = new Set(before.map((item) => keyText(keyOf(item))));
+    const written = (await items().all()).filter((item) => !beforeKeys.has(keyText(keyOf(item))));
     const postings = written.filter((item) => isPostingSort(bytesOf(item[A.sort])));
     expect(postings.length).toBeGreaterThan(0);
     // Every new posting is in the old partition, and of person 6, dune's one person.
@@ -234,8 +234,7 @@ describeEachEngine("scope name postings", (getEngine) => {
     await readsOnlyHome(widened[0] ?? [], NAMES[0] ?? {}, home);
 
     // Loads after the change know which generation each person's postings are at.
-    await loadCut(dynamo, CHANGES);
-    await loadCut(memory, CHANGES);
+    await loadBoth({ dynamo, memory }, CHANGES);
     await agree({ dynamo, memory }, widened);
 
     // And back: the narrow scope returns to the partition, dune's person leaves it.
@@ -257,8 +256,7 @@ describeEachEngine("scope name postings", (getEngine) => {
     await verified();
     expect(await answers(dynamo)).toEqual(await answers(memory));
     // A load maintains only posted scopes: the narrow one stays unposted, and still answers right.
-    await loadCut(dynamo, CHANGES);
-    await loadCut(memory, CHANGES);
+    await loadBoth({ dynamo, memory }, CHANGES);
     await verified();
     expect(await answers(dynamo)).toEqual(await answers(memory));
 
