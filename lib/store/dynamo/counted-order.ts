@@ -24,6 +24,22 @@ export type OrderIndex = readonly BlockRef[];
  */
 export const BLOCK_ENTRIES = { target: 256, max: 512, min: 64 } as const;
 
+/**
+ * Blocks one index item holds: 10,000 of at most 35 bytes is 350 KB, under DynamoDB's 400 KB item
+ * limit. A larger index (an order of more than about 2.5 million keys) is stored in parts of this
+ * many blocks, read together.
+ */
+export const INDEX_PART_BLOCKS = 10_000;
+
+/** An index as stored: in runs of at most `perPart` blocks, one run when it fits one item. */
+export function indexParts(index: OrderIndex, perPart = INDEX_PART_BLOCKS): OrderIndex[] {
+  if (!Number.isInteger(perPart) || perPart < 1)
+    throw new Error(`blocks per index part must be 1 or more: ${perPart}`);
+  const parts: OrderIndex[] = [];
+  for (let first = 0; first < index.length; first += perPart) parts.push(index.slice(first, first + perPart));
+  return parts.length === 0 ? [index] : parts;
+}
+
 /** The number of keys below `key` in a sorted list. */
 export function rankIn(keys: readonly OrderKey[], key: OrderKey): number {
   let low = 0;

@@ -7,14 +7,14 @@
 import type { OrderKey } from "../binary-keys.js";
 import { DIRECTORY_ATTR as A } from "../tables.js";
 import { encodeOrderBlock, encodeOrderIndex } from "./codec.js";
-import { planOrder } from "./counted-order.js";
+import { indexParts, type OrderIndex, planOrder } from "./counted-order.js";
 import {
   COMPANY_ORDERS,
   companyPartition,
   ORDER,
   type OrderFamily,
   orderBlockSort,
-  orderIndexSort,
+  orderIndexKeys,
   type PartitionKey,
 } from "./layout.js";
 import type { ChunkContext, ChunkWriter } from "./load-chunk.js";
@@ -46,19 +46,25 @@ export async function orderWrites(
   const writes = new Writes(context.gen);
   for (const block of plan.superseded)
     writes.supersede([{ p: partition, s: orderBlockSort(order, block.low, block.gen) }], block.gen);
-  if (stored) writes.supersede([{ p: partition, s: orderIndexSort(order, stored.gen) }], stored.gen);
+  if (stored) writes.supersede(orderIndexKeys(partition, order, stored.gen, stored.parts), stored.gen);
   for (const block of plan.written)
     writes.put({
       [A.partition]: partition,
       [A.sort]: orderBlockSort(order, block.low, context.gen),
       [A.data]: encodeOrderBlock(block.keys),
     });
-  if (plan.index)
-    writes.put({
-      [A.partition]: partition,
-      [A.sort]: orderIndexSort(order, context.gen),
-      [A.data]: encodeOrderIndex(plan.index),
-    });
+  if (plan.index) {
+    const parts = indexParts(plan.index, context.indexPartBlocks);
+    const keys = orderIndexKeys(partition, order, context.gen, parts.length);
+    for (const [i, key] of keys.entries())
+      writes.put({
+        [A.partition]: partition,
+        [A.sort]: key.s,
+        [A.data]: encodeOrderIndex(parts[i] as OrderIndex),
+        // Like a bundle's chunks: every part says how many there are.
+        ...(parts.length > 1 ? { [A.chunks]: parts.length } : {}),
+      });
+  }
   return writes;
 }
 

@@ -75,6 +75,11 @@ export const COMPANY_ORDERS = [
 ] as const;
 /** First byte of an order index's sort key: 0x0a + the order's family + gen. */
 const ORDER_INDEX = 0x0a;
+/**
+ * First byte of an order index's further parts, when one item cannot hold it (counted-order.ts,
+ * INDEX_PART_BLOCKS): 0x0e + the order's family + part number + gen. Part 0 is the index item.
+ */
+const ORDER_INDEX_PART = 0x0e;
 
 /**
  * Name postings (name-grams.ts) in a company partition: for each trigram of each normalized name,
@@ -169,6 +174,27 @@ export const orderIndexSort = (order: OrderFamily, gen: number): SortKey =>
 
 export const isOrderIndexSort = (sort: Uint8Array): boolean =>
   sort.length === 2 + GEN_BYTES && sort[0] === ORDER_INDEX;
+
+/** Part `part` (1 or more) of an order's index version: 0x0e + family + part + generation. */
+export const orderIndexPartSort = (order: OrderFamily, part: number, gen: number): SortKey =>
+  sortKey(new ByteWriter(4 + GEN_BYTES).u8(ORDER_INDEX_PART).u8(order).u16(part).u32(gen));
+
+export const isOrderIndexPartSort = (sort: Uint8Array): boolean =>
+  sort.length === 4 + GEN_BYTES && sort[0] === ORDER_INDEX_PART;
+/** The part number of an order index part's sort key. */
+export const orderIndexPartOf = (sort: Uint8Array): number => new ByteReader(sort, 2).u16();
+
+/** The keys of an order index version in `parts` items: the index item, then its further parts. */
+export const orderIndexKeys = (
+  partition: PartitionKey,
+  order: OrderFamily,
+  gen: number,
+  parts: number,
+): { p: PartitionKey; s: SortKey }[] =>
+  Array.from({ length: parts }, (_, part) => ({
+    p: partition,
+    s: part === 0 ? orderIndexSort(order, gen) : orderIndexPartSort(order, part, gen),
+  }));
 export const isOrderBlockSort = (sort: Uint8Array): boolean =>
   sort.length === 1 + ORDER_KEY_BYTES + GEN_BYTES &&
   (sort[0] === ORDER.employees || sort[0] === ORDER.persons);

@@ -41,6 +41,8 @@ export interface ChunkContext {
   readonly reads: DirectoryReads;
   readonly log: Journal;
   readonly gen: number;
+  /** Blocks an order index item holds before it is stored in parts (counted-order.ts's default). */
+  readonly indexPartBlocks?: number;
 }
 
 /** The last change of each id in a chunk: a later line about the same id wins. */

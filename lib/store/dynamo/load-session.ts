@@ -55,6 +55,11 @@ export interface WriterOptions {
   readonly holder?: LeaseHolder;
   /** Whether a lease not yet expired belongs to a dead load (default: `holderIsDead`). */
   readonly isDead?: (lease: Lease) => boolean;
+  /**
+   * Blocks an order index item holds before it is stored in parts (default INDEX_PART_BLOCKS,
+   * about 2.5 million keys); tests set it small to store parts without millions of records.
+   */
+  readonly indexPartBlocks?: number;
 }
 
 const LEASE_TTL_MS = 30_000;
@@ -331,7 +336,8 @@ class DynamoLoadSession implements LoadSession {
   }
 
   private context() {
-    return { ...this.store, gen: this.gen };
+    const { indexPartBlocks } = this.store.options;
+    return { ...this.store, gen: this.gen, ...(indexPartBlocks === undefined ? {} : { indexPartBlocks }) };
   }
 
   /**

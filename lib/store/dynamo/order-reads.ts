@@ -5,13 +5,14 @@
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { OrderKey } from "../binary-keys.js";
 import { DIRECTORY_ATTR as A } from "../tables.js";
-import { betweenQuery, bytesOf, type Item, queryAll } from "./batch.js";
+import { batchGet, betweenQuery, bytesOf, type Item, keyText, queryAll } from "./batch.js";
 import { decodeOrderBlock, decodeOrderIndex } from "./codec.js";
 import type { OrderIndex } from "./counted-order.js";
 import {
   genOf,
   type OrderFamily,
   orderBlockSort,
+  orderIndexKeys,
   orderIndexSort,
   orderOfSort,
   type PartitionKey,
@@ -19,10 +20,12 @@ import {
 import type { ReadAt } from "./reads.js";
 import { newestVersion } from "./versions.js";
 
-/** An order's index as stored: its blocks, and the generation of the index version. */
+/** An order's index as stored: its blocks, the generation of the index version and its items. */
 export interface StoredOrderIndex {
   readonly index: OrderIndex;
   readonly gen: number;
+  /** Items the version is stored in: 1, or the parts of an index too large for one. */
+  readonly parts: number;
 }
 
 export class OrderReads {
@@ -32,8 +35,9 @@ export class OrderReads {
   ) {}
 
   /**
-   * The order's index visible at `at`: the newest version at or below it. Undefined when the order
-   * was never derived or is empty.
+   * The order's index visible at `at`: the newest version at or below it, and its further parts
+   * when it has any (one more round trip, only for an order of millions of keys). Undefined when
+   * the order was never derived or is empty.
    */
   async index(
     partition: PartitionKey,
@@ -47,7 +51,18 @@ export class OrderReads {
       at,
     );
     if (!item) return undefined;
-    return { index: decodeOrderIndex(bytesOf(item[A.data])), gen: genOf(bytesOf(item[A.sort])) };
+    const gen = genOf(bytesOf(item[A.sort]));
+    const n = item[A.chunks];
+    const parts = typeof n === "number" ? n : 1;
+    if (parts === 1) return { index: decodeOrderIndex(bytesOf(item[A.data])), gen, parts };
+    const keys = orderIndexKeys(partition, order, gen, parts);
+    const found = await batchGet(this.client, this.table, keys.slice(1), at.consistent);
+    const index = keys.flatMap((key, part) => {
+      const stored = part === 0 ? item : found.get(keyText(key));
+      if (!stored) throw new Error(`part ${part} of ${parts} of an order index is missing`);
+      return decodeOrderIndex(bytesOf(stored[A.data]));
+    });
+    return { index, gen, parts };
   }
 
   /** The whole order visible at `at`: its index (if any) and every block's keys, in order. */

@@ -5,7 +5,7 @@
  * record itself, for verify-links.ts to check the items against each other.
  */
 import type { SourceEmployee } from "../../directory/source.js";
-import { type NamePair, namesOf, phoneOf } from "../../search/matching.js";
+import { namesOf, phoneOf } from "../../search/matching.js";
 import {
   type Brand,
   ORDER_KEY_BYTES,
@@ -52,6 +52,7 @@ import {
   isJournalPartition,
   isLocationPartition,
   isOrderBlockSort,
+  isOrderIndexPartSort,
   isOrderIndexSort,
   isPersonPartition,
   isPostingSort,
@@ -59,10 +60,12 @@ import {
   isScopesPartition,
   MANIFEST_KEY,
   ORDER,
+  type OrderFamily,
+  orderIndexPartOf,
+  orderIndexSort,
   orderOfSort,
   type PartitionKey,
   type PersonNameFamily,
-  personPartition,
   type ScopeId,
   scopeIdOf,
   scopeOfPartition,
@@ -73,9 +76,9 @@ import {
 import { storedLocation } from "./load-plan.js";
 import { GramCensus } from "./name-grams.js";
 import type { Bundle } from "./reads.js";
-import { scopeNamePairs, scopePostingGen } from "./scope-postings.js";
 import { GramTally, type NamesEntry } from "./verify-grams.js";
 import type { Allowances, Problem } from "./verify-rules.js";
+import { scopeNamesEntries } from "./verify-scope-postings.js";
 
 /** A visible record item: its generation, its record's location (company, order, person, hash). */
 export interface RecordSummary {
@@ -199,20 +202,7 @@ export class Census {
         yield { company, order, gen: entry.gen, pairs: entry.pairs, key };
       }
     }
-    for (const [owner, scope] of this.scopes) {
-      const marker = this.scopeMarkers.get(owner);
-      if (marker === undefined) continue;
-      for (const [personId, bundle] of this.bundles) {
-        const lists = scope.companies.map(
-          (company) => JSON.parse(bundle.pairs.get(company)?.get(FAMILY.personNames) ?? "[]") as NamePair[],
-        );
-        const pairs = scopeNamePairs(lists);
-        if (pairs.length === 0) continue;
-        const key = { p: personPartition(personId), s: bundleSort(bundle.gen, 0) };
-        const gen = scopePostingGen({ gen: bundle.gen, employees: [...bundle.records.values()] }, marker);
-        yield { company: owner, order: bundle.personOrder, gen, pairs: JSON.stringify(pairs), key };
-      }
-    }
+    yield* scopeNamesEntries(this.scopes, this.scopeMarkers, this.bundles);
   }
 
   /** Name postings, a census or a marker in the partition of a scope that is not registered. */
@@ -234,7 +224,11 @@ export class Census {
       const owner = scopeOwner(scopeOfPartition(p));
       if (isPostingSort(key.s) || isGramCensusSort(key.s) || isGramMarkerSort(key.s))
         return this.gramItem(key, item, owner);
-      if (!isOrderIndexSort(key.s) && !(isOrderBlockSort(key.s) && key.s[0] === ORDER.persons))
+      if (
+        !isOrderIndexSort(key.s) &&
+        !isOrderIndexPartSort(key.s) &&
+        !(isOrderBlockSort(key.s) && key.s[0] === ORDER.persons)
+      )
         return "a scope item that is no persons order's index or block, nor a name posting's";
       return this.orderItem(key, item, owner);
     }
@@ -266,16 +260,33 @@ export class Census {
     const gen = genOf(key.s);
     const unseen = this.unseen(gen, item);
     if (unseen !== undefined) return unseen ?? undefined;
+    if (isOrderIndexSort(key.s) || isOrderIndexPartSort(key.s)) return this.orderIndex(key, item, owner, gen);
+    this.orderBlocks.set(orderBlockId(key.s[0] ?? 0, owner, orderOfSort(key.s), gen), {
+      key,
+      keys: decodeOrderBlock(bytesOf(item[A.data])),
+    });
+    return undefined;
+  }
+
+  /** A visible order index item or part, kept once all its parts are read. */
+  private orderIndex(key: ItemKey, item: Item, owner: string, gen: number): string | undefined {
+    const order = (key.s[1] ?? 0) as OrderFamily;
+    const first = { p: key.p, s: orderIndexSort(order, gen) };
     const data = bytesOf(item[A.data]);
-    if (isOrderIndexSort(key.s)) {
-      const id = orderId(key.s[1] ?? 0, owner);
-      if (this.orderIndexes.has(id)) return "a second visible version of an order index";
-      this.orderIndexes.set(id, { key, index: decodeOrderIndex(data) });
-    } else
-      this.orderBlocks.set(orderBlockId(key.s[0] ?? 0, owner, orderOfSort(key.s), gen), {
-        key,
-        keys: decodeOrderBlock(data),
-      });
+    // An index in one item says nothing of parts; one in parts is gathered like a bundle's chunks.
+    const parts =
+      item[A.chunks] === undefined && isOrderIndexSort(key.s)
+        ? [data]
+        : this.gather(
+            first,
+            isOrderIndexSort(key.s) ? 0 : orderIndexPartOf(key.s),
+            item,
+            "counted order's index",
+          );
+    if (parts === undefined || typeof parts === "string") return parts;
+    const id = orderId(order, owner);
+    if (this.orderIndexes.has(id)) return "a second visible version of an order index";
+    this.orderIndexes.set(id, { key: first, index: parts.flatMap(decodeOrderIndex) });
     return undefined;
   }
 
@@ -314,7 +325,7 @@ export class Census {
 
   /** An item of a company partition: an order's, a name postings', or an entry or record. */
   private companyPartitionItem(key: ItemKey, item: Item): string | undefined {
-    if (isOrderIndexSort(key.s) || isOrderBlockSort(key.s))
+    if (isOrderIndexSort(key.s) || isOrderIndexPartSort(key.s) || isOrderBlockSort(key.s))
       return this.orderItem(key, item, companyOfPartition(key.p));
     if (isPostingSort(key.s) || isGramCensusSort(key.s) || isGramMarkerSort(key.s))
       return this.gramItem(key, item, companyOfPartition(key.p));

@@ -6,6 +6,8 @@ import {
   blockOf,
   blockStarts,
   blocksOfPositions,
+  INDEX_PART_BLOCKS,
+  indexParts,
   type OrderIndex,
   type OrderPlan,
   planOrder,
@@ -145,5 +147,30 @@ describe("locating in an order", () => {
     expect(rankIn(held, key(5))).toBe(1);
     expect(rankIn(held, key(6))).toBe(2);
     expect(rankIn(held, key(10))).toBe(3);
+  });
+});
+
+describe("an index in parts", () => {
+  const index: OrderIndex = Array.from({ length: 7 }, (_, i) => ({ low: key(i * 10), gen: 1, count: 256 }));
+
+  it("is one part while it fits one item", () => {
+    expect(indexParts(index)).toEqual([index]);
+    expect(indexParts([])).toEqual([[]]);
+    expect(indexParts(index, 7)).toEqual([index]);
+  });
+
+  it("is cut in runs of the blocks one item holds, which join back in order", () => {
+    const parts = indexParts(index, 3);
+    expect(parts.map((part) => part.length)).toEqual([3, 3, 1]);
+    expect(parts.flat()).toEqual(index);
+  });
+
+  it("holds about 2.5 million keys in one item, 350 KB at 35 bytes a block at most", () => {
+    expect(INDEX_PART_BLOCKS * BLOCK_ENTRIES.target).toBeGreaterThan(2_500_000);
+    expect(INDEX_PART_BLOCKS * 35).toBeLessThanOrEqual(350_000);
+  });
+
+  it("refuses a part of no blocks", () => {
+    expect(() => indexParts(index, 0)).toThrow("blocks per index part must be 1 or more: 0");
   });
 });

@@ -54,9 +54,12 @@ import {
   idOfPartition,
   journalPartition,
   journalSort,
+  ORDER as LAYOUT_ORDER,
   LOCATION_SORT,
   locationPartition,
   MANIFEST_KEY,
+  orderIndexPartSort,
+  orderIndexSort,
   orderOfSort,
   personPartition,
   postingRange,
@@ -190,6 +193,8 @@ describe("stored keys are byte for byte those of the documented layout", () => {
     ["names census sort", () => gramCensusSort(3, 258), "0c000000030102"],
     ["postings marker sort", () => gramMarkerSort(3), "0d00000003"],
     ["journal sort", () => journalSort(9), "00000009"],
+    ["order index sort", () => orderIndexSort(LAYOUT_ORDER.persons, 3), "0a0900000003"],
+    ["order index part sort", () => orderIndexPartSort(LAYOUT_ORDER.persons, 258, 3), "0e09010200000003"],
   ])("%s", (_name, bytes, expected) => {
     expect(hex(bytes())).toBe(expected);
   });
