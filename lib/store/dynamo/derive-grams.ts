@@ -94,10 +94,10 @@ function strayWrites(work: GramWork, page: readonly Item[]): Writes {
   for (const item of page) {
     if (!companyItemVisible(item, work.gen)) continue;
     const sort = bytesOf(item[A.sort]);
-    const { field, trigram, order } = postingOfSort(sort);
+    const { field, text, order } = postingOfSort(sort);
     const gen = genOf(sort);
     const pair = work.posted.get(`${order}${gen}`);
-    if (!pair || !gramsOfPair(pair).some((gram) => gram.field === field && gram.trigram === trigram))
+    if (!pair || !gramsOfPair(pair).some((gram) => gram.field === field && gram.text === text))
       writes.supersede([{ p: work.p, s: sort as SortKey }], gen);
   }
   return writes;

@@ -84,7 +84,7 @@ export class GramReads {
     const range = orderRange(created);
     if (emptyOrderRange(range) || count <= 0) return [];
     const { from, before } = range;
-    const { low, high } = postingRange(gram.field, gram.trigram, from, before);
+    const { low, high } = postingRange(gram.field, gram.text, from, before);
     const query = betweenQuery(this.table, { p, low, high }, at.consistent);
     const found: VersionedItem[] = [];
     const limit = Number.isFinite(count) ? { Limit: count } : {};

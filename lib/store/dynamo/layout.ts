@@ -89,9 +89,9 @@ const ORDER_INDEX_PART = 0x0e;
  * same families.
  */
 export const GRAMS = {
-  /** field + trigram (length and UTF-8) + order key + gen: a record's name holds the trigram. */
+  /** field + gram (length and UTF-8) + order key + gen: a record's name holds the gram. */
   postings: 0x0b,
-  /** gen + chunk: per field, the records holding each trigram, compressed (choosing the rarest). */
+  /** gen + chunk: per field, the records holding each gram, compressed (choosing the rarest). */
   census: 0x0c,
   /** gen: the partition's postings are complete; without one, searches read the names entries. */
   marker: 0x0d,
@@ -216,9 +216,9 @@ export function familyRange(family: Family, from: OrderKey | undefined, before: 
   };
 }
 
-/** The bytes of a posting's sort key before its order key: family, field, trigram (length and UTF-8). */
-function postingPrefix(field: GramField, trigram: string): ByteWriter {
-  const bytes = utf8Bytes(trigram);
+/** The bytes of a posting's sort key before its order key: family, field, gram (length and UTF-8). */
+function postingPrefix(field: GramField, text: string): ByteWriter {
+  const bytes = utf8Bytes(text);
   return new ByteWriter(3 + bytes.length + ORDER_KEY_BYTES + GEN_BYTES)
     .u8(GRAMS.postings)
     .u8(GRAM_FIELD[field])
@@ -226,18 +226,18 @@ function postingPrefix(field: GramField, trigram: string): ByteWriter {
     .bytes(bytes);
 }
 
-/** A posting: family + field + trigram (1 byte of length, UTF-8) + order key + generation. */
-export const postingSort = (field: GramField, trigram: string, order: OrderKey, gen: number): SortKey =>
-  sortKey(postingPrefix(field, trigram).bytes(orderKeyBytes(order)).u32(gen));
+/** A posting: family + field + gram (1 byte of length, UTF-8) + order key + generation. */
+export const postingSort = (field: GramField, text: string, order: OrderKey, gen: number): SortKey =>
+  sortKey(postingPrefix(field, text).bytes(orderKeyBytes(order)).u32(gen));
 
-/** Sort-key bounds of one trigram's postings between two order-key prefixes, as `familyRange`'s. */
+/** Sort-key bounds of one gram's postings between two order-key prefixes, as `familyRange`'s. */
 export function postingRange(
   field: GramField,
-  trigram: string,
+  text: string,
   from: OrderKey | undefined,
   before: OrderKey | undefined,
 ) {
-  const bound = (rest: Uint8Array) => sortKey(postingPrefix(field, trigram).bytes(rest));
+  const bound = (rest: Uint8Array) => sortKey(postingPrefix(field, text).bytes(rest));
   return {
     low: bound(from === undefined ? new Uint8Array() : orderKeyBytes(from)),
     high: bound(before === undefined ? ABOVE_EVERY_KEY : orderKeyBytes(before)),
@@ -253,15 +253,15 @@ export const ALL_POSTINGS = {
 export const isPostingSort = (sort: Uint8Array): boolean =>
   sort[0] === GRAMS.postings && sort.length === 3 + (sort[2] ?? 0) + ORDER_KEY_BYTES + GEN_BYTES;
 
-/** A posting's field, trigram and order key (its generation: `genOf`). */
-export function postingOfSort(sort: Uint8Array): { field: GramField; trigram: string; order: OrderKey } {
+/** A posting's field, gram and order key (its generation: `genOf`). */
+export function postingOfSort(sort: Uint8Array): { field: GramField; text: string; order: OrderKey } {
   const reader = new ByteReader(sort, 1);
   const byte = reader.u8();
   const field =
     byte === GRAM_FIELD.firstName ? "firstName" : byte === GRAM_FIELD.lastName ? "lastName" : null;
   if (field === null) throw new FormatError(`a posting of field ${byte}`);
-  const trigram = reader.text(reader.u8());
-  return { field, trigram, order: orderKeyOfBytes(reader.bytes(ORDER_KEY_BYTES)) };
+  const text = reader.text(reader.u8());
+  return { field, text, order: orderKeyOfBytes(reader.bytes(ORDER_KEY_BYTES)) };
 }
 
 /** A census chunk: family + generation + chunk number (2 bytes), a version's chunks together. */

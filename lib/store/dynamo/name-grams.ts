@@ -17,12 +17,12 @@ import { compressInChunks, decompressChunks } from "./codec.js";
 import { type GramField, gramCensusSort, type PartitionKey, postingSort } from "./layout.js";
 
 /**
- * A gram of one of the two names: a run of code points of it (3, or 2 in a scope). `trigram` holds
- * its text (a posting's key says its length).
+ * A gram of one of the two names: a run of code points of it (3, or 2 in a scope), its `text`
+ * (a posting's key says its length).
  */
 export interface Gram {
   readonly field: GramField;
-  readonly trigram: string;
+  readonly text: string;
 }
 
 /** The gram lengths a partition's postings are of, longest first. */
@@ -47,7 +47,7 @@ export function gramsOfPairs(pairs: readonly NamePair[], sizes: GramSizes = COMP
         const name = pair[field];
         if (name !== null) for (const gram of gramsOfSize(name, size)) grams.add(gram);
       }
-      return [...grams].map((trigram) => ({ field, trigram }));
+      return [...grams].map((text) => ({ field, text }));
     }),
   );
 }
@@ -71,7 +71,7 @@ export function filterGrams(
     if (fragment === undefined || !fragment.isWellFormed()) return [];
     const length = [...fragment].length;
     const size = sizes.find((n) => n <= length);
-    return size === undefined ? [] : gramsOfSize(fragment, size).map((trigram) => ({ field, trigram }));
+    return size === undefined ? [] : gramsOfSize(fragment, size).map((text) => ({ field, text }));
   });
 }
 
@@ -79,7 +79,7 @@ const keyAttributes = (key: ItemKey) => ({ [A.partition]: key.p, [A.sort]: key.s
 
 export const postingKey = (p: PartitionKey, gram: Gram, order: OrderKey, gen: number): ItemKey => ({
   p,
-  s: postingSort(gram.field, gram.trigram, order, gen),
+  s: postingSort(gram.field, gram.text, order, gen),
 });
 
 /**
@@ -114,7 +114,7 @@ export function censusItems(p: PartitionKey, gen: number, census: GramCensus): I
 /** A compressed census is split over items of this many bytes (an item holds 400 KB). */
 const CENSUS_CHUNK_BYTES = 350_000;
 
-/** As stored: per field, [trigram, records holding it] sorted by trigram, none with 0 records. */
+/** As stored: per field, [gram, records holding it] sorted by gram, none with 0 records. */
 interface StoredCensus {
   readonly f: [string, number][];
   readonly l: [string, number][];
@@ -129,20 +129,20 @@ export class GramCensus {
 
   /** Counts a holder in (+1) or out (-1), by the grams its names call for (`gramsOfPairs`). */
   add(grams: readonly Gram[], delta: 1 | -1): void {
-    for (const { field, trigram } of grams) {
+    for (const { field, text } of grams) {
       const counts = this.counts[field];
-      const count = (counts.get(trigram) ?? 0) + delta;
-      if (count < 0) throw new Error(`the census counts fewer than no records holding "${trigram}"`);
-      if (count === 0) counts.delete(trigram);
-      else counts.set(trigram, count);
+      const count = (counts.get(text) ?? 0) + delta;
+      if (count < 0) throw new Error(`the census counts fewer than no records holding "${text}"`);
+      if (count === 0) counts.delete(text);
+      else counts.set(text, count);
     }
   }
 
   count(gram: Gram): number {
-    return this.counts[gram.field].get(gram.trigram) ?? 0;
+    return this.counts[gram.field].get(gram.text) ?? 0;
   }
 
-  /** The trigram held by the fewest records; the first of `grams` on a tie. */
+  /** The gram held by the fewest records; the first of `grams` on a tie. */
   rarest(grams: readonly Gram[]): Gram | undefined {
     let best: Gram | undefined;
     for (const gram of grams) if (!best || this.count(gram) < this.count(best)) best = gram;
@@ -155,13 +155,13 @@ export class GramCensus {
     return { f: sorted(this.counts.firstName), l: sorted(this.counts.lastName) };
   }
 
-  /** The first trigram (first names first, then by trigram) counted differently in `other`. */
+  /** The first gram (first names first, then by gram) counted differently in `other`. */
   difference(other: GramCensus): (Gram & { counted: number; held: number }) | undefined {
     for (const field of FIELDS) {
-      const trigrams = new Set([...this.counts[field].keys(), ...other.counts[field].keys()]);
-      for (const trigram of [...trigrams].sort()) {
-        const [counted, held] = [this.count({ field, trigram }), other.count({ field, trigram })];
-        if (counted !== held) return { field, trigram, counted, held };
+      const texts = new Set([...this.counts[field].keys(), ...other.counts[field].keys()]);
+      for (const text of [...texts].sort()) {
+        const [counted, held] = [this.count({ field, text }), other.count({ field, text })];
+        if (counted !== held) return { field, text, counted, held };
       }
     }
     return undefined;
@@ -180,8 +180,8 @@ export class GramCensus {
   static decode(chunks: readonly Uint8Array[]): GramCensus {
     const stored = decompressChunks<StoredCensus>(chunks);
     const census = new GramCensus();
-    for (const [trigram, count] of stored.f) census.counts.firstName.set(trigram, count);
-    for (const [trigram, count] of stored.l) census.counts.lastName.set(trigram, count);
+    for (const [text, count] of stored.f) census.counts.firstName.set(text, count);
+    for (const [text, count] of stored.l) census.counts.lastName.set(text, count);
     return census;
   }
 
@@ -195,7 +195,7 @@ export class GramCensus {
   copy(): GramCensus {
     const census = new GramCensus();
     for (const field of FIELDS)
-      for (const [trigram, count] of this.counts[field]) census.counts[field].set(trigram, count);
+      for (const [text, count] of this.counts[field]) census.counts[field].set(text, count);
     return census;
   }
 }

@@ -38,7 +38,7 @@ function exactly(gram: Gram, query: NameQuery): boolean {
   const other = gram.field === "firstName" ? filter.lastName : filter.firstName;
   return (
     other === undefined &&
-    filter[gram.field] === gram.trigram &&
+    filter[gram.field] === gram.text &&
     created.from === undefined &&
     created.before === undefined
   );

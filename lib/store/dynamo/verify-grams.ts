@@ -5,7 +5,7 @@
  * the holder says and with its names, and no other posting is visible; the census counts, per field
  * and trigram, the holders whose names hold it; marker and census come together. Postings are not
  * kept one by one (a million records hold about ten million): per holder version, their number, a
- * digest of them and the first one's trigram, about 200 bytes.
+ * digest of them and the first one's gram, about 200 bytes.
  */
 import type { NamePair } from "../../search/matching.js";
 import { ORDER_KEY_BYTES, type OrderKey } from "../binary-keys.js";
@@ -36,7 +36,7 @@ export interface NamesEntry {
   readonly key: ItemKey;
 }
 
-/** The postings seen of one names entry version: how many, a digest of them, the first one's trigram. */
+/** The postings seen of one names entry version: how many, a digest of them, the first one's gram. */
 interface Seen {
   count: number;
   digest: number;
@@ -56,10 +56,10 @@ function entryVersionParts(id: string) {
   };
 }
 
-/** FNV-1a (32 bits) of what a posting says: field, trigram, generation and names. */
-function postingDigest(field: GramField, trigram: string, pairs: string): number {
+/** FNV-1a (32 bits) of what a posting says: field, gram, generation and names. */
+function postingDigest(field: GramField, text: string, pairs: string): number {
   let hash = 0x811c9dc5;
-  for (const char of `${field}\u0000${trigram}\u0000${pairs}`) {
+  for (const char of `${field}\u0000${text}\u0000${pairs}`) {
     hash ^= char.codePointAt(0) ?? 0;
     hash = Math.imul(hash, 0x01000193);
   }
@@ -100,18 +100,18 @@ export class GramTally {
    * person in a scope one or more.
    */
   posting(key: ItemKey, company: string, data: Uint8Array): string | undefined {
-    const { field, trigram, order } = postingOfSort(key.s);
+    const { field, text, order } = postingOfSort(key.s);
     const pairs = decodeNamePairs(data);
     const several = this.kinds.isScope(company);
     if (several ? pairs.length === 0 : pairs.length !== 1)
       return several ? "a posting that holds no name pair" : "a posting that holds no one name pair";
     const grams = gramsOfPairs(pairs, this.sizesOf(company));
-    if (!grams.some((gram) => gram.field === field && gram.trigram === trigram))
-      return `a posting under "${trigram}", which its ${NAME[field]}${several ? "s do" : " does"} not hold`;
+    if (!grams.some((gram) => gram.field === field && gram.text === text))
+      return `a posting under "${text}", which its ${NAME[field]}${several ? "s do" : " does"} not hold`;
     const id = entryVersion(company, order, genOf(key.s));
-    const seen = this.postings.get(id) ?? { count: 0, digest: 0, first: { field, trigram } };
+    const seen = this.postings.get(id) ?? { count: 0, digest: 0, first: { field, text } };
     seen.count += 1;
-    seen.digest = sum(seen.digest, postingDigest(field, trigram, JSON.stringify(pairs)));
+    seen.digest = sum(seen.digest, postingDigest(field, text, JSON.stringify(pairs)));
     this.postings.set(id, seen);
     if (!this.posted.has(company)) this.posted.set(company, key);
     return undefined;
@@ -154,10 +154,7 @@ export class GramTally {
       const { key } = entry;
       if ((seen?.count ?? 0) < grams.length)
         return { key, what: `has ${seen?.count ?? 0} of the ${grams.length} postings its names call for` };
-      const digest = grams.reduce(
-        (total, g) => sum(total, postingDigest(g.field, g.trigram, entry.pairs)),
-        0,
-      );
+      const digest = grams.reduce((total, g) => sum(total, postingDigest(g.field, g.text, entry.pairs)), 0);
       if (seen && (seen.count !== grams.length || seen.digest !== digest))
         return {
           key: this.postingOf(id, seen.first),
@@ -176,7 +173,7 @@ export class GramTally {
       if (difference)
         return {
           key,
-          what: `counts ${difference.counted} records whose ${NAME[difference.field]} holds "${difference.trigram}", where ${difference.held} do`,
+          what: `counts ${difference.counted} records whose ${NAME[difference.field]} holds "${difference.text}", where ${difference.held} do`,
         };
     }
     return undefined;

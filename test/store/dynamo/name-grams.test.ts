@@ -30,8 +30,8 @@ import { DIRECTORY_ATTR as A } from "../../../lib/store/tables.js";
 
 const ORDER = orderKey("2024-02-29T12:34:56.123456789Z", "f0e1d2c3-b4a5-4968-8776-655443322110");
 const LATER = orderKey("2024-03-01T00:00:00.000000000Z", "00e1d2c3-b4a5-4968-8776-655443322110");
-const first = (trigram: string): Gram => ({ field: "firstName", trigram });
-const last = (trigram: string): Gram => ({ field: "lastName", trigram });
+const first = (text: string): Gram => ({ field: "firstName", text });
+const last = (text: string): Gram => ({ field: "lastName", text });
 const pair = (firstName: string | null, lastName: string | null) => ({
   firstName: firstName === null ? null : normalizeName(firstName),
   lastName: lastName === null ? null : normalizeName(lastName),
@@ -77,7 +77,7 @@ describe("the trigrams a filter may be answered from", () => {
   const grams = (filters: { firstName?: string; lastName?: string }) =>
     filterGrams(employmentFilter(["acme"], filters));
 
-  it("are every trigram of each fragment of 3 code points or more, first name first", () => {
+  it("are every text of each fragment of 3 code points or more, first name first", () => {
     expect(grams({ firstName: "ZOË" })).toEqual([first("zoë")]);
     expect(grams({ lastName: "Garc", firstName: "anne" })).toEqual([
       first("ann"),
@@ -122,9 +122,9 @@ describe("the trigrams a filter may be answered from", () => {
     for (const sizes of [undefined, SCOPE_GRAMS])
       for (const fragment of fragments) {
         const filter = employmentFilter(["acme"], { firstName: fragment, lastName: fragment });
-        const wanted = filterGrams(filter, sizes).map((gram) => `${gram.field}/${gram.trigram}`);
+        const wanted = filterGrams(filter, sizes).map((gram) => `${gram.field}/${gram.text}`);
         for (const stored of names.filter((named) => namesMatch(named, filter))) {
-          const held = new Set(gramsOfPairs([stored], sizes).map((gram) => `${gram.field}/${gram.trigram}`));
+          const held = new Set(gramsOfPairs([stored], sizes).map((gram) => `${gram.field}/${gram.text}`));
           for (const gram of wanted) expect(held).toContain(gram);
         }
       }
@@ -143,14 +143,14 @@ describe("the trigrams a filter may be answered from", () => {
 describe("a posting", () => {
   const p = companyPartition("acme");
 
-  it("is keyed by field, trigram, the record's order key and its names entry's generation", () => {
+  it("is keyed by field, text, the record's order key and its names entry's generation", () => {
     const sort = postingSort("lastName", "cía", ORDER, 7);
     expect(isPostingSort(sort)).toBe(true);
-    expect(postingOfSort(sort)).toEqual({ field: "lastName", trigram: "cía", order: ORDER });
+    expect(postingOfSort(sort)).toEqual({ field: "lastName", text: "cía", order: ORDER });
     expect(genOf(sort)).toBe(7);
   });
 
-  it("of one trigram sorts with the others of it, in order, within the trigram's range", () => {
+  it("of one text sorts with the others of it, in order, within the text's range", () => {
     const { low, high } = postingRange("firstName", "zoë", undefined, undefined);
     const inside = [postingSort("firstName", "zoë", ORDER, 1), postingSort("firstName", "zoë", LATER, 0)];
     const outside = [
@@ -167,7 +167,7 @@ describe("a posting", () => {
     expect(compareBytes(range.low, inside[1] as Uint8Array)).toBe(-1);
   });
 
-  it("carries its names entry's value, one per trigram", () => {
+  it("carries its names entry's value, one per text", () => {
     const names = pair("Zoë", "García");
     const data = encodeNamePairs([names]);
     const items = postingItems(p, gramsOfPair(names), ORDER, 3, data);
@@ -179,7 +179,7 @@ describe("a posting", () => {
 });
 
 describe("a person's names in a scope", () => {
-  it("are posted under each trigram any of them holds, once", () => {
+  it("are posted under each text any of them holds, once", () => {
     const grams = gramsOfPairs([pair("Anna", "Ngo"), pair("Annie", "Ngo")]);
     expect(grams).toEqual([first("ann"), first("nna"), first("nni"), first("nie"), last("ngo")]);
     expect(gramsOfPairs([pair("Anna", "Ngo")])).toEqual(gramsOfPair(pair("Anna", "Ngo")));
@@ -192,7 +192,7 @@ describe("the census", () => {
     [pair("Zoë", "García"), pair("Zoey", "Garcia"), pair("Anne", "Garcia")].map(gramsOfPair),
   );
 
-  it("counts the records whose name holds each trigram, per field", () => {
+  it("counts the records whose name holds each text, per field", () => {
     expect(census.count(first("zoe"))).toBe(1);
     expect(census.count(first("zoë"))).toBe(1);
     expect(census.count(last("gar"))).toBe(3);
@@ -200,7 +200,7 @@ describe("the census", () => {
     expect(census.count(first("gar"))).toBe(0);
   });
 
-  it("picks the trigram held by the fewest records, the first on a tie", () => {
+  it("picks the text held by the fewest records, the first on a tie", () => {
     expect(census.rarest([last("gar"), last("arc"), last("rcí"), last("cía")])).toEqual(last("rcí"));
     expect(census.rarest([last("gar"), last("arc")])).toEqual(last("gar"));
     expect(census.rarest([last("gar"), first("xyz")])).toEqual(first("xyz"));
@@ -217,7 +217,7 @@ describe("the census", () => {
     expect(() => changed.add(gramsOfPair(pair("Bob", null)), -1)).toThrow(/fewer than no records/);
   });
 
-  it("counts a holder of several pairs once under a trigram they share", () => {
+  it("counts a holder of several pairs once under a text they share", () => {
     const persons = GramCensus.of([
       gramsOfPairs([pair("Anna", "Ngo"), pair("Annie", "Ngo")]),
       gramsOfPair(pair("Ann", null)),
@@ -227,7 +227,7 @@ describe("the census", () => {
     expect(persons.count(last("ngo"))).toBe(1);
   });
 
-  it("is stored as, per field, [trigram, records] sorted by trigram, compressed", () => {
+  it("is stored as, per field, [text, records] sorted by text, compressed", () => {
     const stored = GramCensus.of(
       [pair("Anna", "Ng"), pair("Ann", "Ngo"), pair(null, "Ngo")].map(gramsOfPair),
     ).encode();

@@ -198,7 +198,7 @@ describeEachEngine("scope name postings", (getEngine) => {
     // Person 3 is posted once under "ann", for both of their names (Anne, Annie).
     const ann = wide.filter((item) => {
       const sort = bytesOf(item[A.sort]);
-      return isPostingSort(sort) && postingOfSort(sort).trigram === "ann";
+      return isPostingSort(sort) && postingOfSort(sort).text === "ann";
     });
     expect(ann).toHaveLength(1);
     expect(await answers(dynamo)).toEqual(await answers(memory));

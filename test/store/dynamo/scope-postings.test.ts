@@ -90,7 +90,7 @@ describe("a rewritten bundle's postings in the posted scopes", () => {
     const stamped = postings(writes.stamps.values());
     expect(stamped.every((posting) => posting.gen === 4 && posting.order === order)).toBe(true);
     // Trigrams and bigrams, first name first.
-    expect(stamped.map((posting) => posting.trigram)).toEqual([
+    expect(stamped.map((posting) => posting.text)).toEqual([
       "zoë",
       "zo",
       "oë",
@@ -108,8 +108,8 @@ describe("a rewritten bundle's postings in the posted scopes", () => {
       true,
     );
     // "zoë" is held by the person once, whatever their pairs.
-    expect(scopes[0]?.counts.count({ field: "firstName", trigram: "zoë" })).toBe(1);
-    expect(scopes[0]?.counts.count({ field: "firstName", trigram: "zoe" })).toBe(1);
+    expect(scopes[0]?.counts.count({ field: "firstName", text: "zoë" })).toBe(1);
+    expect(scopes[0]?.counts.count({ field: "firstName", text: "zoe" })).toBe(1);
   });
 
   it("of a person whose names leave the scope are superseded only; of a deleted person too", () => {
@@ -185,7 +185,7 @@ describe("a rewritten bundle's postings in the posted scopes", () => {
     expect(
       GramCensus.decode(censusPuts.map((item) => item[A.data] as Uint8Array)).count({
         field: "lastName",
-        trigram: "wei",
+        text: "wei",
       }),
     ).toBe(2);
     const [storedCensus] = censusKeys(p, 3, 1);
@@ -245,8 +245,8 @@ describe("a person reposted when a scope's companies change", () => {
     expect(new Set(put.map((item) => JSON.stringify(decodeNamePairs(item[A.data] as Uint8Array))))).toEqual(
       new Set([JSON.stringify(namesInScope([ACME, OTHER], new Set(["acme", "other"])))]),
     );
-    expect(work.counts.count({ field: "firstName", trigram: "ann" })).toBe(1);
-    expect(work.counts.count({ field: "firstName", trigram: "zoe" })).toBe(0);
+    expect(work.counts.count({ field: "firstName", text: "ann" })).toBe(1);
+    expect(work.counts.count({ field: "firstName", text: "zoe" })).toBe(0);
   });
 
   it("is rewritten even when their names in the scope stay the same, and left out once none are", () => {

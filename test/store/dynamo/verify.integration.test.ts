@@ -73,7 +73,7 @@ const keepAcmeBeta = (documents: ReturnType<typeof documentClientFor>, table: st
 /** acme's name postings: its marker (written by the first load) and census (counts changed by the second). */
 const ACME_MARKER: ItemKey = { p: companyPartition("acme"), s: gramMarkerSort(1) };
 const ACME_CENSUS: ItemKey = { p: companyPartition("acme"), s: gramCensusSort(2, 0) };
-const ZOE: Gram = { field: "firstName", trigram: "zoë" };
+const ZOE: Gram = { field: "firstName", text: "zoë" };
 const posting = (id: string, gram: Gram, gen: number) =>
   postingKey(companyPartition("acme"), gram, employmentOrder(recordOf(id)), gen);
 const postingItem = (id: string, gram: Gram, gen: number): Item => ({
@@ -270,7 +270,7 @@ const CASES: readonly Case[] = [
   },
   {
     title: "a names entry missing one of its postings",
-    corrupt: (items) => items.remove(posting(E1, { field: "lastName", trigram: "gar" }, 1)),
+    corrupt: (items) => items.remove(posting(E1, { field: "lastName", text: "gar" }, 1)),
     named: entry("acme", FAMILY.employmentNames, E1, 1),
     what: /has 4 of the 5 postings its names call for/,
   },
@@ -285,13 +285,13 @@ const CASES: readonly Case[] = [
     what: /the postings of a names entry are not those its names call for/,
   },
   {
-    title: "a posting under a trigram its name does not hold",
+    title: "a posting under a text its name does not hold",
     corrupt: async (items) =>
       items.put({
         ...(await items.get(posting(E1, ZOE, 1))),
-        [A.sort]: posting(E1, { field: "firstName", trigram: "xyz" }, 1).s,
+        [A.sort]: posting(E1, { field: "firstName", text: "xyz" }, 1).s,
       }),
-    named: posting(E1, { field: "firstName", trigram: "xyz" }, 1),
+    named: posting(E1, { field: "firstName", text: "xyz" }, 1),
     what: /a posting under "xyz", which its first name does not hold/,
   },
   {
