@@ -24,6 +24,8 @@ export interface ProfileOptions extends QueryPlans {
     readonly scopes: (dataset: Dataset) => readonly (readonly string[])[];
     readonly mode: "merge" | "snapshot";
   };
+  /** dynalite's table on disk rather than in its heap (the scale profile: see dynalite-process.ts). */
+  readonly engineOnDisk?: boolean;
 }
 
 export interface ProfileRun<T> {
@@ -52,7 +54,7 @@ async function withLoadedBench<T>(
   measure: (context: BenchContext, engine: Engine) => Promise<T>,
 ): Promise<T> {
   const { progress } = options;
-  const engine = await startBenchEngine(options.engine);
+  const engine = await startBenchEngine(options.engine, options.engineOnDisk === true);
   const reader = benchClient(engine.endpoint);
   try {
     let phase = "";

@@ -21,6 +21,8 @@ export interface ScaleKeyReport {
 /** The queries profile's report (its queries carry the scale fields), and the scale profile's parts. */
 export interface ScaleReport extends BenchReport {
   readonly profile: "scale";
+  /** Where dynalite kept the table: on disk in this profile (absent on DynamoDB Local, in its JVM). */
+  readonly engineStorage?: "disk";
   readonly keys: readonly ScaleKeyReport[];
   readonly hotCompany: HotCompanyReport;
   /** The mix again in a process limited like a 1,024 MB Lambda: the worst p99 and the heap's growth. */
@@ -108,7 +110,7 @@ export function formatScaleReport(report: ScaleReport): string {
   const { fullSync: sync, hotCompany: hot } = report;
   const keys = report.keys.map((key) => `${key.companies} (${thousands(key.records)} records)`).join(", ");
   return [
-    `engine: ${report.engine}; dataset: ${JSON.stringify(report.dataset)}`,
+    `engine: ${report.engine}${report.engineStorage ? ` (table on ${report.engineStorage})` : ""}; dataset: ${JSON.stringify(report.dataset)}`,
     `keys, in companies: ${keys}`,
     "",
     queriesTable(report.queries),

@@ -83,7 +83,7 @@ export async function runScaleBenchmark(options: ScaleOptions): Promise<ScaleRep
   // The keys' scopes are kept before the dataset is loaded, as a snapshot: the load derives them.
   const load = { scopes: (dataset: Dataset) => keysOf(dataset).keys, mode: "snapshot" as const };
   const run = await runProfile(
-    { ...options, load },
+    { ...options, load, engineOnDisk: true },
     (context, engine) => measureScale(context, engine, options),
     (dataset) => assertSkewed(dataset.summary),
   );
@@ -91,6 +91,7 @@ export async function runScaleBenchmark(options: ScaleOptions): Promise<ScaleRep
     profile: "scale",
     dataset: run.dataset,
     engine: options.engine,
+    ...(options.engine === "dynalite" ? { engineStorage: "disk" as const } : {}),
     ...run.measured,
     bundles: run.bundles,
   };

@@ -74,12 +74,21 @@ export interface StartDynaliteOptions {
    * meets a closed connection (ECONNRESET).
    */
   readonly keepAliveMs?: number;
+  /** A LevelDB folder on disk (the benchmark's million records); in memory when absent. */
+  readonly path?: string;
 }
 
 /** dynalite in this process on a free 127.0.0.1 port, tables ACTIVE as soon as they are created. */
 export async function startDynalite(options: StartDynaliteOptions = {}): Promise<Engine> {
-  untrackLevelIterators();
-  const server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+  // In memory only: on disk (classic-level) an iterator holds LevelDB resources until closed, and
+  // the database's close() closes those it still tracks.
+  if (options.path === undefined) untrackLevelIterators();
+  const server = dynalite({
+    createTableMs: 0,
+    deleteTableMs: 0,
+    updateTableMs: 0,
+    ...(options.path === undefined ? {} : { path: options.path }),
+  });
   if (options.keepAliveMs !== undefined) server.keepAliveTimeout = options.keepAliveMs;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
