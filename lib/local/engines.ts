@@ -12,7 +12,7 @@ import dynalite from "dynalite";
 import { base64Decoder } from "../store/dynamo-client.js";
 import { type DdbLocalJar, ensureDynamoDbLocalJar } from "./ddblocal-jar.js";
 import { LOOPBACK_MAIN_CLASS, type LoopbackLauncher, loopbackLauncher } from "./ddblocal-loopback.js";
-import { untrackLevelIterators } from "./dynalite-iterators.js";
+import { closeLevelIteratorsOnReturn, untrackLevelIterators } from "./dynalite-iterators.js";
 
 export type EngineName = "dynalite" | "ddblocal";
 
@@ -80,9 +80,8 @@ export interface StartDynaliteOptions {
 
 /** dynalite in this process on a free 127.0.0.1 port, tables ACTIVE as soon as they are created. */
 export async function startDynalite(options: StartDynaliteOptions = {}): Promise<Engine> {
-  // In memory only: on disk (classic-level) an iterator holds LevelDB resources until closed, and
-  // the database's close() closes those it still tracks.
-  if (options.path === undefined) untrackLevelIterators();
+  closeLevelIteratorsOnReturn();
+  untrackLevelIterators();
   const server = dynalite({
     createTableMs: 0,
     deleteTableMs: 0,

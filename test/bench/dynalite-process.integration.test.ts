@@ -1,8 +1,8 @@
 /**
  * The bench's dynalite in a process of its own: it answers over its endpoint, in memory or with
- * its table in a folder on disk, and stop() ends it and removes the folder, even after Queries
- * that stopped early (dynalite leaves their iterators open; on disk, closing the database must
- * still end them).
+ * its table in a folder on disk, and stop() ends it and removes the folder after Queries that
+ * stopped early. dynalite ends those iterators through `return()`, which abstract-level's lack
+ * (lib/local/dynalite-iterators.ts): an iterator left open on disk keeps the folder from going.
  */
 import { readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
