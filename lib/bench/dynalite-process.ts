@@ -4,8 +4,8 @@
  * engine; apart, the two run on two cores. In memory, dynalite keeps every item as JSON in its
  * heap: a million-record run passed 11 GB halfway through its load. On disk (a LevelDB folder
  * under the system's temporary folder), the heap holds only what requests are doing, and a
- * 100,000-record load took 529 s (546 s in memory). The child answers its endpoint once over IPC and ends when
- * the bench disconnects (stop, or the bench dying), removing its folder.
+ * 100,000-record load took 529 s (546 s in memory). The child answers its endpoint (and folder)
+ * once over IPC and ends when the bench disconnects (stop, or the bench dying), removing its folder.
  */
 import { fork } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -18,22 +18,25 @@ const SERVER_KEEP_ALIVE_MS = 600_000;
 
 interface Started {
   readonly endpoint: string;
+  /** The table's folder, on disk. */
+  readonly folder?: string;
 }
 
-export function startDynaliteProcess(onDisk: boolean): Promise<Engine> {
+export type DynaliteProcess = Engine & Started;
+
+export function startDynaliteProcess(onDisk: boolean): Promise<DynaliteProcess> {
   const child = fork(new URL(import.meta.url).pathname, ["--serve", ...(onDisk ? ["--disk"] : [])], {
     execArgv: ["--import", "tsx"],
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   return new Promise((resolve, reject) => {
-    child.once("message", ({ endpoint }: Started) => {
-      resolve(
-        attachEngine("dynalite", endpoint, async () => {
-          child.disconnect();
-          await exited;
-        }),
-      );
+    child.once("message", ({ endpoint, folder }: Started) => {
+      const engine = attachEngine("dynalite", endpoint, async () => {
+        child.disconnect();
+        await exited;
+      });
+      resolve(folder === undefined ? engine : Object.assign(engine, { folder }));
     });
     child.once("error", reject);
     void exited.then(() => reject(new Error("dynalite's process ended before it answered")));
@@ -52,7 +55,10 @@ async function serve(onDisk: boolean): Promise<void> {
       process.exit(0);
     });
   });
-  process.send?.({ endpoint: engine.endpoint } satisfies Started);
+  process.send?.({
+    endpoint: engine.endpoint,
+    ...(folder === undefined ? {} : { folder }),
+  } satisfies Started);
 }
 
 if (process.argv.includes("--serve") && process.send) void serve(process.argv.includes("--disk"));

@@ -1,42 +1,25 @@
 /**
- * Workarounds for how dynalite ends its LevelDB iterators.
+ * A workaround for how dynalite ends its LevelDB iterators. dynalite reads a Query or Scan through
+ * a stream over an iterator, and when the stream ends, early (at `Limit` or 1 MB), at the end of
+ * the range or on an error, it calls the iterator's `return()`, the async-iterator protocol's.
+ * abstract-level's iterators have `close()` but no `return()`, so no such iterator was ever closed,
+ * and abstract-level keeps every open iterator until its database closes:
  *
- * dynalite reads a Query or Scan through a stream over an iterator, and ends the stream early (at
- * `Limit` or 1 MB) by calling the iterator's `return()`, the async-iterator protocol's. abstract-
- * level's iterators have `close()` but no `return()`, so such an iterator was never closed:
- *
- * - abstract-level keeps every open iterator in its database's resource set until the database
- *   closes. In memory (memory-level) that held about 0.4 MB per persons search (RSS 1.08 → 1.95 GB
- *   in 180 s of the load test);
- * - on disk (classic-level, the scale bench) an open iterator pins LevelDB's files: a
+ * - in memory (memory-level, the local server and the tests), about 0.4 MB per persons search
+ *   (RSS 1.08 → 1.95 GB in 180 s of the load test);
+ * - on disk (classic-level, the scale bench), an open iterator also pins LevelDB's files: a
  *   100,000-record bench's folder grew to 13 GB before its load ended.
  *
- * `closeLevelIteratorsOnReturn` gives them a `return()` that closes them. `untrackLevelIterators`,
- * the first workaround, stays for memory-level: an iterator dynalite abandons without ending its
- * stream (an error mid-query) is then garbage like any object.
+ * Giving them a `return()` that closes them ends each iterator when dynalite is done with it.
  */
-import { AbstractIterator, AbstractKeyIterator, AbstractLevel, AbstractValueIterator } from "abstract-level";
+import { AbstractIterator, AbstractKeyIterator, AbstractValueIterator } from "abstract-level";
 
-const ITERATORS = [AbstractIterator, AbstractKeyIterator, AbstractValueIterator];
-
-let untracked = false;
-
-export function untrackLevelIterators(): void {
-  if (untracked) return;
-  untracked = true;
-  const attach = AbstractLevel.prototype.attachResource;
-  AbstractLevel.prototype.attachResource = function attachResource(this: AbstractLevel<unknown>, resource) {
-    const iterator = ITERATORS.some((kind) => resource instanceof kind);
-    if (!iterator) attach.call(this, resource);
-  };
-}
-
-let closing = false;
+let installed = false;
 
 export function closeLevelIteratorsOnReturn(): void {
-  if (closing) return;
-  closing = true;
-  for (const kind of ITERATORS)
+  if (installed) return;
+  installed = true;
+  for (const kind of [AbstractIterator, AbstractKeyIterator, AbstractValueIterator])
     Object.defineProperty(kind.prototype, "return", {
       configurable: true,
       writable: true,

@@ -12,7 +12,7 @@ import dynalite from "dynalite";
 import { base64Decoder } from "../store/dynamo-client.js";
 import { type DdbLocalJar, ensureDynamoDbLocalJar } from "./ddblocal-jar.js";
 import { LOOPBACK_MAIN_CLASS, type LoopbackLauncher, loopbackLauncher } from "./ddblocal-loopback.js";
-import { closeLevelIteratorsOnReturn, untrackLevelIterators } from "./dynalite-iterators.js";
+import { closeLevelIteratorsOnReturn } from "./dynalite-iterators.js";
 
 export type EngineName = "dynalite" | "ddblocal";
 
@@ -81,7 +81,6 @@ export interface StartDynaliteOptions {
 /** dynalite in this process on a free 127.0.0.1 port, tables ACTIVE as soon as they are created. */
 export async function startDynalite(options: StartDynaliteOptions = {}): Promise<Engine> {
   closeLevelIteratorsOnReturn();
-  untrackLevelIterators();
   const server = dynalite({
     createTableMs: 0,
     deleteTableMs: 0,
