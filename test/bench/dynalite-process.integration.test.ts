@@ -3,13 +3,8 @@
  * its table in a folder on disk, and stop() ends it and removes the folder.
  */
 import { existsSync } from "node:fs";
-import { PutCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { startDynaliteProcess } from "../../lib/bench/dynalite-process.js";
-import { createTables } from "../../lib/store/create-tables.js";
-import { documentClientFor } from "../../lib/store/dynamo-client.js";
-import { DIRECTORY_ATTR as A } from "../../lib/store/tables.js";
-
-const TABLES = { directory: "t-directory", keys: "t-keys" };
+import { partitionOf, queryPartition } from "../local/engine-partition.js";
 
 async function useEngine(
   onDisk: boolean,
@@ -17,30 +12,9 @@ async function useEngine(
   const engine = await startDynaliteProcess(onDisk);
   const { folder } = engine;
   try {
-    const client = engine.client();
-    await createTables(client, TABLES);
-    const documents = documentClientFor(client);
-    const p = Uint8Array.of(1, 2);
-    for (let s = 0; s < 5; s += 1)
-      await documents.send(
-        new PutCommand({
-          TableName: TABLES.directory,
-          Item: { [A.partition]: p, [A.sort]: Uint8Array.of(s) },
-        }),
-      );
+    const documents = await partitionOf(engine, 5);
     let answered = 0;
-    for (let i = 0; i < 20; i += 1) {
-      const { Items } = await documents.send(
-        new QueryCommand({
-          TableName: TABLES.directory,
-          KeyConditionExpression: "#p = :p",
-          ExpressionAttributeNames: { "#p": A.partition },
-          ExpressionAttributeValues: { ":p": p },
-          Limit: 1,
-        }),
-      );
-      answered += Items?.length ?? 0;
-    }
+    for (let i = 0; i < 20; i += 1) answered += await queryPartition(documents, 1);
     return { folder, existed: folder !== undefined && existsSync(folder), answered };
   } finally {
     await engine.stop();

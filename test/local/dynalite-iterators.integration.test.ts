@@ -8,15 +8,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PutCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { AbstractIterator, AbstractKeyIterator, AbstractValueIterator } from "abstract-level";
 import { startDynalite } from "../../lib/local/engines.js";
-import { createTables } from "../../lib/store/create-tables.js";
-import { documentClientFor } from "../../lib/store/dynamo-client.js";
-import { DIRECTORY_ATTR as A } from "../../lib/store/tables.js";
+import { partitionOf, queryPartition } from "./engine-partition.js";
 
-const TABLES = { directory: "t-directory", keys: "t-keys" };
-const PARTITION = Uint8Array.of(1, 2);
+const ITEMS = 5;
 const QUERIES = 10;
 
 type Method = (this: object, ...args: unknown[]) => unknown;
@@ -74,29 +70,10 @@ describe.each([
       folder = onDisk ? mkdtempSync(join(tmpdir(), "dynalite-iterators-")) : undefined;
       const engine = await startDynalite(folder === undefined ? {} : { path: folder });
       try {
-        const client = engine.client();
-        await createTables(client, TABLES);
-        const documents = documentClientFor(client);
-        for (let s = 0; s < 5; s += 1)
-          await documents.send(
-            new PutCommand({
-              TableName: TABLES.directory,
-              Item: { [A.partition]: PARTITION, [A.sort]: Uint8Array.of(s) },
-            }),
-          );
+        const documents = await partitionOf(engine, ITEMS);
         const counts = await iteratorsDuring(async () => {
-          for (let i = 0; i < QUERIES; i += 1) {
-            const { Items } = await documents.send(
-              new QueryCommand({
-                TableName: TABLES.directory,
-                KeyConditionExpression: "#p = :p",
-                ExpressionAttributeNames: { "#p": A.partition },
-                ExpressionAttributeValues: { ":p": PARTITION },
-                ...(limit === undefined ? {} : { Limit: limit }),
-              }),
-            );
-            expect(Items).toHaveLength(limit ?? 5);
-          }
+          for (let i = 0; i < QUERIES; i += 1)
+            expect(await queryPartition(documents, limit)).toBe(limit ?? ITEMS);
         });
         expect(counts.opened).toBeGreaterThanOrEqual(QUERIES);
         expect(counts.closed).toBe(counts.opened);
