@@ -11,7 +11,7 @@ import { reportKey } from "../../lib/ingest/inbox.js";
 import { InboxStore } from "../../lib/ingest/inbox-store.js";
 import type { IngestState } from "../../lib/ingest/ingest-state.js";
 import { ingestStep } from "../../lib/ingest/ingest-step.js";
-import { runLocalExecution } from "../../lib/ingest/local-execution.js";
+import { type LocalExecution, runLocalExecution } from "../../lib/ingest/local-execution.js";
 import { dynamoDirectory } from "../../lib/store/dynamo/directory.js";
 import { readManifest } from "../../lib/store/dynamo/manifest.js";
 import { type Scenario, scenario, stateAfter } from "../load/load-scenario.js";
@@ -63,6 +63,12 @@ describeEachEngine("the ingest", (getEngine) => {
     return { table, world };
   };
   const inbox = () => new InboxStore(localS3().client());
+  /** How an execution ended, with its report's error: an ingest that failed says why. */
+  const ended = async ({ state }: LocalExecution) => ({
+    status: state.status,
+    error: (await inbox().report(state.object))?.error,
+  });
+  const APPLIED = { status: "applied", error: undefined };
   const ingest = (options: { every?: number; chunk?: number } = {}) => {
     const directory = dynamoDirectory(ready().table.documents, ready().table.table, {
       writer: { graceMs: 0 },
@@ -90,9 +96,10 @@ describeEachEngine("the ingest", (getEngine) => {
     async (mode) => {
       const { table, world } = ready();
       const object = await put(`${mode}/file.ndjson`, await readFile(world.file(mode)));
-      const { state, deadLetter } = await runLocalExecution(object, ingest());
+      const execution = await runLocalExecution(object, ingest());
+      const { state, deadLetter } = execution;
+      expect(await ended(execution)).toEqual(APPLIED);
       expect(deadLetter).toBeUndefined();
-      expect(state.status).toBe("applied");
       // Uncut, it takes 3: validate, take the lease, apply and commit.
       expect(state.steps).toBeGreaterThan(3);
       await table.expectState(await stateAfter(world.before, [{ path: world.file(mode), mode }]));
@@ -137,7 +144,7 @@ describeEachEngine("the ingest", (getEngine) => {
       expect((await inbox().report(object))?.execution).toBe(applied?.state.execution);
       // Delivered again after a later file changed the same records: that file's values stay.
       const later = await put("snapshot/later.ndjson", await readFile(world.file("snapshot")));
-      expect((await runLocalExecution(later, ingest())).state.status).toBe("applied");
+      expect(await ended(await runLocalExecution(later, ingest()))).toEqual(APPLIED);
       const again = await runLocalExecution(object, ingest());
       expect(again.state.status).toBe("duplicate");
       await table.expectState(world.afterState);
@@ -205,9 +212,8 @@ describeEachEngine("the ingest", (getEngine) => {
         },
         { waitMs: 20 },
       );
-      const { state } = await execution;
+      expect(await ended(await execution)).toEqual(APPLIED);
       expect(waited).toBe(2);
-      expect(state.status).toBe("applied");
       await table.expectState(await stateAfter(world.before, [{ path: world.file("merge"), mode: "merge" }]));
     },
     TEST_MS,
@@ -219,7 +225,7 @@ describeEachEngine("the ingest", (getEngine) => {
       const { world } = ready();
       const object = await put("merge/with space.ndjson", await readFile(world.file("merge")));
       const encoded = { ...object, key: object.key.replace(" ", "+") };
-      expect((await runLocalExecution(encoded, ingest())).state.status).toBe("applied");
+      expect(await ended(await runLocalExecution(encoded, ingest()))).toEqual(APPLIED);
       expect((await inbox().report(object))?.status).toBe("applied");
       const gone = { ...object, key: "merge/never-put.ndjson" };
       const { state, deadLetter } = await runLocalExecution(gone, ingest());
@@ -250,10 +256,10 @@ describeEachEngine("the ingest", (getEngine) => {
         }
         return step(state);
       };
-      const { state, deadLetter } = await runLocalExecution(object, crashingAfterFlip);
+      const execution = await runLocalExecution(object, crashingAfterFlip);
       expect(crashed).toBe(true);
-      expect(deadLetter).toBeUndefined();
-      expect(state.status).toBe("applied");
+      expect(await ended(execution)).toEqual(APPLIED);
+      expect(execution.deadLetter).toBeUndefined();
       expect((await inbox().report(object))?.status).toBe("applied");
       await table.expectState(world.afterState);
     },
