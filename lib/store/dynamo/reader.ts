@@ -303,14 +303,30 @@ export function dynamoDirectoryReader(
     return cached;
   };
 
+  /** Whether the committed generation is still `gen`, read afresh. */
+  const stillAt = async (gen: number) => (await manifest(true)).gen === gen;
+
   /**
    * The answer at `gen`, if it holds there: read within maxAge of its manifest, or no flip since
    * (else the versions it read may have been removed meanwhile); undefined when the generation moved.
+   * A read that fails is asked again the same way: one that outlived its generation finds the
+   * versions it wanted removed by the clean-up after the next flip, which is no damage. A failure
+   * at a generation still committed is thrown as it is (a 500, logged with the item it names).
    */
   const tryAt = async <T>(question: (at: ReadAt) => Promise<T>, gen: number, fetchedAt: number) => {
-    const answer = await question({ gen, consistent: false });
+    let answer: T;
+    try {
+      answer = await question({ gen, consistent: false });
+    } catch (error) {
+      const moved = await stillAt(gen).then(
+        (still) => !still,
+        () => false,
+      );
+      if (moved) return undefined;
+      throw error;
+    }
     if (now() - fetchedAt <= maxAge) return answer;
-    return (await manifest(true)).gen === gen ? answer : undefined;
+    return (await stillAt(gen)) ? answer : undefined;
   };
 
   /**
