@@ -72,15 +72,19 @@ const FILES = [
 ] as const;
 
 const isManifest = (item: Item) => Buffer.from(keyOf(item).p).equals(MANIFEST_KEY.p);
+const withoutIssued = ({ issued: _, ...item }: Item) => item;
 
 describeEachEngine("load storage", (getEngine) => {
   const table = () => tableItems(documentClientFor(getEngine().client), getEngine().tables.directory);
-  /** Every item but the manifest, by key. */
+  /**
+   * Every item but the manifest, by key; with it, less `issued`: a generation given to a load is
+   * never given again, even to the next load after one that changed nothing.
+   */
   const stored = async (options: { manifest?: boolean } = {}) =>
     new Map(
       (await table().all())
         .filter((item) => options.manifest || !isManifest(item))
-        .map((item) => [keyText(keyOf(item)), item] as const)
+        .map((item) => [keyText(keyOf(item)), isManifest(item) ? withoutIssued(item) : item] as const)
         .sort(([a], [b]) => (a < b ? -1 : 1)),
     );
 

@@ -20,6 +20,7 @@ import {
   companyPartition,
   FAMILY,
   familyRange,
+  type Generation,
   genOf,
   gramMarkerSort,
   orderOfSort,
@@ -41,8 +42,9 @@ function rawPages(context: ChunkContext, p: PartitionKey, range: { low: SortKey;
  * What the load does to a names entry's postings: +1 posts them, -1 stamps them, 0 leaves them.
  * `covered`: the postings were complete at the committed generation.
  */
-function changeOf(item: Item, gen: number, covered: boolean): 1 | -1 | 0 {
-  if (!covered) return companyItemVisible(item, gen) ? 1 : 0;
+function changeOf(item: Item, at: Generation, covered: boolean): 1 | -1 | 0 {
+  const { gen } = at;
+  if (!covered) return companyItemVisible(item, at) ? 1 : 0;
   if (genOf(bytesOf(item[A.sort])) === gen) return 1;
   return item[A.supersededAt] === gen ? -1 : 0;
 }
@@ -51,9 +53,8 @@ function changeOf(item: Item, gen: number, covered: boolean): 1 | -1 | 0 {
  * What a company's derive works on: its partition, whether it was covered, its census so far and,
  * when it is posted whole, the names of the entries posted (by order key and generation).
  */
-interface GramWork {
+interface GramWork extends Generation {
   readonly p: PartitionKey;
-  readonly gen: number;
   readonly covered: boolean;
   readonly census: GramCensus;
   readonly posted: Map<string, NamePair>;
@@ -64,7 +65,7 @@ function pageWrites(work: GramWork, page: readonly Item[]): Writes {
   const { p, gen, covered, census } = work;
   const writes = new Writes(gen);
   for (const item of page) {
-    const change = changeOf(item, gen, covered);
+    const change = changeOf(item, work, covered);
     if (change === 0) continue;
     const sort = bytesOf(item[A.sort]);
     const [order, entryGen, data] = [orderOfSort(sort), genOf(sort), bytesOf(item[A.data])];
@@ -92,7 +93,7 @@ function pageWrites(work: GramWork, page: readonly Item[]): Writes {
 function strayWrites(work: GramWork, page: readonly Item[]): Writes {
   const writes = new Writes(work.gen);
   for (const item of page) {
-    if (!companyItemVisible(item, work.gen)) continue;
+    if (!companyItemVisible(item, work)) continue;
     const sort = bytesOf(item[A.sort]);
     const { field, text, order } = postingOfSort(sort);
     const gen = genOf(sort);
@@ -124,14 +125,14 @@ export async function deriveCompanyGrams(
 ): Promise<void> {
   const { gen } = context;
   const p = companyPartition(companyId);
-  const committed = { gen: gen - 1, consistent: true };
+  const committed = { gen: context.committed, abandoned: context.abandoned, consistent: true };
   const [covered, stored] = await Promise.all([
     context.reads.grams.covered(p, committed),
     context.reads.grams.census(p, committed),
   ]);
   if (covered && !stored) throw new Error(`company ${companyId} has a postings marker but no names census`);
   const census = covered && stored ? stored.census.copy() : new GramCensus();
-  const work: GramWork = { p, gen, covered, census, posted: new Map() };
+  const work: GramWork = { p, gen, abandoned: context.abandoned, covered, census, posted: new Map() };
   const entries = familyRange(FAMILY.employmentNames, undefined, undefined);
   for await (const page of rawPages(context, p, entries)) await writeInPieces(writer, pageWrites(work, page));
   if (!covered)

@@ -17,7 +17,7 @@ import {
   orderIndexKeys,
   type PartitionKey,
 } from "./layout.js";
-import type { ChunkContext, ChunkWriter } from "./load-chunk.js";
+import { type ChunkContext, type ChunkWriter, loadAt } from "./load-chunk.js";
 import { Writes } from "./load-plan.js";
 
 /** Journals and sends a derive's writes (in as many journal entries as they need). */
@@ -37,7 +37,7 @@ export async function orderWrites(
   order: OrderFamily,
   next: readonly OrderKey[],
 ): Promise<Writes | undefined> {
-  const at = { gen: context.gen, consistent: true };
+  const at = loadAt(context);
   const { stored, blocks: contents } = await context.reads.orders.whole(partition, order, at);
   const index = stored?.index ?? [];
   const blocks = new Map(index.map((block, i) => [block.low, contents[i] ?? []]));
@@ -78,7 +78,7 @@ export async function deriveCompanyOrders(
   companyId: string,
 ): Promise<{ personsChanged: boolean }> {
   const partition = companyPartition(companyId);
-  const at = { gen: context.gen, consistent: true };
+  const at = loadAt(context);
   let personsChanged = false;
   for (const [order, family] of COMPANY_ORDERS) {
     const entries = await context.reads.family(companyId, family, {}, at);

@@ -21,10 +21,9 @@ import {
   type ScopeId,
   scopePartition,
 } from "./layout.js";
-import type { ChunkContext, ChunkWriter } from "./load-chunk.js";
+import { type ChunkContext, type ChunkWriter, loadAt } from "./load-chunk.js";
 import { Writes } from "./load-plan.js";
 import { censusItems, censusKeys, GramCensus } from "./name-grams.js";
-import type { ReadAt } from "./reads.js";
 import {
   markerAfter,
   type PostedScope,
@@ -47,8 +46,6 @@ const PERSONS_PER_WRITE = 500;
  * every load chunk, so it stays small); a change past it posts the scope whole again.
  */
 const MAX_CHANGED_COMPANIES = 64;
-
-const loadAt = (context: ChunkContext): ReadAt => ({ gen: context.gen, consistent: true });
 
 /** A kept scope's postings, if complete as of the load: its marker and census. */
 async function postedScope(
@@ -171,7 +168,7 @@ async function supersedeLeftovers(context: ChunkContext, writer: ChunkWriter, p:
   for await (const page of pages) {
     const writes = new Writes(context.gen);
     for (const item of page)
-      if (companyItemVisible(item, context.gen)) writes.supersede([keyOf(item)], genOf(keyOf(item).s));
+      if (companyItemVisible(item, context)) writes.supersede([keyOf(item)], genOf(keyOf(item).s));
     await writeInPieces(writer, writes);
   }
   const stored = await context.reads.grams.census(p, loadAt(context));

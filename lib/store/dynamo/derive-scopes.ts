@@ -11,16 +11,13 @@ import { inParallel } from "./batch.js";
 import { orderWrites, writeInPieces } from "./derive-orders.js";
 import { changeScopePostings, scopePosted } from "./derive-scope-grams.js";
 import { companyPartition, FAMILY, ORDER, type ScopeId, scopePartition } from "./layout.js";
-import type { ChunkContext, ChunkWriter } from "./load-chunk.js";
+import { type ChunkContext, type ChunkWriter, loadAt } from "./load-chunk.js";
 import { Writes } from "./load-plan.js";
-import type { ReadAt } from "./reads.js";
 import { houseScopes } from "./scope-homes.js";
 import { readScopes, registryItem, registryKey, scopeItems, scopesOf } from "./scope-registry.js";
 
 /** Companies read at once while a scope is derived. */
 const COMPANIES_IN_FLIGHT = 16;
-
-const loadAt = (context: ChunkContext): ReadAt => ({ gen: context.gen, consistent: true });
 
 /** A company's persons as the load left them: its persons order, or its entries if it has none. */
 async function personsOfCompany(context: ChunkContext, companyId: string): Promise<OrderKey[]> {

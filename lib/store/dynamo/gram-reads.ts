@@ -90,7 +90,7 @@ export class GramReads {
     const limit = Number.isFinite(count) ? { Limit: count } : {};
     for await (const page of queryPages(this.client, { ...query, ...limit })) {
       for (const item of page) {
-        if (!companyItemVisible(item, at.gen)) continue;
+        if (!companyItemVisible(item, at)) continue;
         const sort = bytesOf(item[A.sort]);
         found.push({ order: postingOfSort(sort).order, gen: genOf(sort), item });
       }

@@ -6,19 +6,28 @@ import { type DynamoDBDocumentClient, GetCommand } from "@aws-sdk/lib-dynamodb";
 import type { SourceEmployee, SourcePerson } from "../../directory/source.js";
 import { orderKeyParts } from "../binary-keys.js";
 import { DIRECTORY_ATTR as A } from "../tables.js";
-import { bytesOf, queryAll } from "./batch.js";
+import { bytesOf, type Item, queryAll } from "./batch.js";
 import { decodeLocation, type Location } from "./codec.js";
-import { companyPartition, FAMILY, LOCATION_SORT, locationPartition, orderOfSort } from "./layout.js";
-import { type StoredLocation, storedLocation } from "./load-plan.js";
-import { readManifest } from "./manifest.js";
+import {
+  companyPartition,
+  FAMILY,
+  type Generation,
+  LOCATION_SORT,
+  locationPartition,
+  orderOfSort,
+} from "./layout.js";
+import { locationSeenAt } from "./load-plan.js";
+import { abandonedOf, readManifest } from "./manifest.js";
 import { type DirectoryReads, directoryReads } from "./reads.js";
 import { companyItemVisible } from "./versions.js";
 
 /** A location's value at generation `at`: current when written at or before it, else the one before. */
-export function locationAt(stored: StoredLocation, at: number): { gen: number; value: Location } | undefined {
-  if (stored.gen <= at) return stored.current && { gen: stored.gen, value: stored.current };
+export function locationAt(item: Item, at: Generation): { gen: number; value: Location } | undefined {
+  const stored = locationSeenAt(item, at);
+  if (!stored) return undefined;
+  if (stored.gen <= at.gen) return stored.current && { gen: stored.gen, value: stored.current };
   const previous = stored.previous;
-  return previous && previous.gen <= at
+  return previous && previous.gen <= at.gen
     ? { gen: previous.gen, value: decodeLocation(previous.data) }
     : undefined;
 }
@@ -53,7 +62,11 @@ interface Table {
   readonly reads: DirectoryReads;
 }
 
-const committed = async ({ client, table }: Table) => (await readManifest(client, table)).committed;
+/** The committed generation, and the abandoned ones no reader sees. */
+async function committed({ client, table }: Table): Promise<Generation> {
+  const manifest = await readManifest(client, table);
+  return { gen: manifest.committed, abandoned: abandonedOf(manifest) };
+}
 
 /** The record with this id as searches see it; undefined when there is none. */
 async function employee(source: Table, id: string): Promise<StoredEmployee | undefined> {
@@ -66,24 +79,24 @@ async function employee(source: Table, id: string): Promise<StoredEmployee | und
       ConsistentRead: true,
     }),
   );
-  const location = Item && locationAt(storedLocation(Item), at);
+  const location = Item && locationAt(Item, at);
   if (!location) return undefined;
   const { companyId, order } = location.value;
   const [record] = await reads.recordsByKey(companyId, [{ order, gen: location.gen }], {
-    gen: at,
+    ...at,
     consistent: true,
   });
   if (!record) throw new Error(`record item of ${id} is missing`);
-  return { committed: at, stored: { companyId, generation: location.gen }, record };
+  return { committed: at.gen, stored: { companyId, generation: location.gen }, record };
 }
 
 /** The person with all their records (their bundle); undefined when there is no such person. */
 async function person(source: Table, id: string): Promise<StoredPerson | undefined> {
   const at = await committed(source);
-  const found = await source.reads.bundle(id, { gen: at, consistent: true });
+  const found = await source.reads.bundle(id, { ...at, consistent: true });
   if (!found?.bundle.person) return undefined;
   return {
-    committed: at,
+    committed: at.gen,
     stored: { generation: found.gen, chunks: found.chunks },
     person: found.bundle.person,
     employees: found.bundle.employees,
@@ -112,7 +125,7 @@ async function company(
   if (records.length === 0 && persons === 0) return undefined;
   return {
     companyId,
-    committed: at,
+    committed: at.gen,
     employeeRecords: records.length,
     persons,
     recordsWithNames: ofFamily(FAMILY.employmentNames).length,

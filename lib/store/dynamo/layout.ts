@@ -288,7 +288,24 @@ export const bundleChunkOf = (sort: Uint8Array): number => new ByteReader(sort, 
 export const journalSort = (seq: number): SortKey => sortKey(new ByteWriter(4).u32(seq));
 export const seqOfJournal = (sort: Uint8Array): number => new ByteReader(sort).u32();
 
-/** A versioned item is visible at generation `at` when written at or before it and not superseded by then. */
-export function visibleAt(gen: number, supersededAt: number | undefined, at: number): boolean {
-  return gen <= at && (supersededAt === undefined || supersededAt > at);
+/**
+ * A generation to read at (the committed one, or a load's own), and the generations abandoned by
+ * loads that lost their lease: never published, so no reader sees their versions or their stamps,
+ * however late a paused loader wrote them.
+ */
+export interface Generation {
+  readonly gen: number;
+  readonly abandoned?: ReadonlySet<number>;
+}
+
+/** Whether `gen` belongs to a load that lost its lease. */
+export const isAbandoned = (gen: number, at: Generation): boolean => at.abandoned?.has(gen) === true;
+
+/**
+ * A versioned item is visible at `at` when written at or before it by a generation not abandoned,
+ * and not superseded by then (a stamp of an abandoned generation does not count).
+ */
+export function visibleAt(gen: number, supersededAt: number | undefined, at: Generation): boolean {
+  if (gen > at.gen || isAbandoned(gen, at)) return false;
+  return supersededAt === undefined || supersededAt > at.gen || isAbandoned(supersededAt, at);
 }

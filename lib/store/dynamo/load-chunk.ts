@@ -5,11 +5,13 @@
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { SourceEmployee, SourcePerson } from "../../directory/source.js";
 import type { Change } from "../port.js";
-import { batchGet, batchWrite, inParallel, keyOf, keyText } from "./batch.js";
+import { DIRECTORY_ATTR as A } from "../tables.js";
+import { batchGet, batchWrite, type ItemKey, inParallel, type KeyText, keyOf, keyText } from "./batch.js";
 import { postedScopes } from "./derive-scope-grams.js";
-import type { Journal, JournalEntry } from "./journal.js";
+import { type Journal, type JournalEntry, writeLocations } from "./journal.js";
 import {
   companyOfPartition,
+  type Generation,
   idOfPartition,
   isCompanyPartition,
   isLocationPartition,
@@ -20,27 +22,30 @@ import {
 import {
   type ChunkInput,
   type ChunkPlan,
+  locationSeenAt,
   nextBundles,
   planChunk,
   reorderedPersons,
   type StoredBundle,
   type StoredLocation,
-  storedLocation,
   touchedPersons,
 } from "./load-plan.js";
-import type { DirectoryReads } from "./reads.js";
+import type { DirectoryReads, ReadAt } from "./reads.js";
 
 const BUNDLES_IN_FLIGHT = 16;
 /** Keys one journal entry names at most: about 110 characters each, so well under an item's 400 KB. */
 const KEYS_PER_ENTRY = 2_000;
 
-/** What a load's chunks read and write with, at the load's generation. */
-export interface ChunkContext {
+/**
+ * What a load's chunks read and write with, at the load's generation (`gen`, with the generations
+ * abandoned before it, whose versions it never sees), and the generation committed when it began.
+ */
+export interface ChunkContext extends Generation {
   readonly client: DynamoDBDocumentClient;
   readonly table: string;
   readonly reads: DirectoryReads;
   readonly log: Journal;
-  readonly gen: number;
+  readonly committed: number;
   /** Blocks an order index item holds before it is stored in parts (counted-order.ts's default). */
   readonly indexPartBlocks?: number;
 }
@@ -59,19 +64,35 @@ function finalValues(changes: readonly Change[]) {
   return { records, persons };
 }
 
-async function locationsOf(context: ChunkContext, ids: Iterable<string>) {
+/** A load reads its own generation, every write before it included. */
+export const loadAt = (context: ChunkContext): ReadAt => ({
+  gen: context.gen,
+  ...(context.abandoned ? { abandoned: context.abandoned } : {}),
+  consistent: true,
+});
+
+/**
+ * The locations of these records as the load sees them; `read` notes the generation each item held
+ * as read (absent: no item), which its rewrite is conditioned on.
+ */
+async function locationsOf(context: ChunkContext, ids: Iterable<string>, read: LocationsRead) {
   const keys = [...ids].map((id) => ({ p: locationPartition(id), s: LOCATION_SORT }));
   const found = await batchGet(context.client, context.table, keys, true);
   return new Map(
     keys.map((key) => {
       const item = found.get(keyText(key));
-      return [idOfPartition(key.p), item ? storedLocation(item) : undefined] as const;
+      const gen = item?.[A.gen];
+      read.set(keyText(key), typeof gen === "number" ? gen : undefined);
+      return [idOfPartition(key.p), item ? locationSeenAt(item, context) : undefined] as const;
     }),
   );
 }
 
+/** Location keys a chunk read, with the generation each held then (undefined: none was stored). */
+type LocationsRead = Map<KeyText, number | undefined>;
+
 async function bundlesOf(context: ChunkContext, persons: ReadonlySet<string>) {
-  const at = { gen: context.gen, consistent: true };
+  const at = loadAt(context);
   const bundles = new Map<string, StoredBundle | undefined>();
   await inParallel([...persons], BUNDLES_IN_FLIGHT, async (id) => {
     bundles.set(id, await context.reads.bundle(id, at));
@@ -83,9 +104,16 @@ async function bundlesOf(context: ChunkContext, persons: ReadonlySet<string>) {
  * What is stored for the ids a chunk touches: locations of its records, bundles of its persons; and
  * the posted scopes, whose postings follow the bundles.
  */
-async function readChunk(context: ChunkContext, changes: readonly Change[]): Promise<ChunkInput> {
+async function readChunk(
+  context: ChunkContext,
+  changes: readonly Change[],
+  read: LocationsRead,
+): Promise<ChunkInput> {
   const { records, persons } = finalValues(changes);
-  const [found, scopes] = await Promise.all([locationsOf(context, records.keys()), postedScopes(context)]);
+  const [found, scopes] = await Promise.all([
+    locationsOf(context, records.keys(), read),
+    postedScopes(context),
+  ]);
   const locations = new Map<string, StoredLocation | undefined>(found);
   const touched = touchedPersons(records, persons, locations);
   const bundles = await bundlesOf(context, touched);
@@ -95,7 +123,7 @@ async function readChunk(context: ChunkContext, changes: readonly Change[]): Pro
   const others = reorderedPersons(input, next).flatMap((id) =>
     (next.get(id)?.employees ?? []).map((record) => record.id).filter((rid) => !locations.has(rid)),
   );
-  for (const [id, stored] of await locationsOf(context, others)) locations.set(id, stored);
+  for (const [id, stored] of await locationsOf(context, others, read)) locations.set(id, stored);
   return { gen: context.gen, ...input, scopes };
 }
 
@@ -164,13 +192,14 @@ export class ChunkWriter {
   }
 
   async apply(changes: readonly Change[]): Promise<void> {
-    const plan = planChunk(await readChunk(this.context, changes));
+    const read: LocationsRead = new Map();
+    const plan = planChunk(await readChunk(this.context, changes, read));
     for (const [personId, employeeId] of plan.dangling) {
       if (employeeId === null) this.dangling.delete(personId);
       else this.dangling.set(personId, employeeId);
     }
     for (const company of companiesOf(plan)) this.companies.add(company);
-    await this.write(plan);
+    await this.write(plan, read);
   }
 
   /**
@@ -180,8 +209,8 @@ export class ChunkWriter {
    * first derive of a large order, names tens of thousands of keys. The chunk's locations go with
    * its first piece (undo restores only those the load rewrote).
    */
-  async write(plan: PlannedWrites): Promise<void> {
-    const { client, table, log, gen } = this.context;
+  async write(plan: PlannedWrites, read: LocationsRead = new Map()): Promise<void> {
+    const { client, table, log, gen, committed } = this.context;
     const all = [
       ...plan.puts.map((put) => ({ put })),
       ...plan.deletes.map((del) => ({ del })),
@@ -196,11 +225,22 @@ export class ChunkWriter {
         locations: i === 0 ? plan.locations : [],
       };
       await log.write(gen, this.seq++, journalEntry(part));
+      const location = (key: ItemKey) => isLocationPartition(key.p);
       await batchWrite(client, table, [
-        ...part.puts.map((put) => ({ put })),
-        ...part.deletes.map((key) => ({ delete: key })),
+        ...part.puts.filter((put) => !location(keyOf(put))).map((put) => ({ put })),
+        ...part.deletes.filter((key) => !location(key)).map((key) => ({ delete: key })),
       ]);
-      await log.stamp(part.stamps, gen, false);
+      const refused = await writeLocations(client, table, gen, [
+        ...part.puts
+          .filter((put) => location(keyOf(put)))
+          .map((put) => ({ put, read: read.get(keyText(keyOf(put))) })),
+        ...part.deletes.filter(location).map((key) => ({ delete: key })),
+      ]);
+      if (refused > 0)
+        throw new Error(
+          `this load lost its lease: a later load rewrote ${refused} of its records' locations`,
+        );
+      await log.stamp(part.stamps, gen, false, committed);
     }
   }
 }

@@ -19,6 +19,7 @@ import {
   recordItems,
   recordKeys,
 } from "./items.js";
+import { type Generation, isAbandoned } from "./layout.js";
 import type { Bundle } from "./reads.js";
 import {
   type PostedScope,
@@ -35,6 +36,7 @@ export interface StoredLocation {
   readonly previous?: { readonly gen: number; readonly data: Uint8Array };
 }
 
+/** A location item as stored. */
 export function storedLocation(item: Item): StoredLocation {
   const data = item[A.data];
   const previousData = item[A.previousData];
@@ -46,6 +48,18 @@ export function storedLocation(item: Item): StoredLocation {
       ? { previous: { gen: previousGen, data: previousData } }
       : {}),
   };
+}
+
+/**
+ * A location item as seen at `at`. A value written by an abandoned generation (a paused loader
+ * that woke after losing its lease) is not there: the value before it is the current one, or
+ * there is none.
+ */
+export function locationSeenAt(item: Item, at: Generation): StoredLocation | undefined {
+  const stored = storedLocation(item);
+  if (!isAbandoned(stored.gen, at)) return stored;
+  const previous = stored.previous;
+  return previous && { gen: previous.gen, current: decodeLocation(previous.data) };
 }
 
 export interface StoredBundle {

@@ -23,13 +23,18 @@ import { deriveCompanyOrders } from "./derive-orders.js";
 import { buildScopePostings } from "./derive-scope-grams.js";
 import { companyPersons, deriveScopeOrder, keepScopes, scopesAtLoad } from "./derive-scopes.js";
 import { type Journal, journal } from "./journal.js";
-import { idOfPartition, type ScopeId } from "./layout.js";
+import { bundleGenOf, type Generation, idOfPartition, type ScopeId, visibleAt } from "./layout.js";
 import { type LeaseHolder, thisProcess } from "./lease-holder.js";
 import { type ChunkProgress, ChunkWriter } from "./load-chunk.js";
+import { locationSeenAt } from "./load-plan.js";
 import {
+  abandonedOf,
   acquireLease,
   cleanedUp,
+  LEASE_LOST,
   type Lease,
+  type LeaseWatch,
+  type Manifest,
   publish,
   readManifest,
   releaseLease,
@@ -55,6 +60,11 @@ export interface WriterOptions {
   readonly holder?: LeaseHolder;
   /** Whether a lease not yet expired belongs to a dead load (default: `holderIsDead`). */
   readonly isDead?: (lease: Lease) => boolean;
+  /**
+   * The clock a taker watches a lease's heartbeat on before taking it over (default: this
+   * process's monotonic clock and timers); tests move it.
+   */
+  readonly leaseWatch?: LeaseWatch;
   /**
    * Blocks an order index item holds before it is stored in parts (default INDEX_PART_BLOCKS,
    * about 2.5 million keys); tests set it small to store parts without millions of records.
@@ -110,65 +120,91 @@ function renewWhileRunning(store: Store, owner: string) {
   renew.unref();
   return {
     stop: () => clearInterval(renew),
-    alive: () => {
+    /**
+     * Throws once a renewal failed, or when the manifest names another owner: a loader that woke
+     * from a pause stops at its next step, before its next renewal is due.
+     */
+    alive: async () => {
       if (lost) throw lost;
+      if ((await readManifest(store.client, store.table)).lease?.owner !== owner) throw new Error(LEASE_LOST);
     },
   };
 }
 type Renewal = ReturnType<typeof renewWhileRunning>;
 
-/** Finishes what a dead load left: undo its uncommitted writes, or clean up after its commit. */
-async function recover(
-  log: Journal,
-  abandoned: Lease | undefined,
-  committed: number,
-  cleanup: number | undefined,
-): Promise<void> {
-  if (abandoned && abandoned.gen > committed) await log.undo(abandoned.gen);
-  if (cleanup !== undefined) await log.cleanUp(cleanup);
-  // Whatever is journaled under the generation about to be written was never committed: undo it
-  // too, even when no lease names it (the journal of an undo that was itself cut short).
-  if (abandoned?.gen !== committed + 1) await log.undo(committed + 1);
+/**
+ * Finishes what dead or fenced-off loads left: undo every abandoned generation (a paused loader
+ * may have written into its own after an earlier undo; its last journal entry is kept for that,
+ * an empty journal costs one Query), and clean up after a commit whose clean-up was cut short.
+ */
+async function recover(log: Journal, manifest: Manifest, gen: number): Promise<void> {
+  for (const abandoned of manifest.abandoned) await log.undo(abandoned, undefined, true);
+  if (manifest.cleanup !== undefined) await log.cleanUp(manifest.cleanup);
+  // Whatever is journaled under the generation about to be written was never committed (left by a
+  // loader that reused generations): undo it too.
+  await log.undo(gen);
+}
+
+/** What a session writes at: its generation, those it must never see, and the committed one. */
+interface Fence {
+  readonly gen: number;
+  readonly committed: number;
+  readonly abandoned: ReadonlySet<number>;
 }
 
 async function beginLoad(store: Store, label: string): Promise<LoadSession> {
   const { client, table, options } = store;
   const owner = randomUUID();
-  const { manifest, lease, abandoned } = await acquireLease(
+  const { manifest, lease } = await acquireLease(
     client,
     table,
     { owner, label, startedAt: store.now(), holder: options.holder ?? thisProcess() },
     store.ttl,
     options.isDead,
+    options.leaseWatch,
   );
   const renewal = renewWhileRunning(store, owner);
   try {
-    await recover(store.log, abandoned, manifest.committed, manifest.cleanup);
+    await recover(store.log, manifest, lease.gen);
     if (manifest.cleanup !== undefined) await cleanedUp(client, table, owner);
   } catch (error) {
     renewal.stop();
     throw error;
   }
-  return new DynamoLoadSession(store, owner, lease.gen, renewal);
+  const fence = { gen: lease.gen, committed: manifest.committed, abandoned: abandonedOf(manifest) };
+  return new DynamoLoadSession(store, owner, fence, renewal);
 }
 
-/** The scan of a snapshot's stored ids: persons whose bundle holds them, records with a location. */
-function storedIdsScan(table: string, kind: "person" | "employee", gen: number): ScanCommandInput {
-  const scan = { TableName: table, ConsistentRead: true, ProjectionExpression: "#p" };
+/**
+ * The scan of a snapshot's stored ids: persons whose bundle holds them, records with a location.
+ * Which are visible at the load's generation is decided on the items (`storedAt`), where the
+ * abandoned generations are known.
+ */
+function storedIdsScan(table: string, kind: "person" | "employee"): ScanCommandInput {
   const prefix = Uint8Array.of(kind === "person" ? 0x00 : 0x01);
   if (kind === "employee")
     return {
-      ...scan,
-      FilterExpression: "begins_with(#p, :prefix) AND attribute_exists(#d)",
-      ExpressionAttributeNames: { "#p": A.partition, "#d": A.data },
+      TableName: table,
+      ConsistentRead: true,
+      FilterExpression: "begins_with(#p, :prefix)",
+      ExpressionAttributeNames: { "#p": A.partition },
       ExpressionAttributeValues: { ":prefix": prefix },
     };
   return {
-    ...scan,
-    FilterExpression: "begins_with(#p, :prefix) AND #k = :one AND (attribute_not_exists(#x) OR #x > :gen)",
-    ExpressionAttributeNames: { "#p": A.partition, "#k": A.hasPerson, "#x": A.supersededAt },
-    ExpressionAttributeValues: { ":prefix": prefix, ":one": 1, ":gen": gen },
+    TableName: table,
+    ConsistentRead: true,
+    ProjectionExpression: "#p, #s, #x",
+    FilterExpression: "begins_with(#p, :prefix) AND #k = :one",
+    ExpressionAttributeNames: { "#p": A.partition, "#s": A.sort, "#k": A.hasPerson, "#x": A.supersededAt },
+    ExpressionAttributeValues: { ":prefix": prefix, ":one": 1 },
   };
+}
+
+/** Whether a scanned item names a person or record that exists at `at`. */
+function storedAt(item: Item, kind: "person" | "employee", at: Generation): boolean {
+  if (kind === "employee") return locationSeenAt(item, at)?.current !== undefined;
+  const x = item[A.supersededAt];
+  return visibleAt(bundleGenOf(bytesOf(item[A.sort])), typeof x === "number" ? x : undefined, at);
 }
 
 /** A scan position: the last key read and the id it held (a person's items come one after another). */
@@ -180,10 +216,10 @@ interface ScanCursor {
 async function* storedIds(
   store: Store,
   kind: "person" | "employee",
-  gen: number,
+  at: Generation,
   cursor: string | undefined,
 ): AsyncGenerator<StoredIdsPage> {
-  const input = storedIdsScan(store.table, kind, gen);
+  const input = storedIdsScan(store.table, kind);
   const from = cursor === undefined ? undefined : (JSON.parse(cursor) as ScanCursor);
   let start: Item | undefined = from && keyItem(from.key);
   let last = from?.last;
@@ -191,6 +227,7 @@ async function* storedIds(
     const page = await store.client.send(new ScanCommand({ ...input, ExclusiveStartKey: start }));
     const ids: string[] = [];
     for (const item of page.Items ?? []) {
+      if (!storedAt(item, kind, at)) continue;
       const id = idOfPartition(bytesOf(item[A.partition]));
       if (id !== last) ids.push(id);
       last = id;
@@ -246,7 +283,12 @@ async function resumeLoad(store: Store, checkpoint: LoadCheckpoint): Promise<Loa
       readManifest(store.client, store.table),
       store.log.lastSeq(gen),
     ]);
-    return new DynamoLoadSession(store, owner, gen, renewal, {
+    const fence = {
+      gen,
+      committed: Math.min(manifest.committed, gen - 1),
+      abandoned: abandonedOf(manifest),
+    };
+    return new DynamoLoadSession(store, owner, fence, renewal, {
       seq,
       dangling,
       companies,
@@ -281,14 +323,17 @@ class DynamoLoadSession implements LoadSession {
   private isPublished: boolean;
   private readonly cutShort: boolean;
 
+  private readonly gen: number;
+
   constructor(
     private readonly store: Store,
     private readonly owner: string,
-    private readonly gen: number,
+    private readonly fence: Fence,
     private readonly renewal: Renewal,
     start: SessionStart = FRESH,
   ) {
-    this.chunks = new ChunkWriter({ ...store, gen }, start);
+    this.gen = fence.gen;
+    this.chunks = new ChunkWriter({ ...store, ...fence }, start);
     this.isPublished = start.published;
     this.cutShort = start.cutShort;
   }
@@ -297,21 +342,21 @@ class DynamoLoadSession implements LoadSession {
     return this.isPublished;
   }
 
-  private mayGoOn(): void {
-    this.renewal.alive();
+  private async mayGoOn(): Promise<void> {
+    await this.renewal.alive();
     if (this.cutShort)
       throw new Error("a step of this load was cut short after its last checkpoint; it can only be undone");
   }
 
   async apply(changes: readonly Change[]): Promise<void> {
     for (let i = 0; i < changes.length; i += CHUNK) {
-      this.mayGoOn();
+      await this.mayGoOn();
       await this.chunks.apply(changes.slice(i, i + CHUNK));
     }
   }
 
   storedIds(kind: "person" | "employee", cursor?: string): AsyncIterable<StoredIdsPage> {
-    return storedIds(this.store, kind, this.gen, cursor);
+    return storedIds(this.store, kind, this.fence, cursor);
   }
 
   async danglingReference() {
@@ -321,7 +366,7 @@ class DynamoLoadSession implements LoadSession {
 
   private async publish(onPublished: CommitOptions["onPublished"]): Promise<void> {
     const { client, table, options } = this.store;
-    this.mayGoOn();
+    await this.mayGoOn();
     if (options.settleMs) await sleep(options.settleMs);
     await publish(client, table, this.owner, this.gen, new Date(this.store.now()));
     this.isPublished = true;
@@ -330,14 +375,14 @@ class DynamoLoadSession implements LoadSession {
   }
 
   async keepScopes(scopes: readonly (readonly string[])[]): Promise<void> {
-    this.mayGoOn();
+    await this.mayGoOn();
     const toDerive = await keepScopes(this.context(), this.chunks, scopes);
     for (const scopeId of toDerive) this.chunks.scopes.add(scopeId);
   }
 
   private context() {
     const { indexPartBlocks } = this.store.options;
-    return { ...this.store, gen: this.gen, ...(indexPartBlocks === undefined ? {} : { indexPartBlocks }) };
+    return { ...this.store, ...this.fence, ...(indexPartBlocks === undefined ? {} : { indexPartBlocks }) };
   }
 
   /**
@@ -365,14 +410,14 @@ class DynamoLoadSession implements LoadSession {
     const registered = await scopesAtLoad(context);
     const more = () => companies.size + scopes.size > 0;
     for (const company of [...companies].sort()) {
-      this.mayGoOn();
+      await this.mayGoOn();
       await this.deriveCompany(company, registered);
       companies.delete(company);
       if (more() && deadline?.()) return false;
     }
     const personsOf = companyPersons(context);
     for (const scopeId of [...scopes].sort()) {
-      this.mayGoOn();
+      await this.mayGoOn();
       const scope = registered.get(scopeId);
       // A scope dropped by this load after it was marked has nothing left to derive.
       if (scope) {

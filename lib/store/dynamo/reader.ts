@@ -25,8 +25,15 @@ import { DIRECTORY_ATTR as A } from "../tables.js";
 import { ANSWER_CACHE_BYTES, answerCache, queryKey } from "./answer-cache.js";
 import { bytesOf, inParallel } from "./batch.js";
 import { decodeNamePairs } from "./codec.js";
-import { companyOfPartition, companyPartition, FAMILY, type Family, ORDER } from "./layout.js";
-import { readManifest } from "./manifest.js";
+import {
+  companyOfPartition,
+  companyPartition,
+  FAMILY,
+  type Family,
+  type Generation,
+  ORDER,
+} from "./layout.js";
+import { abandonedOf, readManifest } from "./manifest.js";
 import { COMPANY_GRAMS, SCOPE_GRAMS } from "./name-grams.js";
 import { type NameWindow, nameWindow } from "./name-window.js";
 import { type OrderWindow, orderWindow } from "./order-window.js";
@@ -288,14 +295,17 @@ export function dynamoDirectoryReader(
   const maxAge = options.maxReadAgeMs ?? MAX_READ_AGE_MS;
   const cacheBytes = options.answerCacheBytes ?? ANSWER_CACHE_BYTES;
   const answers = cacheBytes > 0 ? answerCache(cacheBytes) : undefined;
-  let cached: Promise<{ gen: number; fetchedAt: number }> | undefined;
+  let cached: Promise<{ at: Generation; fetchedAt: number }> | undefined;
   let cachedAt = Number.NEGATIVE_INFINITY;
 
   const manifest = (fresh: boolean) => {
     if (fresh || !cached || now() - cachedAt >= ttl) {
       cachedAt = now();
       const fetchedAt = cachedAt;
-      cached = readManifest(client, table).then((m) => ({ gen: m.committed, fetchedAt }));
+      cached = readManifest(client, table).then((m) => ({
+        at: { gen: m.committed, abandoned: abandonedOf(m) },
+        fetchedAt,
+      }));
       cached.catch(() => {
         cached = undefined;
       });
@@ -304,7 +314,7 @@ export function dynamoDirectoryReader(
   };
 
   /** Whether the committed generation is still `gen`, read afresh. */
-  const stillAt = async (gen: number) => (await manifest(true)).gen === gen;
+  const stillAt = async (gen: number) => (await manifest(true)).at.gen === gen;
 
   /**
    * The answer at `gen`, if it holds there: read within maxAge of its manifest, or no flip since
@@ -313,10 +323,11 @@ export function dynamoDirectoryReader(
    * versions it wanted removed by the clean-up after the next flip, which is no damage. A failure
    * at a generation still committed is thrown as it is (a 500, logged with the item it names).
    */
-  const tryAt = async <T>(question: (at: ReadAt) => Promise<T>, gen: number, fetchedAt: number) => {
+  const tryAt = async <T>(question: (at: ReadAt) => Promise<T>, at: Generation, fetchedAt: number) => {
+    const { gen } = at;
     let answer: T;
     try {
-      answer = await question({ gen, consistent: false });
+      answer = await question({ ...at, consistent: false });
     } catch (error) {
       const moved = await stillAt(gen).then(
         (still) => !still,
@@ -341,9 +352,9 @@ export function dynamoDirectoryReader(
   ): Promise<T> => {
     const key = answers && queryKey(route, query);
     for (let attempt = 0; ; attempt += 1) {
-      const { gen, fetchedAt } = await manifest(attempt > 0);
-      const ask = () => tryAt(question, gen, fetchedAt);
-      const answer = await (answers && key !== undefined ? answers.answer(gen, key, ask) : ask());
+      const { at, fetchedAt } = await manifest(attempt > 0);
+      const ask = () => tryAt(question, at, fetchedAt);
+      const answer = await (answers && key !== undefined ? answers.answer(at.gen, key, ask) : ask());
       if (answer !== undefined) return answer;
       if (attempt >= 2) throw new Error("the directory changed during three tries of one search");
     }

@@ -20,6 +20,7 @@ import {
   FAMILY,
   type Family,
   familyRange,
+  type Generation,
   genOf,
   orderOfSort,
   personPartition,
@@ -30,8 +31,7 @@ import { ScopeHomes } from "./scope-registry.js";
 import { type ChunkedKeys, companyItemVisible, visibleChunks } from "./versions.js";
 
 /** Which state to read: a generation, and whether the read must see every write before it. */
-export interface ReadAt {
-  readonly gen: number;
+export interface ReadAt extends Generation {
   readonly consistent: boolean;
 }
 
@@ -88,7 +88,7 @@ export class DirectoryReads {
     const { low, high } = familyRange(which, range.from, range.before);
     const p = companyPartition(companyId);
     const items = await queryAll(this.client, betweenQuery(this.table, { p, low, high }, at.consistent));
-    return items.filter((item) => companyItemVisible(item, at.gen)).map(versioned);
+    return items.filter((item) => companyItemVisible(item, at)).map(versioned);
   }
 
   /** Record items whose phone normalizes to `phone`, of one company or of all, from byPhone. */
@@ -103,7 +103,7 @@ export class DirectoryReads {
         ...(companyId === undefined ? {} : { ":p": companyPartition(companyId) }),
       },
     });
-    return items.filter((item) => companyItemVisible(item, at.gen)).map(versioned);
+    return items.filter((item) => companyItemVisible(item, at)).map(versioned);
   }
 
   /** The person's bundle version visible at `at`, with its generation and chunk count. */
@@ -148,7 +148,7 @@ export class DirectoryReads {
     };
     const items = await queryAll(this.client, betweenQuery(this.table, key, at.consistent));
     return items
-      .filter((item) => companyItemVisible(item, at.gen))
+      .filter((item) => companyItemVisible(item, at))
       .map((item) => decompress<SourceEmployee>(bytesOf(item[A.data])));
   }
 }

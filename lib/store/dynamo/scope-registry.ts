@@ -66,7 +66,7 @@ async function visibleItems(
     const key = keyOf(item);
     const gen = genOfScopeItem(key.s);
     const x = item[A.supersededAt];
-    return visibleAt(gen, typeof x === "number" ? x : undefined, at.gen) ? [{ key, item, gen }] : [];
+    return visibleAt(gen, typeof x === "number" ? x : undefined, at) ? [{ key, item, gen }] : [];
   });
 }
 

@@ -73,7 +73,6 @@ import {
   scopePartition,
   visibleAt,
 } from "./layout.js";
-import { storedLocation } from "./load-plan.js";
 import { GramCensus } from "./name-grams.js";
 import type { Bundle } from "./reads.js";
 import { GramTally, type NamesEntry } from "./verify-grams.js";
@@ -178,7 +177,7 @@ export class Census {
     const x = item[A.supersededAt] as number | undefined;
     const wrong = this.rules.version(gen, x);
     if (wrong) return wrong;
-    return visibleAt(gen, x, this.rules.committed) ? undefined : null;
+    return visibleAt(gen, x, this.rules.at) ? undefined : null;
   }
 
   /** Bundles and censuses whose chunks were not all found. */
@@ -448,10 +447,9 @@ export class Census {
     if ((pg === undefined) !== (item[A.previousData] === undefined)) return "`pg` and `pd` not both present";
     const wrong = data === undefined ? this.rules.deletedLocation(g) : this.rules.version(g, undefined);
     if (wrong) return wrong;
-    const committed = this.rules.committed;
     if (typeof pg === "number" && pg >= g)
       return `previous value of generation ${pg}, not before its own ${g}`;
-    const visible = locationAt(storedLocation(item), committed);
+    const visible = locationAt(item, this.rules.at);
     if (visible) this.locations.set(idOfPartition(key.p), visible);
     return undefined;
   }

@@ -4,8 +4,8 @@
  * clean-up the manifest names. Everything else is left over by a dead load or a failed clean-up.
  */
 import type { Item, ItemKey } from "./batch.js";
-import { MANIFEST_KEY } from "./layout.js";
-import type { Lease, Manifest } from "./manifest.js";
+import { type Generation, isAbandoned, MANIFEST_KEY } from "./layout.js";
+import { abandonedOf, type Lease, type Manifest } from "./manifest.js";
 
 /** A broken item: its key, and what is wrong with it. */
 export interface Problem {
@@ -28,29 +28,61 @@ function leaseOf(value: unknown): Lease | undefined {
   return wellFormed ? (lease as unknown as Lease) : undefined;
 }
 
+/** What is wrong with the manifest's generation fields, if anything. */
+function malformedGenerations(item: Item): string | undefined {
+  const { committed, issued, abandoned = [] } = item;
+  if (!isGen(committed)) return "manifest: `committed` is not a generation number";
+  if (!Array.isArray(abandoned) || !abandoned.every(isGen))
+    return "manifest: `abandoned` is not a list of generation numbers";
+  if (issued !== undefined && !isGen(issued)) return "manifest: `issued` is not a generation number";
+  return undefined;
+}
+
+/** A lease or committed generation where none may be: before the committed one, or abandoned. */
+function misplacedGenerations({ committed, lease, abandoned }: Manifest): string | undefined {
+  if (lease && lease.gen < committed)
+    return `manifest: the lease's generation ${lease.gen} is before the committed ${committed}`;
+  if (lease && abandoned.includes(lease.gen))
+    return `manifest: the lease's generation ${lease.gen} is abandoned`;
+  if (abandoned.includes(committed)) return `manifest: the committed generation ${committed} is abandoned`;
+  return undefined;
+}
+
+/** The manifest item as read, once its fields are known to be well formed. */
+function manifestOf(item: Item, lease: Lease | undefined): Manifest {
+  const { committed, cleanup, issued, abandoned = [] } = item;
+  return {
+    committed: committed as number,
+    abandoned: abandoned as number[],
+    ...(issued === undefined ? {} : { issued: issued as number }),
+    ...(lease ? { lease } : {}),
+    ...(cleanup === undefined ? {} : { cleanup: committed as number }),
+  };
+}
+
 /** The manifest item checked: a committed generation, a live lease if any, cleanup absent or = committed. */
 export function checkManifest(
   item: Item | undefined,
   now: number,
 ): { manifest: Manifest; problem?: Problem } {
   // No manifest: nothing was ever committed; any other item is then an orphan.
-  if (!item) return { manifest: { committed: 0 } };
-  const broken = (what: string) => ({ manifest: { committed: 0 }, problem: { key: MANIFEST_KEY, what } });
-  const { committed, cleanup } = item;
-  if (!isGen(committed)) return broken("manifest: `committed` is not a generation number");
+  if (!item) return { manifest: { committed: 0, abandoned: [] } };
+  const broken = (what: string) => ({
+    manifest: { committed: 0, abandoned: [] },
+    problem: { key: MANIFEST_KEY, what },
+  });
+  const malformed = malformedGenerations(item);
+  if (malformed) return broken(malformed);
   const lease = item.lease === undefined ? undefined : leaseOf(item.lease);
   if (item.lease !== undefined && !lease) return broken("manifest: malformed lease");
+  const { committed, cleanup } = item;
   if (cleanup !== undefined && cleanup !== committed)
-    return broken(`manifest: cleanup ${String(cleanup)} is not the committed generation ${committed}`);
-  const manifest: Manifest = {
-    committed,
-    ...(lease ? { lease } : {}),
-    ...(cleanup === undefined ? {} : { cleanup: committed }),
-  };
-  if (lease && lease.gen !== committed && lease.gen !== committed + 1)
     return broken(
-      `manifest: the lease's generation ${lease.gen} is neither ${committed} nor ${committed + 1}`,
+      `manifest: cleanup ${String(cleanup)} is not the committed generation ${String(committed)}`,
     );
+  const manifest = manifestOf(item, lease);
+  const misplaced = misplacedGenerations(manifest);
+  if (misplaced) return broken(misplaced);
   if (lease && lease.expiresAt <= now) {
     const at = new Date(lease.expiresAt).toISOString();
     return {
@@ -64,15 +96,29 @@ export function checkManifest(
   return { manifest };
 }
 
+/** A version or stamp of a generation abandoned when its load lost its lease. */
+function fencedOff(gen: number, x: number | undefined, at: Generation): string | undefined {
+  if (isAbandoned(gen, at))
+    return `written by generation ${gen}, abandoned when its load lost its lease (the next load removes it)`;
+  if (x !== undefined && isAbandoned(x, at))
+    return `stamped superseded by generation ${x}, abandoned when its load lost its lease (the next load removes the stamp)`;
+  return undefined;
+}
+
 /** What the manifest allows beyond the committed state; a stale lease was reported already. */
 export function allowances(manifest: Manifest) {
   const committed = manifest.committed;
   const loading = manifest.lease?.gen;
   const cleanup = manifest.cleanup;
+  const at: Generation = { gen: committed, abandoned: abandonedOf(manifest) };
   return {
     committed,
+    /** The committed generation as searches read it. */
+    at,
     /** What is wrong with a version written at `gen` and superseded at `x`, if anything. */
     version(gen: number, x: number | undefined): string | undefined {
+      const fenced = fencedOff(gen, x, at);
+      if (fenced) return fenced;
       if (x !== undefined && x <= gen) return `superseded at generation ${x}, not after its own ${gen}`;
       if (gen > committed && gen !== loading)
         return `written by generation ${gen} > committed ${committed} with no load of it in progress (left by a dead load)`;
@@ -90,6 +136,8 @@ export function allowances(manifest: Manifest) {
         : `deleted at generation ${gen} <= committed ${committed} and never removed (stale garbage)`;
     },
     journal(gen: number): string | undefined {
+      // Kept by the undo: a loader that lost its lease may still send that entry's writes.
+      if (isAbandoned(gen, at)) return undefined;
       return gen === loading || gen === cleanup
         ? undefined
         : `journal of generation ${gen} with no load of it in progress and no clean-up pending (left by a dead load)`;

@@ -6,7 +6,7 @@
 import { type DynamoDBDocumentClient, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { DIRECTORY_ATTR as A } from "../tables.js";
 import { betweenQuery, bytesOf, type Item } from "./batch.js";
-import { genOf, type PartitionKey, visibleAt } from "./layout.js";
+import { type Generation, genOf, isAbandoned, type PartitionKey, visibleAt } from "./layout.js";
 import type { ReadAt } from "./reads.js";
 
 const supersededAt = (item: Item): number | undefined => {
@@ -17,7 +17,7 @@ const supersededAt = (item: Item): number | undefined => {
 const sortOf = (item: Item) => bytesOf(item[A.sort]);
 
 /** An item whose sort key ends with its generation, visible at `at`. */
-export const companyItemVisible = (item: Item, at: number): boolean =>
+export const companyItemVisible = (item: Item, at: Generation): boolean =>
   visibleAt(genOf(sortOf(item)), supersededAt(item), at);
 
 /** How a chunked value's sort keys name its version and chunk: a bundle's, a census's. */
@@ -32,7 +32,7 @@ export interface ChunkedKeys {
  */
 export function visibleChunks(items: readonly Item[], keys: ChunkedKeys, at: ReadAt, what: string) {
   // Newest first: the first visible generation is the one.
-  const visible = items.filter((item) => visibleAt(keys.genOf(sortOf(item)), supersededAt(item), at.gen));
+  const visible = items.filter((item) => visibleAt(keys.genOf(sortOf(item)), supersededAt(item), at));
   const gen = visible[0] && keys.genOf(sortOf(visible[0]));
   if (gen === undefined) return undefined;
   const chunks = visible
@@ -45,7 +45,8 @@ export function visibleChunks(items: readonly Item[], keys: ChunkedKeys, at: Rea
 /**
  * The newest version of a versioned item with sort keys in [low, high] (high: the version at the
  * reader's generation), if it is visible at `at`: each version supersedes the one before, so an
- * older one is never visible when a newer one is hidden.
+ * older one is never visible when a newer one is hidden. Versions of abandoned generations are
+ * passed over (one more Query each: they exist only after a load lost its lease).
  */
 export async function newestVersion(
   client: DynamoDBDocumentClient,
@@ -53,11 +54,17 @@ export async function newestVersion(
   key: { readonly p: PartitionKey; readonly low: Uint8Array; readonly high: Uint8Array },
   at: ReadAt,
 ): Promise<Item | undefined> {
-  const { Items } = await client.send(
-    new QueryCommand({ ...betweenQuery(table, key, at.consistent), ScanIndexForward: false, Limit: 1 }),
-  );
-  const [item] = Items ?? [];
-  if (!item) return undefined;
-  const x = supersededAt(item);
-  return x !== undefined && x <= at.gen ? undefined : item;
+  const query = { ...betweenQuery(table, key, at.consistent), ScanIndexForward: false, Limit: 1 };
+  let start: Record<string, unknown> | undefined;
+  for (;;) {
+    const { Items, LastEvaluatedKey } = await client.send(
+      new QueryCommand({ ...query, ExclusiveStartKey: start }),
+    );
+    const [item] = Items ?? [];
+    if (!item) return undefined;
+    if (!isAbandoned(genOf(sortOf(item)), at))
+      return visibleAt(genOf(sortOf(item)), supersededAt(item), at) ? item : undefined;
+    if (!LastEvaluatedKey) return undefined;
+    start = LastEvaluatedKey;
+  }
 }

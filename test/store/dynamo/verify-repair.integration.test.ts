@@ -13,6 +13,7 @@ import {
 import { verifyDirectory } from "../../../lib/store/dynamo/verify.js";
 import { documentClientFor } from "../../../lib/store/dynamo-client.js";
 import { describeEachEngine } from "../../support/engines.js";
+import { fakeWatch } from "../../support/lease-watch.js";
 import { E1, E3, loadTwice, recordOf, tableItems } from "./verify-fixture.js";
 
 describeEachEngine("repairs of what verify reports", (getEngine) => {
@@ -34,7 +35,9 @@ describeEachEngine("repairs of what verify reports", (getEngine) => {
     expect((await verifyDirectory(documents(), table(), { now: () => later })).problem?.what).toMatch(
       /stale lease of load "dies"/,
     );
-    const next = dynamoDirectory(documents(), table(), { writer: { graceMs: 0, now: () => later } });
+    const next = dynamoDirectory(documents(), table(), {
+      writer: { graceMs: 0, now: () => later, leaseWatch: fakeWatch() },
+    });
     await loadData({ persons: [], employees: [recordOf(E1)] }, next);
     expect((await verifyDirectory(documents(), table(), { now: () => later })).problem).toBeUndefined();
     await dead.abort().catch(() => undefined);
