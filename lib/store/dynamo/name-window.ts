@@ -5,7 +5,7 @@
  * - A fragment that is itself a posted gram (3 characters, or 2 in a scope), alone in the filter
  *   and with no created range: its postings are exactly the matches, so the census gives the total
  *   and only the window's first postings are read (census and postings at once: one round trip);
- *   when the two disagree, the postings are counted as below.
+ *   when the two disagree, the search fails (damage, or a read the reader asks again).
  * - One gram otherwise: its postings and the marker, at once; several: the census, then the rarest
  *   gram's postings. Each posting's pairs are checked against the whole filter.
  */
@@ -13,9 +13,9 @@ import type { CreatedRange, EmploymentFilter } from "../../search/matching.js";
 import { namesMatch } from "../../search/matching.js";
 import { pageOf } from "../../search/paging.js";
 import { DIRECTORY_ATTR as A } from "../tables.js";
-import { bytesOf } from "./batch.js";
+import { bytesOf, keyText } from "./batch.js";
 import { decodeNamePairs } from "./codec.js";
-import type { PartitionKey } from "./layout.js";
+import { gramCensusSort, type PartitionKey } from "./layout.js";
 import { filterGrams, type Gram, type GramSizes } from "./name-grams.js";
 import type { DirectoryReads, ReadAt, VersionedItem } from "./reads.js";
 
@@ -53,10 +53,14 @@ async function exactWindow(reads: DirectoryReads, p: PartitionKey, gram: Gram, q
   ]);
   if (!stored) return undefined;
   const total = stored.census.count(gram);
-  // They agree unless the read raced a clean-up (a slow read at a superseded generation, which the
-  // reader then checks) or the census is damaged (verify says so): counting the postings is right
-  // either way.
-  if (first.length !== Math.min(total, wanted)) return undefined;
+  // They disagree when the read raced a clean-up (a slow read at a superseded generation: the
+  // reader asks again at the new one) or when the census or postings are damaged: a total that
+  // depends on the page asked for is never answered.
+  if (first.length !== Math.min(total, wanted))
+    throw new Error(
+      `names census of ${keyText({ p, s: gramCensusSort(stored.gen, 0) })} counts ${total} holders of ` +
+        `${gram.field} gram ${JSON.stringify(gram.text)}, but ${first.length} of the first ${wanted} postings were read`,
+    );
   return { page: first.slice(query.offset, wanted), total };
 }
 

@@ -5,7 +5,7 @@
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { OrderKey } from "../binary-keys.js";
 import { DIRECTORY_ATTR as A } from "../tables.js";
-import { batchGet, betweenQuery, bytesOf, type Item, keyText, queryAll } from "./batch.js";
+import { batchGet, betweenQuery, bytesOf, type Item, keyOf, keyText, queryAll } from "./batch.js";
 import { decodeOrderBlock, decodeOrderIndex } from "./codec.js";
 import type { OrderIndex } from "./counted-order.js";
 import {
@@ -105,7 +105,13 @@ export class OrderReads {
     return named.map((block) => {
       const item = found.get(`${block.low}/${block.gen}`);
       if (!item) throw new Error(`block ${run.first + named.indexOf(block)} of an order is missing`);
-      return decodeOrderBlock(bytesOf(item[A.data]));
+      const keys = decodeOrderBlock(bytesOf(item[A.data]));
+      // A block out of step with its index would shift every window after it: fail, never answer.
+      if (keys.length !== block.count)
+        throw new Error(
+          `order block ${keyText(keyOf(item))} holds ${keys.length} keys where its index counts ${block.count}`,
+        );
+      return keys;
     });
   }
 }
