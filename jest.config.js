@@ -1,10 +1,13 @@
 /**
- * Jest runs the TypeScript sources as ESM on Node 24 (middy 7 is ESM-only), in three projects
- * chosen by file name (docs/testing.md):
+ * Jest runs the TypeScript sources as ESM on Node 24 (middy 7 is ESM-only), in four projects
+ * chosen by folder and file name (docs/testing.md):
  *
- * - unit: every other `*.test.ts`; no engine, no java, no browser (test/support/no-engines.ts
- *   fails a file that starts one).
- * - integration: `*.integration.test.ts`, on dynalite and DynamoDB Local (test/support/engines.ts).
+ * - unit: every other `*.test.ts`; no engine, no java, no browser, no CDK synthesis
+ *   (test/support/no-engines.ts fails a file that starts an engine or synthesizes).
+ * - infra: every test file under test/infra/: the CDK stages, synthesized once per run and shared
+ *   by the files (test/infra/synth.ts).
+ * - integration: `*.integration.test.ts` elsewhere, on dynalite and DynamoDB Local
+ *   (test/support/engines.ts).
  * - browser: `*.browser.test.ts`, headless Chromium from @sparticuz/chromium.
  *
  * JEST_PROJECT=unit (the `test:unit` script) keeps one project and leaves the command line free for
@@ -14,6 +17,7 @@ import { availableParallelism } from "node:os";
 
 const INTEGRATION = "\\.integration\\.test\\.ts$";
 const BROWSER = "\\.browser\\.test\\.ts$";
+const INFRA = "<rootDir>/test/infra/";
 
 const shared = {
   testEnvironment: "node",
@@ -29,14 +33,25 @@ export const unit = {
   ...shared,
   displayName: "unit",
   testMatch: ["**/*.test.ts"],
-  testPathIgnorePatterns: ["/node_modules/", INTEGRATION, BROWSER],
+  testPathIgnorePatterns: ["/node_modules/", INTEGRATION, BROWSER, INFRA],
   setupFiles: ["<rootDir>/test/support/quiet-logs.ts", "<rootDir>/test/support/no-engines.ts"],
+};
+
+export const infra = {
+  ...shared,
+  displayName: "infra",
+  testMatch: [`${INFRA}**/*.test.ts`],
+  setupFiles: ["<rootDir>/test/support/quiet-logs.ts"],
+  // A temporary folder for the stages synthesized in this run (test/infra/synth.ts).
+  globalSetup: "<rootDir>/test/infra/global-setup.ts",
+  globalTeardown: "<rootDir>/test/infra/global-teardown.ts",
 };
 
 export const integration = {
   ...shared,
   displayName: "integration",
   testMatch: [`**/*.integration.test.ts`],
+  testPathIgnorePatterns: ["/node_modules/", INFRA],
   setupFiles: ["<rootDir>/test/support/quiet-logs.ts"],
   // DynamoDB Local (java) is started once per run and shared by the workers; see test/support/engines.ts.
   // A project's globalSetup runs only when the run includes a test file of that project.
@@ -51,7 +66,7 @@ export const browser = {
   setupFiles: ["<rootDir>/test/support/quiet-logs.ts"],
 };
 
-const PROJECTS = { unit, integration, browser };
+const PROJECTS = { unit, infra, integration, browser };
 
 function selected(name) {
   if (!name) return Object.values(PROJECTS);

@@ -1,27 +1,36 @@
 /**
  * `cdk diff` must not churn: the same sources give the same Lambda assets wherever the cloud
- * assembly is written. Synthesizes prod (real esbuild bundling) into two folders of different
- * depth and compares each function's asset hash and the source map in its asset.
+ * assembly is written. Compares prod as the other files share it (synth.ts) with prod synthesized
+ * here (real esbuild bundling) into a folder of another depth: each function's asset hash, and the
+ * source map in its asset.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { AssetStaging } from "aws-cdk-lib";
 import { addStage, createApp } from "../../infra/stage-stacks.js";
+import { synthesizeStage } from "./synth.js";
 
 const root = mkdtempSync(join(tmpdir(), "asset-hashes-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
+interface LambdaTemplate {
+  Resources: Record<string, { Type: string; Properties: { Code?: { S3Key?: string } } }>;
+}
+
 /** Each Lambda function's logical id → its asset's S3 key (`<asset hash>.zip`). */
 function synthLambdaAssets(outdir: string): Record<string, string> {
-  // Otherwise the second synthesis in this process reuses the first one's bundles.
+  // Otherwise a synthesis after the shared one, in this process, would reuse its bundles.
   AssetStaging.clearAssetHashCache();
   const app = createApp(outdir);
   const { stateless } = addStage(app, "prod", { env: {} });
   app.synth();
-  const template = JSON.parse(readFileSync(join(outdir, `${stateless.stackName}.template.json`), "utf8")) as {
-    Resources: Record<string, { Type: string; Properties: { Code?: { S3Key?: string } } }>;
-  };
+  return lambdaAssets(
+    JSON.parse(readFileSync(join(outdir, `${stateless.stackName}.template.json`), "utf8")) as LambdaTemplate,
+  );
+}
+
+function lambdaAssets(template: LambdaTemplate): Record<string, string> {
   return Object.fromEntries(
     Object.entries(template.Resources)
       .filter(([, resource]) => resource.Type === "AWS::Lambda::Function")
@@ -30,13 +39,12 @@ function synthLambdaAssets(outdir: string): Record<string, string> {
 }
 
 describe("Lambda asset hashes", () => {
-  const shallow = join(root, "a");
   const deep = join(root, "x", "y", "z", "w", "b");
   let shallowAssets: Record<string, string> = {};
   let deepAssets: Record<string, string> = {};
 
   beforeAll(() => {
-    shallowAssets = synthLambdaAssets(shallow);
+    shallowAssets = lambdaAssets(synthesizeStage("prod").statelessTemplate.toJSON() as LambdaTemplate);
     deepAssets = synthLambdaAssets(deep);
   });
 

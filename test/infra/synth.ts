@@ -1,13 +1,21 @@
 /**
  * Synthesizes one stage the way `cdk synth` does (cdk.json feature flags, real esbuild bundling),
- * with cdk-nag's AwsSolutions pack as a validation plugin (added by addStage), once per test file.
+ * with cdk-nag's AwsSolutions pack as a validation plugin (added by addStage).
+ *
+ * In the infra project a stage is synthesized once per run and options, into the folder of
+ * global-setup.ts, and shared by every file: the first file to ask synthesizes it (a lock folder
+ * makes the others wait for it, however long it takes); the others read its cloud assembly and
+ * build the stage's constructs again without bundling or synthesis, for the reads of the construct
+ * tree. Each caller gets an `outdir` of its own (a link to the shared assembly) that it may remove.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { createHash, randomUUID } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Validations } from "aws-cdk-lib";
 import { Template } from "aws-cdk-lib/assertions";
 import type { IConstruct } from "constructs";
 import { addStage, createApp, type StageOptions, type StageStacks } from "../../infra/stage-stacks.js";
+import { SYNTH_DIR_ENV } from "./global-setup.js";
 
 export interface SynthesizedStage extends StageStacks {
   /** What the stage was synthesized with (as `-c …` would give). */
@@ -31,19 +39,23 @@ interface ReportShape {
   }[];
 }
 
+interface Synthesis {
+  readonly stacks: StageStacks;
+  readonly outdir: string;
+  readonly synthError?: string;
+  readonly acknowledgments: SynthesizedStage["acknowledgments"];
+}
+
 /** Environment-agnostic, as a synth without credentials is (the account pinning has its own tests). */
 export function synthesizeStage(stage: string, given: Omit<StageOptions, "env"> = {}): SynthesizedStage {
   const started = Date.now();
-  const app = createApp();
   const options: StageOptions = { ...given, env: {} };
-  const stacks = addStage(app, stage, options);
-  let synthError: string | undefined;
-  let outdir = app.outdir;
-  try {
-    outdir = app.synth().directory;
-  } catch (error) {
-    synthError = error instanceof Error ? error.message : String(error);
-  }
+  const runDir = process.env[SYNTH_DIR_ENV];
+  // A route table holds code, which no key can tell apart: such a stage is its caller's alone.
+  const { stacks, outdir, synthError, acknowledgments } =
+    runDir && given.routes === undefined
+      ? sharedSynthesis(runDir, stage, options)
+      : synthesize(stage, options);
   const templateOf = (stackName: string) =>
     Template.fromJSON(JSON.parse(readFileSync(join(outdir, `${stackName}.template.json`), "utf8")));
   return {
@@ -53,10 +65,98 @@ export function synthesizeStage(stage: string, given: Omit<StageOptions, "env"> 
     statelessTemplate: templateOf(stacks.stateless.stackName),
     violations: readViolations(join(outdir, "validation-report.json")),
     synthError,
-    acknowledgments: collectAcknowledgments(app),
+    acknowledgments,
     outdir,
     millis: Date.now() - started,
   };
+}
+
+function synthesize(stage: string, options: StageOptions, outdir?: string): Synthesis {
+  const app = createApp(outdir);
+  const stacks = addStage(app, stage, options);
+  let synthError: string | undefined;
+  try {
+    app.synth();
+  } catch (error) {
+    synthError = error instanceof Error ? error.message : String(error);
+  }
+  // After synthesis: some are added while it prepares the tree (e.g. the policies' wildcards).
+  return { stacks, outdir: app.outdir, synthError, acknowledgments: collectAcknowledgments(app) };
+}
+
+/** What a synthesis knows besides its assembly, kept beside it for the files that reuse it. */
+const SYNTH_ERROR_FILE = "synth-error.txt";
+const ACKNOWLEDGMENTS_FILE = "acknowledgments.json";
+function sharedSynthesis(runDir: string, stage: string, options: StageOptions): Synthesis {
+  const key = `${stage.replace(/[^a-z0-9-]/gi, "_")}-${createHash("sha256").update(JSON.stringify(options)).digest("hex").slice(0, 16)}`;
+  const ready = join(runDir, key);
+  const lock = `${ready}.lock`;
+  // Unique per call: jest gives each file in a worker fresh modules, so no counter would do.
+  const caller = join(runDir, "callers", `${key}-${randomUUID()}`);
+  const own = (suffix: string) => `${caller}${suffix}`;
+  mkdirSync(join(runDir, "callers"), { recursive: true });
+  for (;;) {
+    if (existsSync(ready)) {
+      const app = createApp(own(".tree"));
+      // The construct tree only: the assembly (bundles included) is the shared one.
+      app.node.setContext("aws:cdk:bundling-stacks", []);
+      const stacks = addStage(app, stage, options);
+      const errorFile = join(ready, SYNTH_ERROR_FILE);
+      return {
+        stacks,
+        outdir: linkTo(ready, own("")),
+        synthError: existsSync(errorFile) ? readFileSync(errorFile, "utf8") : undefined,
+        acknowledgments: JSON.parse(readFileSync(join(ready, ACKNOWLEDGMENTS_FILE), "utf8")),
+      };
+    }
+    if (tryLock(lock)) {
+      try {
+        if (existsSync(ready)) continue;
+        const building = `${ready}.building`;
+        rmSync(building, { recursive: true, force: true });
+        const made = synthesize(stage, options, building);
+        if (made.synthError !== undefined) writeFileSync(join(building, SYNTH_ERROR_FILE), made.synthError);
+        writeFileSync(join(building, ACKNOWLEDGMENTS_FILE), JSON.stringify(made.acknowledgments));
+        renameSync(building, ready);
+        return { ...made, outdir: linkTo(ready, own("")) };
+      } finally {
+        rmSync(lock, { recursive: true, force: true });
+      }
+    }
+    waitForLock(lock);
+  }
+}
+
+function linkTo(target: string, path: string): string {
+  symlinkSync(target, path);
+  return path;
+}
+
+function tryLock(lock: string): boolean {
+  try {
+    mkdirSync(lock);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw error;
+  }
+  writeFileSync(join(lock, "pid"), String(process.pid));
+  return true;
+}
+
+/** Sleeps a moment; takes the lock away from a holder that died (its process is gone). */
+function waitForLock(lock: string): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250);
+  let holder: number;
+  try {
+    holder = Number(readFileSync(join(lock, "pid"), "utf8"));
+  } catch {
+    return; // Released, or taken a moment ago and its pid not written yet.
+  }
+  try {
+    process.kill(holder, 0);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ESRCH") rmSync(lock, { recursive: true, force: true });
+  }
 }
 
 function readViolations(reportPath: string): string[] {

@@ -4,9 +4,9 @@
  * and silently drop every partner key's association (`keys reconcile --fix` would then have to
  * re-add all of them). A rename must be deliberate: change these ids only with that migration.
  */
-import { Template } from "aws-cdk-lib/assertions";
-import { addStage, createApp } from "../../infra/stage-stacks.js";
+import type { Template } from "aws-cdk-lib/assertions";
 import { DEPLOYED_STAGES, stageParameterNames, THROTTLE_TIER_NAMES } from "../../lib/stages.js";
+import { synthesizeStage } from "./synth.js";
 
 const PINNED_PLAN_IDS = {
   trial: "UsagePlanstrialB2B2EB4B",
@@ -17,10 +17,8 @@ const PINNED_PLAN_IDS = {
 describe.each(DEPLOYED_STAGES)("%s's usage plans", (stage) => {
   let template: Template;
   beforeAll(() => {
-    const app = createApp();
-    // The ids do not depend on the functions' code: skip bundling.
-    app.node.setContext("aws:cdk:bundling-stacks", []);
-    template = Template.fromStack(addStage(app, stage, { env: {} }).stateless);
+    // The bare stage, as the other files of test/infra synthesize it: shared with them.
+    template = synthesizeStage(stage).statelessTemplate;
   });
 
   it("keep their logical ids in the synthesized template, one plan per tier", () => {

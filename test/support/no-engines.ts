@@ -1,15 +1,19 @@
 /**
- * The unit project's guard (jest.config.js): a unit test file that starts dynalite or runs java
- * fails, naming the rule, instead of quietly making `npm run test:unit` slow and java-bound. Such a
- * file belongs in the integration project: name it `*.integration.test.ts`. Importing the engines'
- * modules stays allowed; only starting one is refused. Mocks are per test file, so the integration
- * and browser projects, which may share a worker, are untouched.
+ * The unit project's guard (jest.config.js): a unit test file that starts dynalite, runs java or
+ * synthesizes a CDK app fails, naming the rule, instead of quietly making `npm run test:unit` slow.
+ * A file with an engine belongs in the integration project (name it `*.integration.test.ts`), one
+ * that synthesizes in test/infra/ (the infra project). Importing the modules stays allowed; only
+ * starting an engine or synthesizing is refused. Mocks are per test file, so the other projects,
+ * which may share a worker, are untouched.
  */
 import * as childProcess from "node:child_process";
 import { jest } from "@jest/globals";
 
 export const NO_ENGINE_IN_UNIT =
   "a unit test may not start a DynamoDB engine: name the file *.integration.test.ts (docs/testing.md)";
+
+export const NO_SYNTH_IN_UNIT =
+  "a unit test may not synthesize a CDK app: put the file in test/infra/ (docs/testing.md)";
 
 function refused(what: string): never {
   throw new Error(`${NO_ENGINE_IN_UNIT} (it tried to start ${what})`);
@@ -39,3 +43,13 @@ jest.unstable_mockModule("node:child_process", () => ({
 }));
 
 jest.unstable_mockModule("dynalite", () => ({ default: () => refused("dynalite") }));
+
+// Every synthesis (app.synth(), Template.fromStack) goes through Stage.prototype.synth of the one
+// aws-cdk-lib instance of this file; the factory runs only if the file imports aws-cdk-lib.
+jest.unstable_mockModule("aws-cdk-lib", () => {
+  const cdk = jest.requireActual<typeof import("aws-cdk-lib")>("aws-cdk-lib");
+  cdk.Stage.prototype.synth = () => {
+    throw new Error(NO_SYNTH_IN_UNIT);
+  };
+  return { ...cdk, default: cdk };
+});
