@@ -82,6 +82,9 @@ function selected(name) {
  * own, so files sharing DynamoDB Local do not meet.
  */
 export default {
+  // No test races a clock: on a busy machine an engine's start, a child process or a synthesis can
+  // take minutes. A hung test still ends, after 10 minutes. (A global option: projects cannot set it.)
+  testTimeout: 600_000,
   maxWorkers: Math.max(2, availableParallelism() - 1),
   projects: selected(process.env.JEST_PROJECT),
 };

@@ -34,7 +34,7 @@ export interface DynamoDbLocalEngine extends Engine {
   readonly startMs: number;
 }
 
-/** Client settings for a local engine: fixed dummy credentials and tight timeouts. */
+/** Client settings for a local engine: fixed dummy credentials, few retries. */
 export function localClient(endpoint: string, maxAttempts = 2): DynamoDBClient {
   return new DynamoDBClient({
     endpoint,
@@ -43,8 +43,10 @@ export function localClient(endpoint: string, maxAttempts = 2): DynamoDBClient {
     credentials: { accessKeyId: "local", secretAccessKey: "local" },
     // A local engine never throttles; one retry covers a dropped keep-alive socket, more would hide bugs.
     maxAttempts,
-    // DynamoDB Local's first requests are slow while the JVM warms up, hence the generous request timeout.
-    requestHandler: { connectionTimeout: 1_000, requestTimeout: 10_000 },
+    // DynamoDB Local's first requests are slow while the JVM warms up, hence the generous request
+    // timeout. The connection timeout is generous too: on a busy machine this process may not see
+    // its socket connect for seconds, and a closed port is refused at once anyway.
+    requestHandler: { connectionTimeout: 10_000, requestTimeout: 10_000 },
     base64Decoder,
   });
 }

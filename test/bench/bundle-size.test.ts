@@ -27,6 +27,5 @@ describe("Lambda bundles", () => {
       if (BATCH_FUNCTIONS.has(name)) return;
       expect(Object.keys(metafile.inputs).filter((input) => input.includes("zod/v4/classic"))).toEqual([]);
     },
-    120_000,
   );
 });

@@ -26,10 +26,10 @@ test("on disk: answers, then stop() ends the process and removes its folder", as
   expect(answered).toBe(20);
   expect(existed).toBe(true);
   expect(existsSync(folder as string)).toBe(false);
-}, 60_000);
+});
 
 test("in memory: answers, with no folder", async () => {
   const { folder, answered } = await useEngine(false);
   expect(answered).toBe(20);
   expect(folder).toBeUndefined();
-}, 60_000);
+});

@@ -52,7 +52,7 @@ beforeAll(async () => {
     scopes: keys,
     mode: "snapshot",
   });
-}, 600_000);
+});
 
 afterAll(async () => {
   if (process.env.COST_BUDGET_UPDATE === "1") {
@@ -100,6 +100,5 @@ describe(`read cost of the scale mix (${dataset.summary.records} records, ${data
         query.kind === "name" ? queryCandidateUnits(dataset, keyed.principal.companies, query) : null;
       if (candidates !== null) expect(first.rcu).toBeLessThanOrEqual(2 * candidates + floor.page);
     },
-    300_000,
   );
 });

@@ -3,7 +3,7 @@
  * a bad call and a failure each end the same way (lib/cli/args.ts), never with a stack trace.
  */
 import { createServer, type Server } from "node:net";
-import { runTool, STACK_FRAME, TOOL_TIMEOUT_MS as TIMEOUT_MS } from "./run-tool.js";
+import { runTool, STACK_FRAME } from "./run-tool.js";
 
 const TOOLS = [
   {
@@ -27,45 +27,33 @@ const TOOLS = [
 ] as const;
 
 describe.each(TOOLS)("$name", ({ name, file, badValue, flag }) => {
-  it(
-    "answers --help and -h with its usage on stdout, exit 0",
-    async () => {
-      for (const help of ["--help", "-h"]) {
-        const { code, stdout, stderr } = await runTool(file, [help]);
-        expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
-        expect(stdout).toMatch(/^usage:/);
-      }
-    },
-    TIMEOUT_MS,
-  );
+  it("answers --help and -h with its usage on stdout, exit 0", async () => {
+    for (const help of ["--help", "-h"]) {
+      const { code, stdout, stderr } = await runTool(file, [help]);
+      expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+      expect(stdout).toMatch(/^usage:/);
+    }
+  });
 
-  it(
-    "refuses an unknown option in one line naming it, then the usage, exit 2",
-    async () => {
-      const { code, stdout, stderr } = await runTool(file, ["--no-such-option"]);
-      const help = await runTool(file, ["--help"]);
-      expect(code).toBe(2);
-      expect(stdout).toBe("");
-      expect(stderr).toBe(`${name}: Unknown option '--no-such-option'\n\n${help.stdout}`);
-    },
-    TIMEOUT_MS,
-  );
+  it("refuses an unknown option in one line naming it, then the usage, exit 2", async () => {
+    const { code, stdout, stderr } = await runTool(file, ["--no-such-option"]);
+    const help = await runTool(file, ["--help"]);
+    expect(code).toBe(2);
+    expect(stdout).toBe("");
+    expect(stderr).toBe(`${name}: Unknown option '--no-such-option'\n\n${help.stdout}`);
+  });
 
-  it(
-    "refuses a bad value in one line naming the option and the value, exit 2",
-    async () => {
-      const { code, stderr } = await runTool(file, [...badValue]);
-      const [line, blank, usage] = stderr.split("\n");
-      expect(code).toBe(2);
-      expect(line).toContain(`${name}: `);
-      expect(line).toContain(flag);
-      expect(line).toContain(badValue.at(-1));
-      expect(blank).toBe("");
-      expect(usage).toMatch(/^usage:/);
-      expect(stderr).not.toMatch(STACK_FRAME);
-    },
-    TIMEOUT_MS,
-  );
+  it("refuses a bad value in one line naming the option and the value, exit 2", async () => {
+    const { code, stderr } = await runTool(file, [...badValue]);
+    const [line, blank, usage] = stderr.split("\n");
+    expect(code).toBe(2);
+    expect(line).toContain(`${name}: `);
+    expect(line).toContain(flag);
+    expect(line).toContain(badValue.at(-1));
+    expect(blank).toBe("");
+    expect(usage).toMatch(/^usage:/);
+    expect(stderr).not.toMatch(STACK_FRAME);
+  });
 });
 
 describe("a failure while running", () => {
@@ -88,38 +76,26 @@ describe("a failure while running", () => {
     return free;
   }
 
-  it(
-    "keys: an unreachable endpoint is one line, exit 1",
-    async () => {
-      const endpoint = `http://127.0.0.1:${await closedPort()}`;
-      const { code, stdout, stderr } = await runTool("lib/cli/keys.ts", ["list", "--endpoint", endpoint]);
-      expect({ code, stdout }).toEqual({ code: 1, stdout: "" });
-      expect(stderr).toMatch(/^keys: .*ECONNREFUSED.*\n$/);
-    },
-    TIMEOUT_MS,
-  );
+  it("keys: an unreachable endpoint is one line, exit 1", async () => {
+    const endpoint = `http://127.0.0.1:${await closedPort()}`;
+    const { code, stdout, stderr } = await runTool("lib/cli/keys.ts", ["list", "--endpoint", endpoint]);
+    expect({ code, stdout }).toEqual({ code: 1, stdout: "" });
+    expect(stderr).toMatch(/^keys: .*ECONNREFUSED.*\n$/);
+  });
 
-  it(
-    "load: a missing file is one line, exit 1",
-    async () => {
-      const { code, stderr } = await runTool("lib/cli/load.ts", ["no-such-file.json"]);
-      expect(code).toBe(1);
-      expect(stderr).toMatch(
-        /^load: failed, nothing changed: ENOENT: no such file or directory, access 'no-such-file.json'\n$/,
-      );
-    },
-    TIMEOUT_MS,
-  );
+  it("load: a missing file is one line, exit 1", async () => {
+    const { code, stderr } = await runTool("lib/cli/load.ts", ["no-such-file.json"]);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(
+      /^load: failed, nothing changed: ENOENT: no such file or directory, access 'no-such-file.json'\n$/,
+    );
+  });
 
-  it(
-    "npm start: a busy port is one line naming the port and PORT, exit 1",
-    async () => {
-      const { code, stderr } = await runTool("lib/local/main.ts", [], { PORT: String(port) });
-      expect(code).toBe(1);
-      expect(stderr).toBe(
-        `start: port ${port} on 127.0.0.1 is already in use: stop what holds it, or set PORT to another port (PORT=0 picks a free one)\n`,
-      );
-    },
-    TIMEOUT_MS,
-  );
+  it("npm start: a busy port is one line naming the port and PORT, exit 1", async () => {
+    const { code, stderr } = await runTool("lib/local/main.ts", [], { PORT: String(port) });
+    expect(code).toBe(1);
+    expect(stderr).toBe(
+      `start: port ${port} on 127.0.0.1 is already in use: stop what holds it, or set PORT to another port (PORT=0 picks a free one)\n`,
+    );
+  });
 });

@@ -37,7 +37,7 @@ beforeAll(async () => {
     writer: { graceMs: 0 },
   });
   folder = await mkdtemp(join(tmpdir(), "load-killed-"));
-}, 60_000);
+});
 
 afterAll(async () => {
   await engine?.stop();
@@ -102,7 +102,7 @@ describe("npm run load, its npm killed", () => {
 
     await loadFile(file, "changes", directory);
     expect((await employeesOfAcme(directory)).total).toBe(RECORDS);
-  }, 180_000);
+  });
 });
 
 describe("watchCommand", () => {

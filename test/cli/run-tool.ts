@@ -4,7 +4,6 @@ import { dirname } from "node:path";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const TSX = `${ROOT}node_modules/.bin/tsx`;
-export const TOOL_TIMEOUT_MS = 60_000;
 
 export interface Outcome {
   code: number | null;
@@ -22,7 +21,6 @@ export function runTool(file: string, args: string[], env: Record<string, string
         cwd: ROOT,
         // tsx runs on the `node` of PATH: this Node 24's first, not a system one.
         env: { ...process.env, ...env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ""}` },
-        timeout: TOOL_TIMEOUT_MS,
       },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === "number" ? error.code : null) : 0;

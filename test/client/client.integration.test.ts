@@ -40,7 +40,7 @@ const client = (apiKey: string, retry = { maxAttempts: 1 }) =>
 beforeAll(async () => {
   const { startLocalService } = await import("../../lib/local/service.js");
   service = await startLocalService({ port: 0, stage: "local", keys: keys.records, data });
-}, 30_000);
+});
 
 afterAll(async () => {
   await service?.stop();
@@ -131,7 +131,7 @@ describe("the client against the local service", () => {
     });
     await expect(patient.hello("acme-home-care")).resolves.toEqual({ message: expect.any(String) });
     expect(retries.every((delay) => delay >= 1000)).toBe(true);
-  }, 20_000);
+  });
 });
 
 describe("the examples, run as a partner runs them", () => {
@@ -154,7 +154,7 @@ describe("the examples, run as a partner runs them", () => {
     );
     expect(lines.at(-1)).toBe(`${expected.size} person(s) in acme-home-care`);
     expect(new Set(lines.slice(0, -1).map((line) => line.split("\t")[0]))).toEqual(expected);
-  }, 30_000);
+  });
 
   it("handle-429 rides out the throttle, then reports when to come back", async () => {
     const { stdout } = await run(tsx, [example("handle-429.ts")], { env: { ...env(SLOW), REQUESTS: "4" } });
@@ -162,5 +162,5 @@ describe("the examples, run as a partner runs them", () => {
     expect(stdout).toContain("patient client: 4 of 4 requests answered");
     expect(stdout).toMatch(/rate limited \(request [0-9a-f-]{36}\); come back in \d+ s/);
     expect(stdout).toMatch(/impatient client: \d answered, [1-4] rate limited/);
-  }, 30_000);
+  });
 });

@@ -70,7 +70,7 @@ beforeAll(async () => {
     keys: records,
     now: () => 1_767_225_600_000,
   });
-}, 30_000);
+});
 afterAll(async () => {
   await service?.stop();
 });

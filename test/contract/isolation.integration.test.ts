@@ -174,5 +174,5 @@ describeEachEngine("isolation over the search use cases", (getEngine) => {
       }),
       { numRuns: 30 },
     );
-  }, 120_000);
+  });
 });

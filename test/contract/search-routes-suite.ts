@@ -115,7 +115,7 @@ export function searchRoutesSuite(name: string, start: () => Promise<SuiteEngine
     const { startLocalService } = await import("../../lib/local/service.js");
     service = await startLocalService({ port: 0, stage: "local", keys: KEY_RECORDS, data: DATA, ...started });
     stopEngine = () => started.engine.stop();
-  }, 180_000);
+  });
 
   afterAll(async () => {
     await service?.stop();

@@ -104,7 +104,7 @@ beforeAll(async () => {
   engine = await startDynalite();
   service = await startLocalService({ port: 0, stage: "local", keys: records, engine });
   port = Number(new URL(service.url).port);
-}, 30_000);
+});
 
 afterAll(async () => {
   for (const undo of restore.splice(0)) undo();

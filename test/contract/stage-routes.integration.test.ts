@@ -31,7 +31,7 @@ beforeAll(async () => {
   engine = await startDynalite();
   local = await startLocalService({ port: 0, stage: "local", keys: records, engine });
   prod = await startLocalService({ port: 0, stage: "prod", keys: records, engine });
-}, 30_000);
+});
 afterAll(async () => {
   await local?.stop();
   await prod?.stop();

@@ -71,6 +71,6 @@ export function ingestBundleAssertions(stage: string, synthesized: () => Synthes
       expect(state.status).toBe("applied");
       const report = await new InboxStore(s3.client()).report(object);
       expect(report).toMatchObject({ status: "applied", mode: "merge", changes: 3 });
-    }, 60_000);
+    });
   });
 }

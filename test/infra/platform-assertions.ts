@@ -224,7 +224,7 @@ export function platformAssertions(stage: string, synthesized: () => Synthesized
       } finally {
         dynamo.close();
       }
-    }, 30_000);
+    });
 
     it("bundles every route function as an ES module that answers with x-request-id", () => {
       const event = {

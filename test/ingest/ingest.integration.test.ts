@@ -19,9 +19,6 @@ import { type LoadTable, loadTable } from "../load/load-tables.js";
 import { describeEachEngine } from "../support/engines.js";
 import { type LocalS3, startLocalS3 } from "../support/s3rver.js";
 
-const SETUP_MS = 60_000;
-const TEST_MS = 240_000;
-
 let s3: LocalS3 | undefined;
 const localS3 = () => {
   if (!s3) throw new Error("no s3rver: setup failed");
@@ -30,7 +27,7 @@ const localS3 = () => {
 
 beforeAll(async () => {
   s3 = await startLocalS3();
-}, SETUP_MS);
+});
 afterAll(async () => {
   await s3?.stop();
 });
@@ -85,7 +82,7 @@ describeEachEngine("the ingest", (getEngine) => {
   beforeEach(async () => {
     world = await scenario(7, { records: 120, added: 90 });
     table = await loadTable(getEngine(), world.before);
-  }, SETUP_MS);
+  });
   afterEach(async () => {
     await table?.drop();
     await world?.dispose();
@@ -110,159 +107,134 @@ describeEachEngine("the ingest", (getEngine) => {
       expect(report?.steps).toBeLessThanOrEqual(state.steps ?? 0);
       expect(state.report).toBe(reportKey(object));
     },
-    TEST_MS,
   );
 
-  it(
-    "applies a version once: a second delivery, even at the same time, finds the report",
-    async () => {
-      const { table, world } = ready();
-      const object = await put("changes/first.ndjson", await readFile(world.file("changes")));
-      const [one, two] = await Promise.all([
-        runLocalExecution(object, ingest(), { waitMs: 50 }),
-        runLocalExecution(object, ingest(), { waitMs: 50 }),
-      ]);
-      const statuses = [one.state.status, two.state.status].sort();
-      const reported = await inbox().report(object);
-      // Compared with the report's error, so that a failure says why (seen once, in a clean-clone
-      // run with two jest workers: one delivery failed, the other found its report).
-      expect({ statuses, error: reported?.error }).toEqual({
-        statuses: ["applied", "duplicate"],
-        error: undefined,
-      });
-      const applied = [one, two].find((run) => run.state.status === "applied");
-      expect(reported?.execution).toBe(applied?.state.execution);
-      // A delivery whose own step crashed (its progress never saved) ends duplicate, not failed.
-      const crashed = await ingest()({
-        object,
-        execution: "a-delivery-that-crashed",
-        status: "running",
-        steps: 2,
-        crash: { Error: "TimeoutError", Cause: "socket hang up" },
-      });
-      expect(crashed.status).toBe("duplicate");
-      expect((await inbox().report(object))?.execution).toBe(applied?.state.execution);
-      // Delivered again after a later file changed the same records: that file's values stay.
-      const later = await put("snapshot/later.ndjson", await readFile(world.file("snapshot")));
-      expect(await ended(await runLocalExecution(later, ingest()))).toEqual(APPLIED);
-      const again = await runLocalExecution(object, ingest());
-      expect(again.state.status).toBe("duplicate");
-      await table.expectState(world.afterState);
-    },
-    TEST_MS,
-  );
+  it("applies a version once: a second delivery, even at the same time, finds the report", async () => {
+    const { table, world } = ready();
+    const object = await put("changes/first.ndjson", await readFile(world.file("changes")));
+    const [one, two] = await Promise.all([
+      runLocalExecution(object, ingest(), { waitMs: 50 }),
+      runLocalExecution(object, ingest(), { waitMs: 50 }),
+    ]);
+    const statuses = [one.state.status, two.state.status].sort();
+    const reported = await inbox().report(object);
+    // Compared with the report's error, so that a failure says why (seen once, in a clean-clone
+    // run with two jest workers: one delivery failed, the other found its report).
+    expect({ statuses, error: reported?.error }).toEqual({
+      statuses: ["applied", "duplicate"],
+      error: undefined,
+    });
+    const applied = [one, two].find((run) => run.state.status === "applied");
+    expect(reported?.execution).toBe(applied?.state.execution);
+    // A delivery whose own step crashed (its progress never saved) ends duplicate, not failed.
+    const crashed = await ingest()({
+      object,
+      execution: "a-delivery-that-crashed",
+      status: "running",
+      steps: 2,
+      crash: { Error: "TimeoutError", Cause: "socket hang up" },
+    });
+    expect(crashed.status).toBe("duplicate");
+    expect((await inbox().report(object))?.execution).toBe(applied?.state.execution);
+    // Delivered again after a later file changed the same records: that file's values stay.
+    const later = await put("snapshot/later.ndjson", await readFile(world.file("snapshot")));
+    expect(await ended(await runLocalExecution(later, ingest()))).toEqual(APPLIED);
+    const again = await runLocalExecution(object, ingest());
+    expect(again.state.status).toBe("duplicate");
+    await table.expectState(world.afterState);
+  });
 
-  it(
-    "refuses a malformed file with its line and field, changing nothing, without a dead letter",
-    async () => {
-      const { table, world } = ready();
-      const lines = (await readFile(world.file("changes"), "utf8")).trimEnd().split("\n");
-      lines.splice(40, 0, JSON.stringify({ op: "upsert", person: { id: "not-a-uuid", createdAt: "x" } }));
-      const object = await put("changes/bad.ndjson", `${lines.join("\n")}\n`);
-      const { state, deadLetter } = await runLocalExecution(object, ingest());
-      expect(deadLetter).toBeUndefined();
-      expect(state.status).toBe("refused");
-      expect((await inbox().report(object))?.refusal).toMatchObject({
-        record: expect.stringContaining("line 41"),
-      });
-      await table.expectState(world.beforeState);
-    },
-    TEST_MS,
-  );
+  it("refuses a malformed file with its line and field, changing nothing, without a dead letter", async () => {
+    const { table, world } = ready();
+    const lines = (await readFile(world.file("changes"), "utf8")).trimEnd().split("\n");
+    lines.splice(40, 0, JSON.stringify({ op: "upsert", person: { id: "not-a-uuid", createdAt: "x" } }));
+    const object = await put("changes/bad.ndjson", `${lines.join("\n")}\n`);
+    const { state, deadLetter } = await runLocalExecution(object, ingest());
+    expect(deadLetter).toBeUndefined();
+    expect(state.status).toBe("refused");
+    expect((await inbox().report(object))?.refusal).toMatchObject({
+      record: expect.stringContaining("line 41"),
+    });
+    await table.expectState(world.beforeState);
+  });
 
-  it(
-    "undoes a load whose step crashed, reports it failed and sends it to the dead letters",
-    async () => {
-      const { table, world } = ready();
-      const object = await put("snapshot/crash.ndjson", await readFile(world.file("snapshot")));
-      const step = ingest();
-      let calls = 0;
-      const crashing = async (state: IngestState) => {
-        calls += 1;
-        // Step 1 validates, 2 takes the lease, 3 applies two chunks; 4 dies with the load half written.
-        if (calls === 4) throw new Error("Task timed out after 900.00 seconds");
-        return step(state);
-      };
-      const { state, deadLetter } = await runLocalExecution(object, crashing);
-      expect(state.status).toBe("failed");
-      expect(deadLetter?.status).toBe("failed");
-      expect((await inbox().report(object))?.error).toMatch(/a step crashed .*timed out/);
-      await table.expectState(world.beforeState);
-      await table.expectVerified();
-      expect((await readManifest(table.documents, table.table)).lease).toBeUndefined();
-    },
-    TEST_MS,
-  );
+  it("undoes a load whose step crashed, reports it failed and sends it to the dead letters", async () => {
+    const { table, world } = ready();
+    const object = await put("snapshot/crash.ndjson", await readFile(world.file("snapshot")));
+    const step = ingest();
+    let calls = 0;
+    const crashing = async (state: IngestState) => {
+      calls += 1;
+      // Step 1 validates, 2 takes the lease, 3 applies two chunks; 4 dies with the load half written.
+      if (calls === 4) throw new Error("Task timed out after 900.00 seconds");
+      return step(state);
+    };
+    const { state, deadLetter } = await runLocalExecution(object, crashing);
+    expect(state.status).toBe("failed");
+    expect(deadLetter?.status).toBe("failed");
+    expect((await inbox().report(object))?.error).toMatch(/a step crashed .*timed out/);
+    await table.expectState(world.beforeState);
+    await table.expectVerified();
+    expect((await readManifest(table.documents, table.table)).lease).toBeUndefined();
+  });
 
-  it(
-    "waits while another load holds the lease, then applies",
-    async () => {
-      const { table, world } = ready();
-      const other = await dynamoDirectory(table.documents, table.table).beginLoad("another load");
-      const object = await put("merge/waits.ndjson", await readFile(world.file("merge")));
-      const step = ingest();
-      let waited = 0;
-      const execution = runLocalExecution(
-        object,
-        async (state) => {
-          const next = await step(state);
-          if (next.status === "waiting") waited += 1;
-          if (next.status === "waiting" && waited === 2) await other.abort();
-          return next;
-        },
-        { waitMs: 20 },
-      );
-      expect(await ended(await execution)).toEqual(APPLIED);
-      expect(waited).toBe(2);
-      await table.expectState(await stateAfter(world.before, [{ path: world.file("merge"), mode: "merge" }]));
-    },
-    TEST_MS,
-  );
+  it("waits while another load holds the lease, then applies", async () => {
+    const { table, world } = ready();
+    const other = await dynamoDirectory(table.documents, table.table).beginLoad("another load");
+    const object = await put("merge/waits.ndjson", await readFile(world.file("merge")));
+    const step = ingest();
+    let waited = 0;
+    const execution = runLocalExecution(
+      object,
+      async (state) => {
+        const next = await step(state);
+        if (next.status === "waiting") waited += 1;
+        if (next.status === "waiting" && waited === 2) await other.abort();
+        return next;
+      },
+      { waitMs: 20 },
+    );
+    expect(await ended(await execution)).toEqual(APPLIED);
+    expect(waited).toBe(2);
+    await table.expectState(await stateAfter(world.before, [{ path: world.file("merge"), mode: "merge" }]));
+  });
 
-  it(
-    "finds a key its event URL-encoded, and fails with a report for a version that is gone",
-    async () => {
-      const { world } = ready();
-      const object = await put("merge/with space.ndjson", await readFile(world.file("merge")));
-      const encoded = { ...object, key: object.key.replace(" ", "+") };
-      expect(await ended(await runLocalExecution(encoded, ingest()))).toEqual(APPLIED);
-      expect((await inbox().report(object))?.status).toBe("applied");
-      const gone = { ...object, key: "merge/never-put.ndjson" };
-      const { state, deadLetter } = await runLocalExecution(gone, ingest());
-      expect(deadLetter?.status).toBe("failed");
-      expect((await inbox().report(gone))?.error).toBe("the object version is gone from the inbox");
-      expect(state.report).toBe(reportKey(gone));
-    },
-    TEST_MS,
-  );
+  it("finds a key its event URL-encoded, and fails with a report for a version that is gone", async () => {
+    const { world } = ready();
+    const object = await put("merge/with space.ndjson", await readFile(world.file("merge")));
+    const encoded = { ...object, key: object.key.replace(" ", "+") };
+    expect(await ended(await runLocalExecution(encoded, ingest()))).toEqual(APPLIED);
+    expect((await inbox().report(object))?.status).toBe("applied");
+    const gone = { ...object, key: "merge/never-put.ndjson" };
+    const { state, deadLetter } = await runLocalExecution(gone, ingest());
+    expect(deadLetter?.status).toBe("failed");
+    expect((await inbox().report(gone))?.error).toBe("the object version is gone from the inbox");
+    expect(state.report).toBe(reportKey(gone));
+  });
 
-  it(
-    "keeps the applied report, and ends applied, when a step crashes after the flip",
-    async () => {
-      const { table, world } = ready();
-      const object = await put("changes/flip-then-crash.ndjson", await readFile(world.file("changes")));
-      const step = ingest({ every: 1 });
-      let crashed = false;
-      const crashingAfterFlip = async (state: IngestState) => {
-        // The flip wrote the report; the clean-up goes on in later steps: the next one dies.
-        if (
-          !crashed &&
-          state.status === "running" &&
-          state.crash === undefined &&
-          (await inbox().report(object))
-        ) {
-          crashed = true;
-          throw new Error("Runtime exited with error: signal: killed");
-        }
-        return step(state);
-      };
-      const execution = await runLocalExecution(object, crashingAfterFlip);
-      expect(crashed).toBe(true);
-      expect(await ended(execution)).toEqual(APPLIED);
-      expect(execution.deadLetter).toBeUndefined();
-      expect((await inbox().report(object))?.status).toBe("applied");
-      await table.expectState(world.afterState);
-    },
-    TEST_MS,
-  );
+  it("keeps the applied report, and ends applied, when a step crashes after the flip", async () => {
+    const { table, world } = ready();
+    const object = await put("changes/flip-then-crash.ndjson", await readFile(world.file("changes")));
+    const step = ingest({ every: 1 });
+    let crashed = false;
+    const crashingAfterFlip = async (state: IngestState) => {
+      // The flip wrote the report; the clean-up goes on in later steps: the next one dies.
+      if (
+        !crashed &&
+        state.status === "running" &&
+        state.crash === undefined &&
+        (await inbox().report(object))
+      ) {
+        crashed = true;
+        throw new Error("Runtime exited with error: signal: killed");
+      }
+      return step(state);
+    };
+    const execution = await runLocalExecution(object, crashingAfterFlip);
+    expect(crashed).toBe(true);
+    expect(await ended(execution)).toEqual(APPLIED);
+    expect(execution.deadLetter).toBeUndefined();
+    expect((await inbox().report(object))?.status).toBe("applied");
+    await table.expectState(world.afterState);
+  });
 });

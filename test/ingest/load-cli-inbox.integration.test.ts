@@ -10,7 +10,7 @@ import { InboxStore } from "../../lib/ingest/inbox-store.js";
 import { ingestStep } from "../../lib/ingest/ingest-step.js";
 import { runLocalExecution } from "../../lib/ingest/local-execution.js";
 import { dynamoDirectory } from "../../lib/store/dynamo/directory.js";
-import { runTool, STACK_FRAME, TOOL_TIMEOUT_MS } from "../cli/run-tool.js";
+import { runTool, STACK_FRAME } from "../cli/run-tool.js";
 import { type Scenario, scenario, stateAfter } from "../load/load-scenario.js";
 import { type LoadTable, loadTable } from "../load/load-tables.js";
 import { describeEachEngine } from "../support/engines.js";
@@ -47,7 +47,7 @@ describeEachEngine("npm run load through the inbox", (getEngine) => {
         ingestStep(state, { inbox, directory, deadline: () => false }),
       );
     });
-  }, TOOL_TIMEOUT_MS);
+  });
 
   afterAll(async () => {
     await table?.drop();
@@ -55,39 +55,29 @@ describeEachEngine("npm run load through the inbox", (getEngine) => {
     await s3?.stop();
   });
 
-  it(
-    "uploads the file, waits for the ingest's report and prints it (exit 0)",
-    async () => {
-      const { table, world } = ready();
-      const outcome = await loadCli(world.file("snapshot"), "--mode", "snapshot");
-      expect(outcome.stderr).toMatch(
-        /^uploaded .* to s3:\/\/inbox\/snapshot\/\d{8}T\d{6}Z-snapshot\.ndjson/m,
-      );
-      expect(outcome.stdout).toMatch(
-        /^applied s3:\/\/inbox\/snapshot\/.* \(snapshot\): \d+ changes, \d+ stored ids absent from it deleted, in [\d.]+ s \(\d+ ingest steps\)$/m,
-      );
-      expect(outcome.code).toBe(0);
-      await table.expectState(
-        await stateAfter(world.before, [{ path: world.file("snapshot"), mode: "snapshot" }]),
-      );
-    },
-    TOOL_TIMEOUT_MS,
-  );
+  it("uploads the file, waits for the ingest's report and prints it (exit 0)", async () => {
+    const { table, world } = ready();
+    const outcome = await loadCli(world.file("snapshot"), "--mode", "snapshot");
+    expect(outcome.stderr).toMatch(/^uploaded .* to s3:\/\/inbox\/snapshot\/\d{8}T\d{6}Z-snapshot\.ndjson/m);
+    expect(outcome.stdout).toMatch(
+      /^applied s3:\/\/inbox\/snapshot\/.* \(snapshot\): \d+ changes, \d+ stored ids absent from it deleted, in [\d.]+ s \(\d+ ingest steps\)$/m,
+    );
+    expect(outcome.code).toBe(0);
+    await table.expectState(
+      await stateAfter(world.before, [{ path: world.file("snapshot"), mode: "snapshot" }]),
+    );
+  });
 
-  it(
-    "prints the ingest's refusal, naming line and field, and exits 1",
-    async () => {
-      const { world } = ready();
-      const text = await readFile(world.file("changes"), "utf8");
-      const bad = `${world.dir}/bad.ndjson`;
-      await writeFile(bad, `${text}{"op":"upsert","employee":{"id":"not-a-uuid"}}\n`);
-      const outcome = await loadCli(bad, "--mode", "changes");
-      expect(outcome.stderr.trimEnd().split("\n").at(-1)).toMatch(
-        /^load: refused, nothing changed: employee at line \d+: id: /,
-      );
-      expect(outcome.stderr).not.toMatch(STACK_FRAME);
-      expect(outcome.code).toBe(1);
-    },
-    TOOL_TIMEOUT_MS,
-  );
+  it("prints the ingest's refusal, naming line and field, and exits 1", async () => {
+    const { world } = ready();
+    const text = await readFile(world.file("changes"), "utf8");
+    const bad = `${world.dir}/bad.ndjson`;
+    await writeFile(bad, `${text}{"op":"upsert","employee":{"id":"not-a-uuid"}}\n`);
+    const outcome = await loadCli(bad, "--mode", "changes");
+    expect(outcome.stderr.trimEnd().split("\n").at(-1)).toMatch(
+      /^load: refused, nothing changed: employee at line \d+: id: /,
+    );
+    expect(outcome.stderr).not.toMatch(STACK_FRAME);
+    expect(outcome.code).toBe(1);
+  });
 });

@@ -210,7 +210,7 @@ describe("npm run keys", () => {
     const listed = await cli(["list", "--keys-file", file]);
     expect(listed.stdout).toContain('"partner":"Acme"');
     expect(listed.stdout + listed.stderr).not.toContain(key);
-  }, 30_000);
+  });
 
   it("lists a key with the time it was created and its tier", async () => {
     const file = tempFile();
@@ -234,7 +234,7 @@ describe("npm run keys", () => {
       // A second process, later: its own clock would show a later time.
       createdAt: issued.createdAt,
     });
-  }, 30_000);
+  });
 
   it("set-tier moves a key; an unknown tier or key is refused and changes nothing", async () => {
     const file = tempFile();
@@ -259,7 +259,7 @@ describe("npm run keys", () => {
       stderr: expect.stringContaining('no key with id "key_doesNotExist0000"'),
     });
     expect(readFileSync(file, "utf8")).toBe(before);
-  }, 60_000);
+  });
 
   it("refuses bad arguments with a usage message and exit code 2", async () => {
     await expect(
@@ -268,5 +268,5 @@ describe("npm run keys", () => {
       code: 2,
       stderr: expect.stringContaining("--operations must list some of"),
     });
-  }, 30_000);
+  });
 });

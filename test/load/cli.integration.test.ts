@@ -10,7 +10,7 @@ import { createTables } from "../../lib/store/create-tables.js";
 import { dynamoDirectory } from "../../lib/store/dynamo/directory.js";
 import { readManifest } from "../../lib/store/dynamo/manifest.js";
 import { documentClientFor } from "../../lib/store/dynamo-client.js";
-import { runTool, STACK_FRAME, TOOL_TIMEOUT_MS } from "../cli/run-tool.js";
+import { runTool, STACK_FRAME } from "../cli/run-tool.js";
 import {
   dataText,
   deletePerson,
@@ -51,7 +51,7 @@ const lastLine = (stderr: string) => stderr.trimEnd().split("\n").at(-1);
 beforeAll(async () => {
   engine = await startDynalite();
   await createTables(running().client(), LOCAL_TABLE_NAMES);
-}, TOOL_TIMEOUT_MS);
+});
 
 afterAll(async () => {
   await engine?.stop();
@@ -65,115 +65,86 @@ describe("npm run load against a running engine", () => {
       [person(1), person(2)],
       [employee(1, { personId: P(1) }), employee(2, { personId: P(2) })],
     );
-  }, TOOL_TIMEOUT_MS);
+  });
 
-  it(
-    "applies a snapshot: exit 0, one summary line counting the stored ids it deleted",
-    async () => {
-      const file = await fileWith(
-        dataText([person(1)], [employee(1, { personId: P(1), lastName: "Okafor" })]),
-      );
-      const { code, stdout, stderr } = await loadCli(file, "--mode", "snapshot");
-      expect({ code, stderr: stderr.split("\n")[0] }).toEqual({ code: 0, stderr: "validated: 2 changes" });
-      expect(stdout).toMatch(
+  it("applies a snapshot: exit 0, one summary line counting the stored ids it deleted", async () => {
+    const file = await fileWith(dataText([person(1)], [employee(1, { personId: P(1), lastName: "Okafor" })]));
+    const { code, stdout, stderr } = await loadCli(file, "--mode", "snapshot");
+    expect({ code, stderr: stderr.split("\n")[0] }).toEqual({ code: 0, stderr: "validated: 2 changes" });
+    expect(stdout).toMatch(
+      new RegExp(
+        `^applied ${file} \\(snapshot\\): 2 changes, 2 stored ids absent from it deleted, in \\d+\\.\\d s\\n$`,
+      ),
+    );
+    expect(await employeeIds(directory(), "acme", { lastName: "okafor" })).toEqual([E(1)]);
+    expect(await employeeIds(directory(), "acme")).toEqual([E(1)]);
+  });
+
+  it("applies a changes file: exit 0, one summary line, and searches see it", async () => {
+    const file = await fileWith(
+      ndjson([upsertPerson(person(3)), upsertEmployee(employee(3, { personId: P(3), companyId: "beta" }))]),
+    );
+    const { code, stdout } = await loadCli(file, "--mode", "changes");
+    expect(code).toBe(0);
+    expect(stdout).toMatch(new RegExp(`^applied ${file} \\(changes\\): 2 changes, in \\d+\\.\\d s\\n$`));
+    expect(await employeeIds(directory(), "acme")).toEqual([E(1), E(2)]);
+    expect(await personsFound(directory(), ["beta"])).toEqual([{ id: P(3), employments: [E(3)] }]);
+  });
+
+  it("refuses a malformed file naming the line and the field, exit 1, nothing changed", async () => {
+    const before = await seen(directory());
+    const file = await fileWith(
+      ndjson([upsertEmployee(employee(4)), { op: "upsert", employee: { ...employee(5), companyId: "a b" } }]),
+    );
+    const { code, stdout, stderr } = await loadCli(file, "--mode", "changes");
+    expect({ code, stdout }).toEqual({ code: 1, stdout: "" });
+    expect(stderr).toBe(
+      `load: refused, nothing changed: employee at line 2 (id ${E(5)}): companyId: ` +
+        "expected company id: 1-128 letters, digits, '-', '_' or '.'\n",
+    );
+    expect(await seen(directory())).toEqual(before);
+  });
+
+  it("refuses a file that leaves a dangling link, naming the person and the record, exit 1, nothing changed", async () => {
+    const before = await seen(directory());
+    const file = await fileWith(ndjson([upsertEmployee(employee(6)), deletePerson(P(2))]));
+    const { code, stdout, stderr } = await loadCli(file, "--mode", "changes");
+    expect({ code, stdout }).toEqual({ code: 1, stdout: "" });
+    expect(lastLine(stderr)).toBe(
+      `load: refused, nothing changed: employee ${E(2)}: personId: names person ${P(2)}, which would not exist after this load`,
+    );
+    expect(stderr).not.toMatch(STACK_FRAME);
+    expect(await seen(directory())).toEqual(before);
+  });
+
+  it("refuses while another load holds the lease, naming when it started, exit 1, nothing changed", async () => {
+    const held = directory();
+    const before = await seen(held);
+    const session = await held.beginLoad("merge held.json");
+    try {
+      const lease = (await readManifest(held.documents, LOCAL_TABLE_NAMES.directory)).lease;
+      const file = await fileWith(dataText([], [employee(7)]));
+      const { code, stdout, stderr } = await loadCli(file);
+      expect({ code, stdout }).toEqual({ code: 1, stdout: "" });
+      expect(lastLine(stderr)).toMatch(
         new RegExp(
-          `^applied ${file} \\(snapshot\\): 2 changes, 2 stored ids absent from it deleted, in \\d+\\.\\d s\\n$`,
+          `^load: refused, nothing changed: another load is running \\(merge held\\.json, started ${new Date(
+            lease?.startedAt ?? Number.NaN,
+          ).toISOString()}\\); if it died, its lease expires at `,
         ),
       );
-      expect(await employeeIds(directory(), "acme", { lastName: "okafor" })).toEqual([E(1)]);
-      expect(await employeeIds(directory(), "acme")).toEqual([E(1)]);
-    },
-    TOOL_TIMEOUT_MS,
-  );
+    } finally {
+      await session.abort();
+    }
+    expect(await seen(held)).toEqual(before);
+  });
 
-  it(
-    "applies a changes file: exit 0, one summary line, and searches see it",
-    async () => {
-      const file = await fileWith(
-        ndjson([upsertPerson(person(3)), upsertEmployee(employee(3, { personId: P(3), companyId: "beta" }))]),
-      );
-      const { code, stdout } = await loadCli(file, "--mode", "changes");
-      expect(code).toBe(0);
-      expect(stdout).toMatch(new RegExp(`^applied ${file} \\(changes\\): 2 changes, in \\d+\\.\\d s\\n$`));
-      expect(await employeeIds(directory(), "acme")).toEqual([E(1), E(2)]);
-      expect(await personsFound(directory(), ["beta"])).toEqual([{ id: P(3), employments: [E(3)] }]);
-    },
-    TOOL_TIMEOUT_MS,
-  );
-
-  it(
-    "refuses a malformed file naming the line and the field, exit 1, nothing changed",
-    async () => {
-      const before = await seen(directory());
-      const file = await fileWith(
-        ndjson([
-          upsertEmployee(employee(4)),
-          { op: "upsert", employee: { ...employee(5), companyId: "a b" } },
-        ]),
-      );
-      const { code, stdout, stderr } = await loadCli(file, "--mode", "changes");
-      expect({ code, stdout }).toEqual({ code: 1, stdout: "" });
-      expect(stderr).toBe(
-        `load: refused, nothing changed: employee at line 2 (id ${E(5)}): companyId: ` +
-          "expected company id: 1-128 letters, digits, '-', '_' or '.'\n",
-      );
-      expect(await seen(directory())).toEqual(before);
-    },
-    TOOL_TIMEOUT_MS,
-  );
-
-  it(
-    "refuses a file that leaves a dangling link, naming the person and the record, exit 1, nothing changed",
-    async () => {
-      const before = await seen(directory());
-      const file = await fileWith(ndjson([upsertEmployee(employee(6)), deletePerson(P(2))]));
-      const { code, stdout, stderr } = await loadCli(file, "--mode", "changes");
-      expect({ code, stdout }).toEqual({ code: 1, stdout: "" });
-      expect(lastLine(stderr)).toBe(
-        `load: refused, nothing changed: employee ${E(2)}: personId: names person ${P(2)}, which would not exist after this load`,
-      );
-      expect(stderr).not.toMatch(STACK_FRAME);
-      expect(await seen(directory())).toEqual(before);
-    },
-    TOOL_TIMEOUT_MS,
-  );
-
-  it(
-    "refuses while another load holds the lease, naming when it started, exit 1, nothing changed",
-    async () => {
-      const held = directory();
-      const before = await seen(held);
-      const session = await held.beginLoad("merge held.json");
-      try {
-        const lease = (await readManifest(held.documents, LOCAL_TABLE_NAMES.directory)).lease;
-        const file = await fileWith(dataText([], [employee(7)]));
-        const { code, stdout, stderr } = await loadCli(file);
-        expect({ code, stdout }).toEqual({ code: 1, stdout: "" });
-        expect(lastLine(stderr)).toMatch(
-          new RegExp(
-            `^load: refused, nothing changed: another load is running \\(merge held\\.json, started ${new Date(
-              lease?.startedAt ?? Number.NaN,
-            ).toISOString()}\\); if it died, its lease expires at `,
-          ),
-        );
-      } finally {
-        await session.abort();
-      }
-      expect(await seen(held)).toEqual(before);
-    },
-    TOOL_TIMEOUT_MS,
-  );
-
-  it(
-    "refuses a bad call with one line and the usage, exit 2",
-    async () => {
-      const file = await fileWith(dataText([], []));
-      const { code, stdout, stderr } = await loadCli(file, "--mode", "sideways");
-      const [line, blank, usage] = stderr.split("\n");
-      expect({ code, stdout, blank }).toEqual({ code: 2, stdout: "", blank: "" });
-      expect(line).toMatch(/^load: .*--mode.*sideways/);
-      expect(usage).toMatch(/^usage: npm run load -- FILE/);
-    },
-    TOOL_TIMEOUT_MS,
-  );
+  it("refuses a bad call with one line and the usage, exit 2", async () => {
+    const file = await fileWith(dataText([], []));
+    const { code, stdout, stderr } = await loadCli(file, "--mode", "sideways");
+    const [line, blank, usage] = stderr.split("\n");
+    expect({ code, stdout, blank }).toEqual({ code: 2, stdout: "", blank: "" });
+    expect(line).toMatch(/^load: .*--mode.*sideways/);
+    expect(usage).toMatch(/^usage: npm run load -- FILE/);
+  });
 });

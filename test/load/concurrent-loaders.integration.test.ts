@@ -13,7 +13,6 @@ import { loadTable } from "./load-tables.js";
 import { type LoaderExit, startLoader } from "./loader-process.js";
 
 const SEED = Number(process.env.LOAD_TEST_SEED ?? Math.floor(Math.random() * 2 ** 31));
-const TIMEOUT_MS = 600_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describeEachEngine(`two loaders started together (LOAD_TEST_SEED=${SEED})`, (getEngine) => {
@@ -22,7 +21,7 @@ describeEachEngine(`two loaders started together (LOAD_TEST_SEED=${SEED})`, (get
   beforeAll(async () => {
     // Smaller than the crash scenario: the race is at the lease, not in the chunks.
     sc = await scenario(SEED, { records: 300, added: 200 });
-  }, 120_000);
+  });
   afterAll(async () => {
     await sc?.dispose();
   });
@@ -93,6 +92,5 @@ describeEachEngine(`two loaders started together (LOAD_TEST_SEED=${SEED})`, (get
         await t.drop();
       }
     },
-    TIMEOUT_MS,
   );
 });

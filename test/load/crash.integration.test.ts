@@ -18,7 +18,6 @@ import { type LoadTable, loadTable } from "./load-tables.js";
 import { type LoaderExit, type LoaderProcess, runLoader, startLoader } from "./loader-process.js";
 
 const SEED = Number(process.env.LOAD_TEST_SEED ?? Math.floor(Math.random() * 2 ** 31));
-const TIMEOUT_MS = 600_000;
 type Mode = "changes" | "snapshot";
 
 /** The calls of an uninterrupted load, in order, and how long it took (for delays). */
@@ -70,7 +69,7 @@ describeEachEngine(`a loader killed with SIGKILL (LOAD_TEST_SEED=${SEED})`, (get
     // Small enough for CI (each test runs two or three whole loads, on each engine), big enough for
     // several chunks.
     sc = await scenario(SEED, { records: 200, added: 350 });
-  }, 120_000);
+  });
   afterAll(async () => {
     await sc?.dispose();
   });
@@ -162,86 +161,54 @@ describeEachEngine(`a loader killed with SIGKILL (LOAD_TEST_SEED=${SEED})`, (get
   const pick = (calls: readonly CallKind[], from: number, to: number) =>
     pointAt(calls, rng.pick(positions(calls, from, to)), when());
 
-  it(
-    "an uninterrupted load of the file applies it and verify passes (the calls the crash points are drawn from)",
-    async () => {
-      const { calls } = await profile("changes");
-      expect(sc.changes).toBeGreaterThanOrEqual(600);
-      // Several chunks, each journaled before its writes.
-      expect(calls.filter((call) => call === "journal").length).toBeGreaterThanOrEqual(3);
-    },
-    TIMEOUT_MS,
-  );
+  it("an uninterrupted load of the file applies it and verify passes (the calls the crash points are drawn from)", async () => {
+    const { calls } = await profile("changes");
+    expect(sc.changes).toBeGreaterThanOrEqual(600);
+    // Several chunks, each journaled before its writes.
+    expect(calls.filter((call) => call === "journal").length).toBeGreaterThanOrEqual(3);
+  });
 
-  it(
-    "killed at a random call of the load, then re-run",
-    async () => {
-      const { calls } = await profile("changes");
-      await crashThenRerun("changes", pick(calls, 0, calls.length));
-    },
-    TIMEOUT_MS,
-  );
+  it("killed at a random call of the load, then re-run", async () => {
+    const { calls } = await profile("changes");
+    await crashThenRerun("changes", pick(calls, 0, calls.length));
+  });
 
-  it(
-    "killed during chunk writes (between a chunk's journal entry and its last write), then re-run",
-    async () => {
-      const { calls } = await profile("changes");
-      const journals = calls.flatMap((call, i) => (call === "journal" ? [i] : []));
-      const chunk = rng.int(0, journals.length - 1);
-      const start = journals[chunk] ?? 0;
-      await crashThenRerun("changes", pick(calls, start, journals[chunk + 1] ?? calls.indexOf("publish")));
-    },
-    TIMEOUT_MS,
-  );
+  it("killed during chunk writes (between a chunk's journal entry and its last write), then re-run", async () => {
+    const { calls } = await profile("changes");
+    const journals = calls.flatMap((call, i) => (call === "journal" ? [i] : []));
+    const chunk = rng.int(0, journals.length - 1);
+    const start = journals[chunk] ?? 0;
+    await crashThenRerun("changes", pick(calls, start, journals[chunk + 1] ?? calls.indexOf("publish")));
+  });
 
-  it(
-    "killed during the snapshot phase (reading stored ids, deleting the absent), then re-run",
-    async () => {
-      const { calls } = await profile("snapshot");
-      await crashThenRerun("snapshot", pick(calls, calls.indexOf("scan"), calls.indexOf("publish")));
-    },
-    TIMEOUT_MS,
-  );
+  it("killed during the snapshot phase (reading stored ids, deleting the absent), then re-run", async () => {
+    const { calls } = await profile("snapshot");
+    await crashThenRerun("snapshot", pick(calls, calls.indexOf("scan"), calls.indexOf("publish")));
+  });
 
   it.each([
     ["just before the flip reaches the table", "before"],
     ["just after the flip, before the loader hears of it", "after"],
-  ] as const)(
-    "killed %s, then re-run",
-    async (_, moment) => {
-      await profile("changes");
-      await crashThenRerun("changes", { kind: "publish", index: 1, when: moment });
-    },
-    TIMEOUT_MS,
-  );
+  ] as const)("killed %s, then re-run", async (_, moment) => {
+    await profile("changes");
+    await crashThenRerun("changes", { kind: "publish", index: 1, when: moment });
+  });
 
-  it(
-    "killed during the clean-up after the flip, then re-run",
-    async () => {
-      const { calls } = await profile("changes");
-      await crashThenRerun("changes", pick(calls, calls.indexOf("publish") + 1, calls.length));
-    },
-    TIMEOUT_MS,
-  );
+  it("killed during the clean-up after the flip, then re-run", async () => {
+    const { calls } = await profile("changes");
+    await crashThenRerun("changes", pick(calls, calls.indexOf("publish") + 1, calls.length));
+  });
 
-  it(
-    "killed after a random delay, then re-run",
-    async () => {
-      const { ms } = await profile("changes");
-      await crashThenRerun("changes", rng.next() * ms);
-    },
-    TIMEOUT_MS,
-  );
+  it("killed after a random delay, then re-run", async () => {
+    const { ms } = await profile("changes");
+    await crashThenRerun("changes", rng.next() * ms);
+  });
 
-  it(
-    "killed during chunk writes, the next load killed while undoing it, then a third load completes",
-    async () => {
-      const { calls } = await profile("changes");
-      const publish = calls.indexOf("publish");
-      // Late in the load, so the undo has several chunks to take back.
-      const first = pick(calls, Math.floor(publish / 2), publish);
-      await crashThenRerun("changes", first, { kind: "write", index: rng.int(1, 3), when: when() });
-    },
-    TIMEOUT_MS,
-  );
+  it("killed during chunk writes, the next load killed while undoing it, then a third load completes", async () => {
+    const { calls } = await profile("changes");
+    const publish = calls.indexOf("publish");
+    // Late in the load, so the undo has several chunks to take back.
+    const first = pick(calls, Math.floor(publish / 2), publish);
+    await crashThenRerun("changes", first, { kind: "write", index: rng.int(1, 3), when: when() });
+  });
 });

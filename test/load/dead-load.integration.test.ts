@@ -61,7 +61,7 @@ describeEachEngine("a dead load and the next one", (getEngine) => {
   beforeEach(async () => {
     await tableItems(documents(), table()).wipe();
     await loadTwice(documents(), table());
-  }, 60_000);
+  });
 
   it("a record deleted in one chunk and written again in a later one keeps its committed location, and is undone whole", async () => {
     const before = await next().employees(acme);
@@ -74,7 +74,7 @@ describeEachEngine("a dead load and the next one", (getEngine) => {
     await loadData({ persons: [], employees: [] }, next());
     await verified();
     expect(await next().employees(acme)).toEqual(before);
-  }, 30_000);
+  });
 
   it("a dead load that journaled many pages is undone whole; a committed one is cleaned up whole", async () => {
     const before = await next().employees(acme);
@@ -92,7 +92,7 @@ describeEachEngine("a dead load and the next one", (getEngine) => {
     await verified();
     const renamedTotal = before.total + JOURNALED_APPLIES - 3;
     expect(await next().employees(acme)).toMatchObject({ total: renamedTotal });
-  }, 60_000);
+  });
 
   it("a lease whose holder's pid is gone on this host is taken over at once; the dead load is undone", async () => {
     const before = await next().employees(acme);
@@ -103,7 +103,7 @@ describeEachEngine("a dead load and the next one", (getEngine) => {
     expect(await next().employees(acme)).toEqual(before);
     // The dead load lost its lease: whatever it still tries to write is refused.
     await expect(dead.commit()).rejects.toThrow(/lost its lease/);
-  }, 30_000);
+  });
 
   it("a lease held by a live process, or by a process on another host, is refused until it expires", async () => {
     const sleeper = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60_000)"], { stdio: "ignore" });
@@ -137,5 +137,5 @@ describeEachEngine("a dead load and the next one", (getEngine) => {
     } finally {
       sleeper.kill();
     }
-  }, 30_000);
+  });
 });

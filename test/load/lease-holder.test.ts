@@ -75,7 +75,7 @@ describe("lease holder liveness", () => {
     } finally {
       parent.kill("SIGKILL");
     }
-  }, 60_000);
+  });
 
   it("thisProcess names this host (starting with its hostname) and this pid; with the real checks it is alive", async () => {
     const me = thisProcess();

@@ -29,4 +29,4 @@ it("a load into a table that does not exist yet on a local engine creates it und
   const report = await verifyDirectory(documentClientFor(engine.client()), "partners-copy");
   expect(report).toMatchObject({ committed: 1, records: FIRST.employees.length });
   expect(report.problem).toBeUndefined();
-}, 60_000);
+});

@@ -18,8 +18,11 @@ export interface LoaderProcess {
   readonly exited: Promise<LoaderExit>;
 }
 
-/** A loader that has not exited by then is stuck, not slow: it is killed and the test fails. */
-const STUCK_MS = 300_000;
+/**
+ * A loader that has not exited by then is stuck, not slow: it is killed and the test fails, saying
+ * so, just before jest's 10-minute test timeout (jest.config.js) would end the test without a word.
+ */
+const STUCK_MS = 540_000;
 let exits = 0;
 
 export function startLoader(options: {

@@ -28,7 +28,6 @@ import { memoryReaderOf, type Scenario, type Search, scenario, searches } from "
 import { loadTable } from "./load-tables.js";
 
 const SEED = Number(process.env.LOAD_TEST_SEED ?? Math.floor(Math.random() * 2 ** 31));
-const TIMEOUT_MS = 600_000;
 /** After the flip, searches begun this much later must see it: the reader caches the manifest 1 s. */
 const VISIBLE_AFTER_MS = 2_000;
 const SEARCHERS = 2;
@@ -184,91 +183,87 @@ describeEachEngine(`searches during a throttled load (LOAD_TEST_SEED=${SEED})`, 
 
   beforeAll(async () => {
     sc = await scenario(SEED, { records: 200, added: 200 });
-  }, 120_000);
+  });
   afterAll(async () => {
     await sc?.dispose();
   });
 
-  it(
-    "every search answers the state before or after, never a mix, and after once the flip is 2 s old",
-    async () => {
-      expect(MANIFEST_TTL_MS + 1_000).toBeLessThanOrEqual(VISIBLE_AFTER_MS);
-      const rng = new DemoRandom(SEED);
-      const { engine } = getEngine();
-      const t = await loadTable(getEngine(), sc.before);
-      const loaderClient = localClient(engine.endpoint, 10);
-      const searchClient = localClient(engine.endpoint, 3);
+  it("every search answers the state before or after, never a mix, and after once the flip is 2 s old", async () => {
+    expect(MANIFEST_TTL_MS + 1_000).toBeLessThanOrEqual(VISIBLE_AFTER_MS);
+    const rng = new DemoRandom(SEED);
+    const { engine } = getEngine();
+    const t = await loadTable(getEngine(), sc.before);
+    const loaderClient = localClient(engine.endpoint, 10);
+    const searchClient = localClient(engine.endpoint, 3);
+    try {
+      const all = searches();
+      const answersOf = (state: DirectoryState) =>
+        Promise.all(all.map(async (search) => plain(await search(memoryReaderOf(state)))));
+      const [before, after] = [await answersOf(sc.beforeState), await answersOf(sc.afterState)];
+
+      // The loader: the CLI's retry budget on AWS (10 attempts), throttled and cut often. Each
+      // throttled attempt costs the SDK's throttling backoff (half a second and up), so at most
+      // 2 a call: the load makes thousands of calls since name postings.
+      const loaderDocuments = documentClientFor(loaderClient);
+      let publishedAt: number | undefined;
+      const loaderFaults = injectFaults(
+        loaderDocuments,
+        () => ({ throttle: 0.15, perCall: 2, partial: 0.2 }),
+        rng,
+        () => {
+          publishedAt = performance.now();
+        },
+      );
+      // The searches: the functions' retry budget (3 attempts), the production manifest cache.
+      // One attempt of each call may be throttled: the other two are left for what a busy local
+      // engine does by itself (a dropped keep-alive socket).
+      let readFaults: Faults = { throttle: 0.3, perCall: 1, partial: 0.3 };
+      const searchDocuments = documentClientFor(searchClient);
+      const searchFaults = injectFaults(searchDocuments, () => readFaults, new DemoRandom(SEED + 1));
+      // Two readers, asked in turn: the production one, whose answer cache answers a search again
+      // from memory until the flip, and one that keeps no answers, so that reads (and the faults
+      // they meet) go on all through the load.
+      const reader = dynamoDirectoryReader(searchDocuments, t.table);
+      const reading = dynamoDirectoryReader(searchDocuments, t.table, { answerCacheBytes: 0 });
+
+      const load: LoadInProgress = { loading: true, publishedAt: () => publishedAt };
+      const through: SearchesThroughLoad = {
+        all,
+        readers: [reader, reading],
+        before,
+        after,
+        seen: { before: 0, after: 0, afterFlip: 0 },
+      };
+      const searchers = Array.from({ length: SEARCHERS }, (_, i) => searchThroughLoad(i, load, through));
+      const writer = dynamoDirectoryWriter(loaderDocuments, t.table);
       try {
-        const all = searches();
-        const answersOf = (state: DirectoryState) =>
-          Promise.all(all.map(async (search) => plain(await search(memoryReaderOf(state)))));
-        const [before, after] = [await answersOf(sc.beforeState), await answersOf(sc.afterState)];
-
-        // The loader: the CLI's retry budget on AWS (10 attempts), throttled and cut often. Each
-        // throttled attempt costs the SDK's throttling backoff (half a second and up), so at most
-        // 2 a call: the load makes thousands of calls since name postings.
-        const loaderDocuments = documentClientFor(loaderClient);
-        let publishedAt: number | undefined;
-        const loaderFaults = injectFaults(
-          loaderDocuments,
-          () => ({ throttle: 0.15, perCall: 2, partial: 0.2 }),
-          rng,
-          () => {
-            publishedAt = performance.now();
-          },
-        );
-        // The searches: the functions' retry budget (3 attempts), the production manifest cache.
-        // One attempt of each call may be throttled: the other two are left for what a busy local
-        // engine does by itself (a dropped keep-alive socket).
-        let readFaults: Faults = { throttle: 0.3, perCall: 1, partial: 0.3 };
-        const searchDocuments = documentClientFor(searchClient);
-        const searchFaults = injectFaults(searchDocuments, () => readFaults, new DemoRandom(SEED + 1));
-        // Two readers, asked in turn: the production one, whose answer cache answers a search again
-        // from memory until the flip, and one that keeps no answers, so that reads (and the faults
-        // they meet) go on all through the load.
-        const reader = dynamoDirectoryReader(searchDocuments, t.table);
-        const reading = dynamoDirectoryReader(searchDocuments, t.table, { answerCacheBytes: 0 });
-
-        const load: LoadInProgress = { loading: true, publishedAt: () => publishedAt };
-        const through: SearchesThroughLoad = {
-          all,
-          readers: [reader, reading],
-          before,
-          after,
-          seen: { before: 0, after: 0, afterFlip: 0 },
-        };
-        const searchers = Array.from({ length: SEARCHERS }, (_, i) => searchThroughLoad(i, load, through));
-        const writer = dynamoDirectoryWriter(loaderDocuments, t.table);
-        try {
-          await loadFile(sc.file("changes"), "changes", writer);
-        } finally {
-          load.loading = false;
-          await Promise.all(searchers);
-        }
-        expect(publishedAt).toBeDefined();
-        // The faults happened: the loader and the searches went through them.
-        expect(loaderFaults.throttled).toBeGreaterThan(0);
-        expect(loaderFaults.partial).toBeGreaterThan(0);
-        expect(searchFaults.throttled).toBeGreaterThan(0);
-        expect(searchFaults.partial).toBeGreaterThan(0);
-        expect(through.seen.before).toBeGreaterThan(0);
-        // The load returns 2.5 s after its flip: every search from now on sees the file.
-        await expectEveryAnswerAfter(through);
-
-        // A fault that never clears up fails the search: no page, whole or partial. Asked of the
-        // reader that keeps no answers: the production one has these answers at this generation and
-        // gives them whole without reading.
-        readFaults = { throttle: 1, perCall: Number.POSITIVE_INFINITY, partial: 0 };
-        for (const search of all.slice(0, 3)) await expect(search(reading)).rejects.toThrow();
-        readFaults = { throttle: 0, perCall: 0, partial: 0 };
-        await expectEveryAnswerAfter(through);
-        await t.expectVerified();
+        await loadFile(sc.file("changes"), "changes", writer);
       } finally {
-        loaderClient.destroy();
-        searchClient.destroy();
-        await t.drop();
+        load.loading = false;
+        await Promise.all(searchers);
       }
-    },
-    TIMEOUT_MS,
-  );
+      expect(publishedAt).toBeDefined();
+      // The faults happened: the loader and the searches went through them.
+      expect(loaderFaults.throttled).toBeGreaterThan(0);
+      expect(loaderFaults.partial).toBeGreaterThan(0);
+      expect(searchFaults.throttled).toBeGreaterThan(0);
+      expect(searchFaults.partial).toBeGreaterThan(0);
+      expect(through.seen.before).toBeGreaterThan(0);
+      // The load returns 2.5 s after its flip: every search from now on sees the file.
+      await expectEveryAnswerAfter(through);
+
+      // A fault that never clears up fails the search: no page, whole or partial. Asked of the
+      // reader that keeps no answers: the production one has these answers at this generation and
+      // gives them whole without reading.
+      readFaults = { throttle: 1, perCall: Number.POSITIVE_INFINITY, partial: 0 };
+      for (const search of all.slice(0, 3)) await expect(search(reading)).rejects.toThrow();
+      readFaults = { throttle: 0, perCall: 0, partial: 0 };
+      await expectEveryAnswerAfter(through);
+      await t.expectVerified();
+    } finally {
+      loaderClient.destroy();
+      searchClient.destroy();
+      await t.drop();
+    }
+  });
 });

@@ -26,7 +26,7 @@ beforeAll(async () => {
     directory: { persons: data.persons.length, employees: data.employees.length, file: DEMO_DATA_FILE },
     demoKeys: keys.plainKeys,
   });
-}, 30_000);
+});
 
 afterAll(async () => {
   await service?.stop();

@@ -49,7 +49,7 @@ function otherAddresses(): string[] {
     expect(others.length).toBeGreaterThan(0);
     expect(await accepts("127.0.0.1", port)).toBe(true);
     for (const address of others) expect([address, await accepts(address, port)]).toEqual([address, false]);
-  }, 30_000);
+  });
 
   it("compiles its loopback launcher once per jar, and says why when this Java cannot", async () => {
     const jar = await ensureDynamoDbLocalJar();
@@ -62,5 +62,5 @@ function otherAddresses(): string[] {
     expect(compiled).toEqual({ classDir: expect.stringContaining(join(dir, "..", "loopback-")) });
     // Compiled now: a Java that cannot compile is not asked again.
     expect(await loopbackLauncher(copy, "no-such-java")).toEqual(compiled);
-  }, 60_000);
+  });
 });

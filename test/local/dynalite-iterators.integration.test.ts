@@ -64,23 +64,19 @@ describe.each([
   it.each([
     ["stopped at their Limit", 1],
     ["that read their whole range", undefined],
-  ])(
-    "closes the iterator of each Query %s",
-    async (_what, limit) => {
-      folder = onDisk ? mkdtempSync(join(tmpdir(), "dynalite-iterators-")) : undefined;
-      const engine = await startDynalite(folder === undefined ? {} : { path: folder });
-      try {
-        const documents = await partitionOf(engine, ITEMS);
-        const counts = await iteratorsDuring(async () => {
-          for (let i = 0; i < QUERIES; i += 1)
-            expect(await queryPartition(documents, limit)).toBe(limit ?? ITEMS);
-        });
-        expect(counts.opened).toBeGreaterThanOrEqual(QUERIES);
-        expect(counts.closed).toBe(counts.opened);
-      } finally {
-        await engine.stop();
-      }
-    },
-    60_000,
-  );
+  ])("closes the iterator of each Query %s", async (_what, limit) => {
+    folder = onDisk ? mkdtempSync(join(tmpdir(), "dynalite-iterators-")) : undefined;
+    const engine = await startDynalite(folder === undefined ? {} : { path: folder });
+    try {
+      const documents = await partitionOf(engine, ITEMS);
+      const counts = await iteratorsDuring(async () => {
+        for (let i = 0; i < QUERIES; i += 1)
+          expect(await queryPartition(documents, limit)).toBe(limit ?? ITEMS);
+      });
+      expect(counts.opened).toBeGreaterThanOrEqual(QUERIES);
+      expect(counts.closed).toBe(counts.opened);
+    } finally {
+      await engine.stop();
+    }
+  });
 });

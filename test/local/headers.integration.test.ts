@@ -64,7 +64,7 @@ beforeAll(async () => {
   // A clock that never moves: the slow key's one token is spent for good, so its 429 is certain.
   service = await startLocalService({ port: 0, stage: "local", keys: records, engine, now: () => 0 });
   port = Number(new URL(service.url).port);
-}, 30_000);
+});
 
 afterAll(async () => {
   restoreStdout();

@@ -36,7 +36,7 @@ beforeAll(async () => {
   engine = await startDynalite();
   // A frozen clock for the throttle: no token comes back while the test runs, however slow it is.
   service = await startLocalService({ port: 0, stage: "local", keys: [], engine, now: () => frozenNow });
-}, 30_000);
+});
 
 afterAll(async () => {
   await service?.stop();
@@ -99,7 +99,7 @@ it("a key created and revoked with --endpoint counts on the running server, with
 
   await keys(["revoke", String(described.keyId), "--endpoint", engine.endpoint]);
   expect(await statusWithin(key, 401)).toBe(401);
-}, 90_000);
+});
 
 it("create, set-companies and revoke with --endpoint keep the directory's scopes to the keys' company lists", async () => {
   const directory = documentClientFor(engine.client());
@@ -154,4 +154,4 @@ it("create, set-companies and revoke with --endpoint keep the directory's scopes
   expect(await keptScopes()).toEqual([]);
   const again = await keys(["scopes", "--endpoint", engine.endpoint]);
   expect(again.stderr).toMatch(/the directory keeps the persons order of 0 key scopes/);
-}, 90_000);
+});

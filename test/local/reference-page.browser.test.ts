@@ -18,7 +18,6 @@ import { CHROMIUM_ARGS, chromiumExecutable } from "./chromium.js";
 const OUTPUT = resolve("test-output");
 const SCREENSHOT = join(OUTPUT, "reference-page.png");
 const TRY_IT_SCREENSHOT = join(OUTPUT, "reference-page-try-it.png");
-const TIMEOUT_MS = 60_000;
 const HELLO = "Hello from the Partner Directory Search Service";
 
 const KEY = generateApiKey("test");
@@ -44,7 +43,7 @@ beforeAll(async () => {
   service = await startLocalService({ port: 0, stage: "local", keys: records });
   browser = await chromium.launch({ executablePath: await chromiumExecutable(), args: CHROMIUM_ARGS });
   mkdirSync(OUTPUT, { recursive: true });
-}, TIMEOUT_MS);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -123,85 +122,73 @@ async function showOperation(page: Page, summary: string) {
 }
 
 describe("the API reference page in Chromium", () => {
-  it(
-    "renders every route of openapi.json with its summary and path, from this server only",
-    async () => {
-      const recorded = await openReferencePage();
-      const { page } = recorded;
-      await expect(page.title()).resolves.toMatch(/Partner Directory Search Service/);
-      await expect(
-        page.getByRole("heading", { name: "Partner Directory Search Service" }).isVisible(),
-      ).resolves.toBe(true);
-      await page.screenshot({ path: SCREENSHOT, fullPage: false });
-      console.log(`reference page screenshot: ${SCREENSHOT}`);
-      for (const { method, path, summary } of OPERATIONS) {
-        await expect(sidebarEntry(page, summary).innerText()).resolves.toMatch(
-          new RegExp(`\\b${method}\\s*$`, "i"),
-        );
-        await showOperation(page, summary);
-        const text = await page.locator("#app").innerText();
-        expect(text).toContain(path);
-      }
-      // Scalar's bundle and the document both came from this server.
-      expect(recorded.requests).toEqual(
-        expect.arrayContaining([
-          `${service.url}/docs`,
-          expect.stringMatching(new RegExp(`^${service.url}/docs/scalar\\.js\\?v=[0-9a-f]{16}$`)),
-          `${service.url}/openapi.json`,
-        ]),
+  it("renders every route of openapi.json with its summary and path, from this server only", async () => {
+    const recorded = await openReferencePage();
+    const { page } = recorded;
+    await expect(page.title()).resolves.toMatch(/Partner Directory Search Service/);
+    await expect(
+      page.getByRole("heading", { name: "Partner Directory Search Service" }).isVisible(),
+    ).resolves.toBe(true);
+    await page.screenshot({ path: SCREENSHOT, fullPage: false });
+    console.log(`reference page screenshot: ${SCREENSHOT}`);
+    for (const { method, path, summary } of OPERATIONS) {
+      await expect(sidebarEntry(page, summary).innerText()).resolves.toMatch(
+        new RegExp(`\\b${method}\\s*$`, "i"),
       );
-      expectNothingOffMachineAndNoErrors(recorded);
-      await recorded.context.close();
-    },
-    TIMEOUT_MS,
-  );
+      await showOperation(page, summary);
+      const text = await page.locator("#app").innerText();
+      expect(text).toContain(path);
+    }
+    // Scalar's bundle and the document both came from this server.
+    expect(recorded.requests).toEqual(
+      expect.arrayContaining([
+        `${service.url}/docs`,
+        expect.stringMatching(new RegExp(`^${service.url}/docs/scalar\\.js\\?v=[0-9a-f]{16}$`)),
+        `${service.url}/openapi.json`,
+      ]),
+    );
+    expectNothingOffMachineAndNoErrors(recorded);
+    await recorded.context.close();
+  });
 
-  it(
-    'shows, per route, a curl example against this server and a "Test Request" control',
-    async () => {
-      const recorded = await openReferencePage("/docs/");
-      const { page } = recorded;
-      const concretePath = (path: string) => path.replace("{companyId}", "acme-home-care");
-      for (const { method, path, summary } of OPERATIONS) {
-        await showOperation(page, summary);
-        const button = page.getByRole("button", { name: `Test Request (${method.toLowerCase()} ${path})` });
-        await button.waitFor();
-        const example = page
-          .locator("pre, code")
-          .filter({ hasText: new RegExp(`^curl ${escaped(`${service.url}${concretePath(path)}`)}\\b`) })
-          .first();
-        await example.waitFor();
-        if (method === "POST") await expect(example.innerText()).resolves.toContain("--request POST");
-      }
-      expectNothingOffMachineAndNoErrors(recorded);
-      await recorded.context.close();
-    },
-    TIMEOUT_MS,
-  );
+  it('shows, per route, a curl example against this server and a "Test Request" control', async () => {
+    const recorded = await openReferencePage("/docs/");
+    const { page } = recorded;
+    const concretePath = (path: string) => path.replace("{companyId}", "acme-home-care");
+    for (const { method, path, summary } of OPERATIONS) {
+      await showOperation(page, summary);
+      const button = page.getByRole("button", { name: `Test Request (${method.toLowerCase()} ${path})` });
+      await button.waitFor();
+      const example = page
+        .locator("pre, code")
+        .filter({ hasText: new RegExp(`^curl ${escaped(`${service.url}${concretePath(path)}`)}\\b`) })
+        .first();
+      await example.waitFor();
+      if (method === "POST") await expect(example.innerText()).resolves.toContain("--request POST");
+    }
+    expectNothingOffMachineAndNoErrors(recorded);
+    await recorded.context.close();
+  });
 
-  it(
-    'sends a "Test Request" for the greeting to this server and shows its answer',
-    async () => {
-      const recorded = await openReferencePage();
-      const { page } = recorded;
-      await showOperation(page, "Hello world");
-      await page.getByRole("button", { name: "Test Request (get /v1/companies/{companyId}/hello)" }).click();
-      const client = page.getByRole("dialog");
-      await client.waitFor();
-      await client.getByPlaceholder("Token").fill(KEY);
-      const answered = page.waitForResponse(`${service.url}/v1/companies/acme-home-care/hello`);
-      await client.getByRole("button", { name: /^Send get request to / }).click();
-      const response = await answered;
-      expect(response.status()).toBe(200);
-      expect(response.request().headers().authorization).toBe(`Bearer ${KEY}`);
-      expect(response.headers()["x-request-id"]).toBeTruthy();
-      await client.getByText(HELLO).first().waitFor();
-      await client.getByText("200 OK").first().waitFor();
-      await page.screenshot({ path: TRY_IT_SCREENSHOT, fullPage: false });
-      console.log(`try-it screenshot: ${TRY_IT_SCREENSHOT}`);
-      expectNothingOffMachineAndNoErrors(recorded);
-      await recorded.context.close();
-    },
-    TIMEOUT_MS,
-  );
+  it('sends a "Test Request" for the greeting to this server and shows its answer', async () => {
+    const recorded = await openReferencePage();
+    const { page } = recorded;
+    await showOperation(page, "Hello world");
+    await page.getByRole("button", { name: "Test Request (get /v1/companies/{companyId}/hello)" }).click();
+    const client = page.getByRole("dialog");
+    await client.waitFor();
+    await client.getByPlaceholder("Token").fill(KEY);
+    const answered = page.waitForResponse(`${service.url}/v1/companies/acme-home-care/hello`);
+    await client.getByRole("button", { name: /^Send get request to / }).click();
+    const response = await answered;
+    expect(response.status()).toBe(200);
+    expect(response.request().headers().authorization).toBe(`Bearer ${KEY}`);
+    expect(response.headers()["x-request-id"]).toBeTruthy();
+    await client.getByText(HELLO).first().waitFor();
+    await client.getByText("200 OK").first().waitFor();
+    await page.screenshot({ path: TRY_IT_SCREENSHOT, fullPage: false });
+    console.log(`try-it screenshot: ${TRY_IT_SCREENSHOT}`);
+    expectNothingOffMachineAndNoErrors(recorded);
+    await recorded.context.close();
+  });
 });

@@ -74,7 +74,7 @@ describe("Lambda DynamoDB clients against an endpoint that never answers", () =>
       expect(outcome.error).toMatchObject({ name: "TimeoutError" });
       expect(outcome.attempts).toBe(limits.maxAttempts);
     }
-  }, 60_000);
+  });
 });
 
 describe("retryBudgetMs", () => {

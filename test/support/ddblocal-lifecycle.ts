@@ -35,7 +35,8 @@ export async function setUpDynamoDbLocal(): Promise<void> {
     return;
   }
   try {
-    const engine = await startDynamoDbLocal();
+    // A JVM starting beside a busy test run can take minutes; a dead one is still reported.
+    const engine = await startDynamoDbLocal({ startTimeoutMs: 300_000 });
     store(engine);
     process.env[DDB_LOCAL_ENV.endpoint] = engine.endpoint;
     if (engine.fetched) console.log(`DynamoDB Local fetched in ${engine.fetchMs} ms (cached from now on)`);

@@ -24,9 +24,6 @@ export interface EngineContext {
 
 const ENGINE_NAMES: readonly EngineName[] = ["dynalite", "ddblocal"];
 
-/** Setup can be slow: DynamoDB Local's first CreateTable runs on a cold JVM. */
-const HOOK_TIMEOUT_MS = 60_000;
-
 let dynalite: Promise<Engine> | undefined;
 
 // Registered when a test file imports this module, so at its top level: stops that file's dynalite
@@ -35,7 +32,7 @@ afterAll(async () => {
   const started = dynalite;
   dynalite = undefined;
   await (await started)?.stop();
-}, HOOK_TIMEOUT_MS);
+});
 
 async function endpoint(name: EngineName): Promise<string> {
   if (name === "dynalite") {
@@ -80,7 +77,7 @@ export function describeEachEngine(title: string, suite: (getEngine: () => Engin
         const tables = tableNames(title);
         context = { engine, client, tables };
         await createTables(client, tables);
-      }, HOOK_TIMEOUT_MS);
+      });
 
       afterAll(async () => {
         if (!context) return;
@@ -95,7 +92,7 @@ export function describeEachEngine(title: string, suite: (getEngine: () => Engin
         } finally {
           await engine.stop();
         }
-      }, HOOK_TIMEOUT_MS);
+      });
 
       suite(() => {
         if (!context) {

@@ -44,7 +44,7 @@ describeEachEngine("name postings", (getEngine) => {
   beforeEach(async () => {
     await items().wipe();
     await loadTwice(documents(), table());
-  }, 60_000);
+  });
 
   it("answers fragments of 3 characters or more from the postings, shorter ones from the names entries", async () => {
     // acme: E1 "Zoë García", E2 "Zoë Okafor" (renamed by the second load).
@@ -67,7 +67,7 @@ describeEachEngine("name postings", (getEngine) => {
     expect(await named("acme", { lastName: "garcx" })).toEqual({ ids: [], total: 0 });
     // Two characters scan the names entries, which are gone.
     expect(await named("acme", { firstName: "zo" })).toEqual({ ids: [], total: 0 });
-  }, 30_000);
+  });
 
   it("answers a company not marked from its names entries, and posts it whole at the next load that touches it", async () => {
     // As a table loaded before postings existed: no posting, census or marker anywhere.
@@ -91,7 +91,7 @@ describeEachEngine("name postings", (getEngine) => {
     expect((await verifyDirectory(documents(), table())).problem).toBeUndefined();
     expect(await named("acme", { firstName: "ZOË" })).toEqual({ ids: [E1, E2], total: 2 });
     expect(await named("beta", { lastName: "garcía" })).toEqual({ ids: [E4], total: 1 });
-  }, 30_000);
+  });
 
   it("posts a company again when its marker is deleted, superseding stray postings", async () => {
     const stray = (await items().all()).find(
@@ -112,7 +112,7 @@ describeEachEngine("name postings", (getEngine) => {
     );
     expect((await verifyDirectory(documents(), table())).problem).toBeUndefined();
     expect(await named("acme", { firstName: "ZOË" })).toEqual({ ids: [E1, E2], total: 2 });
-  }, 30_000);
+  });
 
   it("keeps the postings of a company in step with a rename, a move and a delete", async () => {
     await loadData(
@@ -135,5 +135,5 @@ describeEachEngine("name postings", (getEngine) => {
     await session.commit();
     expect((await verifyDirectory(documents(), table())).problem).toBeUndefined();
     expect(await named("acme", { lastName: "okafor" })).toEqual({ ids: [], total: 0 });
-  }, 30_000);
+  });
 });

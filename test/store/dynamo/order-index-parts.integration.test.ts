@@ -111,7 +111,7 @@ describeEachEngine("order index in parts", (getEngine) => {
 
   beforeEach(async () => {
     await tableItems(documents(), table()).wipe();
-  }, 60_000);
+  });
 
   it("is written, superseded and read in parts, by loads cut at every step", async () => {
     const dynamo = dynamoDirectory(documents(), table(), {
@@ -165,5 +165,5 @@ describeEachEngine("order index in parts", (getEngine) => {
     await expect(
       orders.index(keyOf(part).p as PartitionKey, sort[1] as OrderFamily, await at()),
     ).rejects.toThrow(/of an order index is missing/);
-  }, 180_000);
+  });
 });

@@ -117,7 +117,7 @@ describeEachEngine("scope orders", (getEngine) => {
 
   beforeEach(async () => {
     await tableItems(documents(), table()).wipe();
-  }, 60_000);
+  });
 
   it("are derived after the companies' orders, a unit a step, and read by persons searches over the scope", async () => {
     const dynamo = dynamoDirectory(documents(), table(), {
@@ -154,5 +154,5 @@ describeEachEngine("scope orders", (getEngine) => {
     await changeBothWays(memory, false, RENAME);
     expect((await verifyDirectory(documents(), table())).problem).toBeUndefined();
     for (const scope of SCOPES) expect(await pagesOf(dynamo, scope)).toEqual(await pagesOf(memory, scope));
-  }, 120_000);
+  });
 });

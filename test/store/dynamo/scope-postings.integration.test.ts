@@ -187,7 +187,7 @@ describeEachEngine("scope name postings", (getEngine) => {
 
   beforeEach(async () => {
     await items().wipe();
-  }, 60_000);
+  });
 
   it("are built when a scope is kept, kept in step by loads cut at every step, and read by name searches", async () => {
     const { dynamo, memory } = await loadedAndKept();
@@ -211,7 +211,7 @@ describeEachEngine("scope name postings", (getEngine) => {
     // A snapshot back to the start undoes every change.
     for (const store of [dynamo, memory]) await loadData(DATA, store, "snapshot");
     await agree({ dynamo, memory });
-  }, 120_000);
+  });
 
   it("follow a key's scope change in the partition the scope had: only the persons of the companies that differ are rewritten", async () => {
     const { dynamo, memory } = await loadedAndKept();
@@ -242,7 +242,7 @@ describeEachEngine("scope name postings", (getEngine) => {
     await agree({ dynamo, memory });
     for (const store of [dynamo, memory]) await loadData(DATA, store, "snapshot");
     await agree({ dynamo, memory });
-  }, 120_000);
+  });
 
   it("of a scope kept before postings existed: searches read the entries until the scopes are kept again", async () => {
     const { dynamo, memory } = await loadedAndKept();
@@ -265,7 +265,7 @@ describeEachEngine("scope name postings", (getEngine) => {
     expect(rebuilt.some((item) => isGramMarkerSort(bytesOf(item[A.sort])))).toBe(true);
     await verified();
     expect(await answers(dynamo)).toEqual(await answers(memory));
-  }, 120_000);
+  });
 
   it("are checked by verify: a missing posting, a stray one, a miscounting census, postings of no scope", async () => {
     const { dynamo } = await loadedAndKept();
@@ -305,5 +305,5 @@ describeEachEngine("scope name postings", (getEngine) => {
       Object.fromEntries(Object.entries(posting).filter(([name]) => name !== A.supersededAt)),
     );
     expect(await problem()).toMatch(/name postings of a scope that is not registered/);
-  }, 120_000);
+  });
 });

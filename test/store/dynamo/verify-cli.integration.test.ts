@@ -23,7 +23,7 @@ beforeAll(async () => {
   const client = engine.client();
   await createTables(client, LOCAL_TABLE_NAMES);
   await loadTwice(documentClientFor(client), LOCAL_TABLE_NAMES.directory);
-}, 60_000);
+});
 
 afterAll(async () => {
   await engine?.stop();
@@ -33,7 +33,7 @@ describe("npm run directory", () => {
   it("prints its usage on --help and exits 0", async () => {
     const { stdout } = await cli(["--help"]);
     expect(stdout).toContain("usage: npm run directory -- COMMAND");
-  }, 30_000);
+  });
 
   it("refuses a bad call with one line and the usage, exit 2", async () => {
     await expect(cli(["get", "employee", "not-a-uuid"])).rejects.toMatchObject({
@@ -41,7 +41,7 @@ describe("npm run directory", () => {
       stderr: expect.stringMatching(/^directory: ID must be a uuid\n\nusage: /),
     });
     await expect(cli(["frobnicate"])).rejects.toMatchObject({ code: 2 });
-  }, 30_000);
+  });
 
   it("gets an employee record as JSON, and says so when there is none (exit 1)", async () => {
     const { stdout } = await cli(["get", "employee", E1]);
@@ -54,7 +54,7 @@ describe("npm run directory", () => {
       code: 1,
       stderr: expect.stringContaining("no employee record 00000000-0000-4000-8000-000000000000"),
     });
-  }, 30_000);
+  });
 
   it("verify exits 0 with a summary, and 1 naming the item once one is broken", async () => {
     const { stdout } = await cli(["verify"]);
@@ -75,5 +75,5 @@ describe("npm run directory", () => {
     await expect(cli(["verify", "--company", "beta"])).resolves.toMatchObject({
       stdout: expect.stringContaining("ok: generation 2, company beta"),
     });
-  }, 30_000);
+  });
 });

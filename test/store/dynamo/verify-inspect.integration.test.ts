@@ -11,7 +11,7 @@ describeEachEngine("directory inspection", (getEngine) => {
   beforeAll(async () => {
     const { client, tables } = getEngine();
     await loadTwice(documentClientFor(client), tables.directory);
-  }, 60_000);
+  });
 
   it("gets an employee record with where it is stored", async () => {
     expect(await inspection().employee(E2)).toEqual({

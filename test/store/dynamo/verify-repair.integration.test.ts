@@ -24,7 +24,7 @@ describeEachEngine("repairs of what verify reports", (getEngine) => {
   beforeEach(async () => {
     await tableItems(documents(), table()).wipe();
     await loadTwice(documents(), table());
-  }, 60_000);
+  });
 
   it("a dead load is undone by the next load once its lease expired", async () => {
     const dying = dynamoDirectory(documents(), table(), { writer: { renewEveryMs: 3_600_000 } });
@@ -41,7 +41,7 @@ describeEachEngine("repairs of what verify reports", (getEngine) => {
     await loadData({ persons: [], employees: [recordOf(E1)] }, next);
     expect((await verifyDirectory(documents(), table(), { now: () => later })).problem).toBeUndefined();
     await dead.abort().catch(() => undefined);
-  }, 30_000);
+  });
 
   it("a record whose items are broken is repaired by deleting them and loading its line again", async () => {
     const items = tableItems(documents(), table());
@@ -56,5 +56,5 @@ describeEachEngine("repairs of what verify reports", (getEngine) => {
     const directory = dynamoDirectory(documents(), table(), { writer: { graceMs: 0 } });
     await loadData({ persons: [], employees: [recordOf(E1)] }, directory);
     expect((await verify()).problem).toBeUndefined();
-  }, 30_000);
+  });
 });

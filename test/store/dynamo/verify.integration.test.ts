@@ -344,13 +344,13 @@ describeEachEngine("verify", (getEngine) => {
   beforeEach(async () => {
     await items().wipe();
     await loadTwice(documents(), table());
-  }, 60_000);
+  });
 
   it("passes on what loads wrote, for the whole table and for each company", async () => {
     expect(await verify()).toEqual({ committed: 2, items: expect.any(Number), records: 4, persons: 3 });
     expect((await verify("acme")).problem).toBeUndefined();
     expect((await verify("beta")).problem).toBeUndefined();
-  }, 30_000);
+  });
 
   it("passes while a load is in progress, whose versions are not yet committed", async () => {
     const directory = dynamoDirectory(documents(), table(), { writer: { graceMs: 0 } });
@@ -362,21 +362,17 @@ describeEachEngine("verify", (getEngine) => {
       await session.abort();
     }
     expect((await verify()).problem).toBeUndefined();
-  }, 30_000);
+  });
 
-  it.each(CASES)(
-    "fails on $title, naming the item",
-    async ({ corrupt, named, what }) => {
-      await corrupt(items(), documents(), table());
-      const { problem } = await verify();
-      expect(problem?.what).toMatch(what);
-      const partition = Buffer.from(named.p).toString("hex");
-      expect(hex(problem?.key ?? MANIFEST_KEY)).toEqual(
-        "s" in named ? hex(named) : { p: partition, s: expect.any(String) },
-      );
-    },
-    30_000,
-  );
+  it.each(CASES)("fails on $title, naming the item", async ({ corrupt, named, what }) => {
+    await corrupt(items(), documents(), table());
+    const { problem } = await verify();
+    expect(problem?.what).toMatch(what);
+    const partition = Buffer.from(named.p).toString("hex");
+    expect(hex(problem?.key ?? MANIFEST_KEY)).toEqual(
+      "s" in named ? hex(named) : { p: partition, s: expect.any(String) },
+    );
+  });
 
   it("checks one company: a broken item there fails it, not the other company", async () => {
     const item = await items().get(location(E1));
@@ -384,5 +380,5 @@ describeEachEngine("verify", (getEngine) => {
     await items().put({ ...item, [A.data]: encodeLocation({ ...value, hash: "00".repeat(8) }) });
     expect(hex((await verify("acme")).problem?.key ?? MANIFEST_KEY)).toEqual(hex(location(E1)));
     expect((await verify("beta")).problem).toBeUndefined();
-  }, 30_000);
+  });
 });
