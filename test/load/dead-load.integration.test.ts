@@ -106,7 +106,8 @@ describeEachEngine("a dead load and the next one", (getEngine) => {
   });
 
   it("a lease held by a live process, or by a process on another host, is refused until it expires", async () => {
-    const sleeper = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60_000)"], { stdio: "ignore" });
+    // Alive until killed below, however long the test takes on a busy machine.
+    const sleeper = spawn(process.execPath, ["-e", "setInterval(() => {}, 1_000_000)"], { stdio: "ignore" });
     try {
       const live = sleeper.pid;
       if (live === undefined) throw new Error("no pid");
