@@ -87,8 +87,15 @@ function synthesize(stage: string, options: StageOptions, outdir?: string): Synt
 /** What a synthesis knows besides its assembly, kept beside it for the files that reuse it. */
 const SYNTH_ERROR_FILE = "synth-error.txt";
 const ACKNOWLEDGMENTS_FILE = "acknowledgments.json";
+
+/** The shared assembly's folder name: the stage, and a hash of what it was synthesized with. */
+function cacheKey(stage: string, options: StageOptions): string {
+  const hash = createHash("sha256").update(JSON.stringify(options)).digest("hex").slice(0, 16);
+  return `${stage.replace(/[^a-z0-9-]/gi, "_")}-${hash}`;
+}
+
 function sharedSynthesis(runDir: string, stage: string, options: StageOptions): Synthesis {
-  const key = `${stage.replace(/[^a-z0-9-]/gi, "_")}-${createHash("sha256").update(JSON.stringify(options)).digest("hex").slice(0, 16)}`;
+  const key = cacheKey(stage, options);
   const ready = join(runDir, key);
   const lock = `${ready}.lock`;
   // Unique per call: jest gives each file in a worker fresh modules, so no counter would do.
