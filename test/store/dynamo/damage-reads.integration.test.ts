@@ -30,7 +30,7 @@ describeEachEngine("searches over damaged items", (getEngine) => {
     await items().wipe();
     await loadTwice(documents(), table());
     reader = dynamoDirectoryReader(documents(), table(), { manifestTtlMs: 0, answerCacheBytes: 0 });
-  }, 60_000);
+  });
 
   /** Acme's items whose sort key starts with `prefix`. */
   const acmeItems = async (prefix: readonly number[]): Promise<Item[]> => {
