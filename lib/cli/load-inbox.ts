@@ -11,6 +11,7 @@ import type { InboxObject } from "../ingest/inbox.js";
 import type { InboxStore } from "../ingest/inbox-store.js";
 import type { IngestReport } from "../ingest/ingest-state.js";
 import type { LoadMode } from "../load/change-lines.js";
+import type { LocalLoadFile } from "../load/local-file.js";
 import { sleep } from "../store/dynamo/batch.js";
 
 /** `<mode>/<UTC time>-<file name>`: a new key per upload, of characters no event encodes. */
@@ -25,12 +26,15 @@ export function inboxKey(file: string, mode: LoadMode, at: Date): string {
   return `${mode}/${stamp}-${name}`;
 }
 
-export async function upload(s3: S3Client, file: string, bucket: string, key: string): Promise<InboxObject> {
-  // Multipart above 5 MB, so a file of any size streams from disk.
-  const done = await new Upload({
-    client: s3,
-    params: { Bucket: bucket, Key: key, Body: createReadStream(file) },
-  }).done();
+export async function upload(
+  s3: S3Client,
+  file: LocalLoadFile,
+  bucket: string,
+  key: string,
+): Promise<InboxObject> {
+  // Multipart above 5 MB, so a file of any size streams from disk (the descriptor opened once).
+  const body = createReadStream("", { fd: file.handle, start: 0, autoClose: false });
+  const done = await new Upload({ client: s3, params: { Bucket: bucket, Key: key, Body: body } }).done();
   // Without versioning (s3rver), S3 calls an object's one version "null".
   return { bucket, key, versionId: done.VersionId ?? "null" };
 }

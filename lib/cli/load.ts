@@ -5,13 +5,12 @@
  * report (lib/cli/load-inbox.ts). Exit 0 only when the file was applied; otherwise 1 with the
  * reason on stderr (2 for a bad call).
  */
-import { constants } from "node:fs";
-import { access } from "node:fs/promises";
 import { DataFileError } from "../directory/source.js";
 import { reportKey } from "../ingest/inbox.js";
 import { InboxStore, inboxClient } from "../ingest/inbox-store.js";
 import { LOAD_MODES, type LoadMode } from "../load/change-lines.js";
 import { loadFile } from "../load/load-file.js";
+import { type LocalLoadFile, openLoadFile } from "../load/local-file.js";
 import { LOCAL_TABLE_NAMES } from "../local/service.js";
 import { stageParameterNames } from "../stages.js";
 import { createTables } from "../store/create-tables.js";
@@ -59,12 +58,12 @@ async function inboxOf(values: CommandLine<typeof OPTIONS>["values"]): Promise<s
 }
 
 /** Through the inbox: upload, then wait for the ingest's report; a refusal or failure exits 1. */
-async function loadThroughInbox(file: string, mode: LoadMode, bucket: string): Promise<void> {
+async function loadThroughInbox(file: LocalLoadFile, mode: LoadMode, bucket: string): Promise<void> {
   const s3 = inboxClient();
   try {
-    const object = await upload(s3, file, bucket, inboxKey(file, mode, new Date()));
+    const object = await upload(s3, file, bucket, inboxKey(file.path, mode, new Date()));
     const where = `s3://${bucket}/${object.key} (version ${object.versionId})`;
-    process.stderr.write(`uploaded ${file} to ${where}; waiting for the ingest's report\n`);
+    process.stderr.write(`uploaded ${file.path} to ${where}; waiting for the ingest's report\n`);
     const interrupt = new AbortController();
     const stop = () => interrupt.abort();
     process.once("SIGINT", stop).once("SIGTERM", stop);
@@ -88,7 +87,7 @@ async function loadThroughInbox(file: string, mode: LoadMode, bucket: string): P
   }
 }
 
-async function loadHere(file: string, mode: LoadMode, values: CommandLine<typeof OPTIONS>["values"]) {
+async function loadHere(file: LocalLoadFile, mode: LoadMode, values: CommandLine<typeof OPTIONS>["values"]) {
   const endpoint = urlOption("endpoint", values.endpoint) ?? DEFAULT_ENDPOINT;
   const started = performance.now();
   const { client, table } = await openDirectoryTable({
@@ -100,7 +99,8 @@ async function loadHere(file: string, mode: LoadMode, values: CommandLine<typeof
   await createTables(client, { ...LOCAL_TABLE_NAMES, directory: table });
   try {
     const directory = dynamoDirectory(documentClientFor(client), table);
-    // Ctrl-C (or a TERM) stops between chunks: the load is undone and its lease released. So does
+    // Ctrl-C (or a TERM) stops it, while reading or between chunks: the load is undone and its
+    // lease released. So does
     // a kill of the npm that ran it, which would otherwise leave this process loading on its own.
     const interrupt = new AbortController();
     const stop = () => interrupt.abort(new Error("interrupted"));
@@ -113,7 +113,7 @@ async function loadHere(file: string, mode: LoadMode, values: CommandLine<typeof
       signal: interrupt.signal,
     }).finally(unwatch);
     if (summary.cleanupDeferred) console.error(cleanupNote(summary.cleanupDeferred));
-    console.log(appliedLine(file, summary, performance.now() - started));
+    console.log(appliedLine(file.path, summary, performance.now() - started));
   } finally {
     client.destroy();
   }
@@ -126,10 +126,16 @@ async function main({ values, positionals }: CommandLine<typeof OPTIONS>): Promi
   const mode = choiceOption("mode", values.mode, LOAD_MODES) ?? "merge";
   if (values.stage !== undefined) deployedStage(values.stage);
   if (values.endpoint !== undefined) urlOption("endpoint", values.endpoint);
-  await access(file, constants.R_OK); // an unreadable file fails before any connection
-  const bucket = await inboxOf(values);
-  if (bucket === undefined) await loadHere(file, mode, values);
-  else await loadThroughInbox(file, mode, bucket);
+  // Opened once, before any connection: an unreadable file, a FIFO or a device is refused at once,
+  // and every pass reads what was opened here.
+  const opened = await openLoadFile(file);
+  try {
+    const bucket = await inboxOf(values);
+    if (bucket === undefined) await loadHere(opened, mode, values);
+    else await loadThroughInbox(opened, mode, bucket);
+  } finally {
+    await opened.close();
+  }
 }
 
 cli({ name: "load", usage: USAGE, options: OPTIONS, positionals: true }, main, {

@@ -2,9 +2,8 @@
  * A load file read as a stream of changes (docs/data-format.md): a data file (JSON or NDJSON) gives
  * an upsert per record; a changes file (NDJSON) one change a line. NDJSON is read line by line, so
  * memory does not grow with the file, and from any position a change left off; a JSON data file
- * is one document and is read whole.
+ * is one document and is read whole, up to MAX_DOCUMENT_BYTES.
  */
-import { createReadStream } from "node:fs";
 import { z } from "zod";
 import {
   type DataFile,
@@ -16,7 +15,7 @@ import {
   validateRecord,
 } from "../directory/source.js";
 import type { Change } from "../store/port.js";
-import { type LinePosition, linesFrom, type OpenBytes, START } from "./lines.js";
+import { type LinePosition, LineTooLongError, linesFrom, type OpenBytes, START } from "./lines.js";
 
 export const LOAD_MODES = ["merge", "snapshot", "changes"] as const;
 export type LoadMode = (typeof LOAD_MODES)[number];
@@ -40,15 +39,12 @@ export interface PositionedChange extends LocatedChange {
   readonly next: SourcePosition;
 }
 
-/** A local file's bytes from an offset. */
-export const fileBytes =
-  (path: string): OpenBytes =>
-  (offset) =>
-    createReadStream(path, { start: offset });
+/** The largest JSON data file a load reads (one document, read whole); NDJSON has no such bound. */
+export const MAX_DOCUMENT_BYTES = 256 * 1024 * 1024;
 
 /** Non-blank lines with their numbers, streamed from `from`. */
-async function* lines(open: OpenBytes, from: LinePosition = START) {
-  for await (const line of linesFrom(open, from)) if (line.text.trim() !== "") yield line;
+async function* lines(open: OpenBytes, from: LinePosition = START, signal?: AbortSignal) {
+  for await (const line of linesFrom(open, from, signal)) if (line.text.trim() !== "") yield line;
 }
 
 const uuid = z.guid().transform((id) => id.toLowerCase());
@@ -94,26 +90,49 @@ function upsertOf(value: unknown, number: number): LocatedChange {
     : { label, change: { op: "upsert", employee: validateRecord("employee", entry.raw, label) } };
 }
 
-/** Whether the file is NDJSON: its first line is a whole JSON value, one entry or change. */
-async function isNdjson(open: OpenBytes): Promise<boolean> {
-  for await (const { text } of lines(open)) {
-    const first = parseJson(text);
-    return (
-      first.ok &&
-      first.value !== null &&
-      typeof first.value === "object" &&
-      !Array.isArray(first.value) &&
-      !("persons" in first.value) &&
-      !("employees" in first.value)
-    );
+/** A JSON data file's start, when written on one line: its first key. */
+const DOCUMENT_START = /^\uFEFF?\s*\{\s*"(?:persons|employees)"/;
+
+/**
+ * Whether the file is NDJSON: its first line is a whole JSON value, one entry or change. A first
+ * line over the line limit is a JSON data file written on one line when it starts like one; any
+ * other is an NDJSON line, refused when read.
+ */
+async function isNdjson(open: OpenBytes, signal?: AbortSignal): Promise<boolean> {
+  try {
+    for await (const { text } of lines(open, START, signal)) {
+      const first = parseJson(text);
+      return (
+        first.ok &&
+        first.value !== null &&
+        typeof first.value === "object" &&
+        !Array.isArray(first.value) &&
+        !("persons" in first.value) &&
+        !("employees" in first.value)
+      );
+    }
+  } catch (error) {
+    if (error instanceof LineTooLongError) return !DOCUMENT_START.test(Buffer.from(error.head).toString());
+    throw error;
   }
   throw new DataFileError("data file", null, "is empty; expected JSON {persons, employees} or NDJSON");
 }
 
-async function readWhole(open: OpenBytes): Promise<string> {
+async function readWhole(open: OpenBytes, signal?: AbortSignal): Promise<string> {
   const parts: Uint8Array[] = [];
-  for await (const chunk of open(0)) parts.push(chunk);
-  return Buffer.concat(parts).toString("utf8");
+  let length = 0;
+  for await (const chunk of open(0)) {
+    signal?.throwIfAborted();
+    length += chunk.length;
+    if (length > MAX_DOCUMENT_BYTES)
+      throw new DataFileError(
+        "data file",
+        null,
+        "is a JSON document over 256 MiB, which is read whole; write it as NDJSON (one record a line)",
+      );
+    parts.push(chunk);
+  }
+  return Buffer.concat(parts, length).toString("utf8");
 }
 
 /** A data file's records as upserts, persons first, from the `from`-th (a JSON file, demo data). */
@@ -134,19 +153,21 @@ export function* dataFileChanges(data: DataFile, from: number): Generator<Positi
 
 /**
  * The file's changes in order from `from` (default: its start), each validated and with the
- * position after it; the first problem throws `DataFileError`.
+ * position after it; the first problem throws `DataFileError`. `signal` is asked at every chunk of
+ * bytes read, so a load stops while reading as well as between changes.
  */
 export async function* readChanges(
   open: OpenBytes,
   mode: LoadMode,
   from: SourcePosition = FILE_START,
+  signal?: AbortSignal,
 ): AsyncGenerator<PositionedChange> {
-  if (mode !== "changes" && !(await isNdjson(open))) {
-    yield* dataFileChanges(parseDataFile(await readWhole(open)), from.index);
+  if (mode !== "changes" && !(await isNdjson(open, signal))) {
+    yield* dataFileChanges(parseDataFile(await readWhole(open, signal)), from.index);
     return;
   }
   let index = from.index;
-  for await (const { text, number, next } of lines(open, from)) {
+  for await (const { text, number, next } of lines(open, from, signal)) {
     const parsed = parseJson(text);
     if (!parsed.ok) throw new DataFileError(`line ${number}`, null, "not valid JSON");
     const located = mode === "changes" ? changeOf(parsed.value, number) : upsertOf(parsed.value, number);

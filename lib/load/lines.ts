@@ -2,7 +2,14 @@
  * Lines of a file read from any byte offset, each with its number and the offset just past it, so
  * a load can stop after any line and go on from there later: in another step of an ingest, in
  * another Lambda invocation. The bytes come from a local file or an S3 object (ranged reads).
+ * A line longer than MAX_LINE_BYTES refuses the file as soon as that many bytes of it are read, so
+ * memory holds at most one such line, whatever the file.
  */
+
+import { DataFileError } from "../directory/source.js";
+
+/** The longest line a load reads (its line break excluded): a record or a change is far smaller. */
+export const MAX_LINE_BYTES = 1024 * 1024;
 
 /** Where reading goes on: the byte offset of the next line, and that line's number less one. */
 export interface LinePosition {
@@ -33,16 +40,41 @@ function lineText(bytes: Uint8Array, number: number): string {
   return number === 1 && text.startsWith("\uFEFF") ? text.slice(1) : text;
 }
 
-/** Every line from `from` on, blank ones included (callers skip those), with positions. */
-export async function* linesFrom(open: OpenBytes, from: LinePosition = START): AsyncGenerator<Line> {
+/** The file is refused: line `number` is longer than MAX_LINE_BYTES. */
+export class LineTooLongError extends DataFileError {
+  constructor(
+    number: number,
+    /** The line's first bytes, as read (to tell what the file is). */
+    readonly head: Uint8Array,
+  ) {
+    super(`line ${number}`, null, "longer than 1 MiB (1,048,576 bytes); a line holds one record or change");
+  }
+}
+
+/**
+ * Every line from `from` on, blank ones included (callers skip those), with positions. `signal`
+ * is asked at every chunk read, so a load stops mid-line as well as between lines.
+ */
+export async function* linesFrom(
+  open: OpenBytes,
+  from: LinePosition = START,
+  signal?: AbortSignal,
+): AsyncGenerator<Line> {
   let offset = from.offset;
   let number = from.line;
   let pending: Uint8Array[] = [];
   let pendingLength = 0;
+  const tooLong = () => new LineTooLongError(number + 1, prefix(pending, 1024));
   for await (const chunk of open(from.offset)) {
+    signal?.throwIfAborted();
     let start = 0;
     for (let at = chunk.indexOf(NEWLINE); at >= 0; at = chunk.indexOf(NEWLINE, start)) {
       const piece = chunk.subarray(start, at);
+      if (pendingLength + piece.length > MAX_LINE_BYTES) {
+        pending.push(piece);
+        pendingLength += piece.length;
+        throw tooLong();
+      }
       const bytes = pendingLength === 0 ? piece : concat([...pending, piece], pendingLength + piece.length);
       pending = [];
       pendingLength = 0;
@@ -54,6 +86,7 @@ export async function* linesFrom(open: OpenBytes, from: LinePosition = START): A
     if (start < chunk.length) {
       pending.push(chunk.subarray(start));
       pendingLength += chunk.length - start;
+      if (pendingLength > MAX_LINE_BYTES) throw tooLong();
     }
   }
   if (pendingLength > 0) {
@@ -71,4 +104,17 @@ function concat(parts: readonly Uint8Array[], length: number): Uint8Array {
     at += part.length;
   }
   return out;
+}
+
+/** The first `length` bytes (at most) of `parts` laid end to end. */
+function prefix(parts: readonly Uint8Array[], length: number): Uint8Array {
+  const out: Uint8Array[] = [];
+  let kept = 0;
+  for (const part of parts) {
+    if (kept >= length) break;
+    const piece = part.subarray(0, length - kept);
+    out.push(piece);
+    kept += piece.length;
+  }
+  return concat(out, kept);
 }

@@ -1,15 +1,15 @@
 /**
  * Applies a load file to the directory in this process, all or nothing (docs/data-format.md,
  * "Keeping the directory current"): the steps of lib/load/load-steps.ts, run to the end. The file
- * is read twice: first to validate every line (nothing is touched if one is malformed), then to
- * apply it in chunks inside one load session, which searches see only once it commits.
+ * is read twice, through one open descriptor (lib/load/local-file.ts): first to validate every
+ * line (nothing is touched if one is malformed), then to apply it in chunks inside one load
+ * session, which searches see only once it commits.
  */
 import type { DataFile } from "../directory/source.js";
 import type { DirectoryWriter } from "../store/port.js";
 import {
   dataFileChanges,
   FILE_START,
-  fileBytes,
   type LoadMode,
   type PositionedChange,
   readChanges,
@@ -17,6 +17,7 @@ import {
 } from "./change-lines.js";
 import { LoadIds } from "./load-ids.js";
 import { type ChangeReader, firstStep, type LoadSummary, loadStep, type StepContext } from "./load-steps.js";
+import { type LocalLoadFile, openLoadFile } from "./local-file.js";
 
 export { DanglingReferenceError } from "./load-steps.js";
 export type { LoadSummary };
@@ -25,7 +26,7 @@ export interface LoadFileOptions {
   /** Changes per `apply`: bounds what is held in memory at once. */
   readonly chunk?: number;
   readonly onProgress?: StepContext["onProgress"];
-  /** Stops the load between chunks; what it wrote is undone and the lease released. */
+  /** Stops the load, while reading or between chunks; what it wrote is undone and the lease released. */
   readonly signal?: AbortSignal;
 }
 
@@ -61,13 +62,21 @@ async function runLoad(
   }
 }
 
-/** Applies a load file (docs/data-format.md) in `mode`. */
-export const loadFile = (
-  path: string,
+/** Applies a load file (docs/data-format.md) in `mode`: a path, or a file opened by the caller. */
+export async function loadFile(
+  file: string | LocalLoadFile,
   mode: LoadMode,
   directory: DirectoryWriter,
   options: LoadFileOptions = {},
-) => runLoad((from) => readChanges(fileBytes(path), mode, from), mode, `${mode} ${path}`, directory, options);
+): Promise<LoadSummary> {
+  const opened = typeof file === "string" ? await openLoadFile(file) : file;
+  try {
+    const read = (from?: SourcePosition) => readChanges(opened.bytes, mode, from, options.signal);
+    return await runLoad(read, mode, `${mode} ${opened.path}`, directory, options);
+  } finally {
+    if (typeof file === "string") await opened.close();
+  }
+}
 
 /** A data file already in memory (demo data, tests) applied like a file, as upserts. */
 export function loadData(

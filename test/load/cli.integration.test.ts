@@ -4,6 +4,7 @@
  * "refused, nothing changed: …" for a malformed file, a dangling link or a held lease; exit 2 for a
  * bad call. test/cli/commands.integration.test.ts covers what every tool shares (help, unknown options).
  */
+import { execFileSync } from "node:child_process";
 import { type Engine, startDynalite } from "../../lib/local/engines.js";
 import { LOCAL_TABLE_NAMES } from "../../lib/local/service.js";
 import { createTables } from "../../lib/store/create-tables.js";
@@ -45,6 +46,7 @@ const directory = () => {
     }),
   };
 };
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 /** stderr's last line: progress lines come before it. */
 const lastLine = (stderr: string) => stderr.trimEnd().split("\n").at(-1);
 
@@ -137,6 +139,27 @@ describe("npm run load against a running engine", () => {
       await session.abort();
     }
     expect(await seen(held)).toEqual(before);
+  });
+
+  it("refuses at once a FIFO, a device and a file with a 3 MB line: one line each, exit 1, nothing changed", async () => {
+    const before = await seen(directory());
+    const text = await fileWith(`${ndjson([upsertEmployee(employee(8))])}${"x".repeat(3_000_000)}\n`);
+    const fifo = `${text}.fifo`;
+    execFileSync("mkfifo", [fifo]);
+    const expected = {
+      [fifo]: `${fifo}: is a FIFO (named pipe), not a regular file; give a file`,
+      "/dev/zero": "/dev/zero: is a device, not a regular file; give a file",
+      [text]: "line 2: longer than 1 MiB (1,048,576 bytes); a line holds one record or change",
+    };
+    for (const [file, reason] of Object.entries(expected)) {
+      const { code, stdout, stderr } = await loadCli(file, "--mode", "changes");
+      expect({ code, stdout, stderr }).toEqual({
+        code: 1,
+        stdout: "",
+        stderr: expect.stringMatching(new RegExp(`load: refused, nothing changed: ${escaped(reason)}\\n$`)),
+      });
+    }
+    expect(await seen(directory())).toEqual(before);
   });
 
   it("refuses a bad call with one line and the usage, exit 2", async () => {

@@ -1,5 +1,11 @@
 import fc from "fast-check";
-import { type Line, linesFrom, type OpenBytes } from "../../lib/load/lines.js";
+import {
+  type Line,
+  LineTooLongError,
+  linesFrom,
+  MAX_LINE_BYTES,
+  type OpenBytes,
+} from "../../lib/load/lines.js";
 
 /** A file's bytes served in chunks of the given sizes, from any offset. */
 const served = (bytes: Uint8Array, sizes: readonly number[]): OpenBytes =>
@@ -60,5 +66,57 @@ describe("linesFrom", () => {
   it("keeps a multi-byte character whole across chunk boundaries", async () => {
     const lines = await all(served(encode("żółw\nnaïve\n"), [1]));
     expect(lines.map((line) => line.text)).toEqual(["żółw", "naïve"]);
+  });
+});
+
+describe("a line over 1 MiB", () => {
+  /** An endless line after `before`: chunks of spaces, counting the bytes handed out. */
+  const endless = (before: string, served: { bytes: number }): OpenBytes =>
+    async function* () {
+      const head = encode(before);
+      served.bytes += head.length;
+      yield head;
+      for (;;) {
+        served.bytes += 64 * 1024;
+        yield new Uint8Array(64 * 1024).fill(0x20);
+      }
+    };
+
+  it("refuses the file naming the line, having read no more than the limit and a chunk", async () => {
+    const served = { bytes: 0 };
+    const refusal = await all(endless("first\n", served)).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(refusal).toBeInstanceOf(LineTooLongError);
+    expect((refusal as Error).message).toBe(
+      "line 2: longer than 1 MiB (1,048,576 bytes); a line holds one record or change",
+    );
+    expect(served.bytes).toBeLessThanOrEqual(MAX_LINE_BYTES + 2 * 64 * 1024);
+  });
+
+  it("is read whole when it is exactly the limit", async () => {
+    const text = "x".repeat(MAX_LINE_BYTES);
+    const lines = await all(served(encode(`${text}\nnext`), [70_000]));
+    expect(lines.map((line) => line.text.length)).toEqual([MAX_LINE_BYTES, 4]);
+  });
+});
+
+describe("an abort signal", () => {
+  it("stops reading mid-line, at the next chunk", async () => {
+    const interrupt = new AbortController();
+    let chunks = 0;
+    const open: OpenBytes = async function* () {
+      for (;;) {
+        chunks += 1;
+        if (chunks === 3) interrupt.abort(new Error("interrupted"));
+        yield encode("   ");
+      }
+    };
+    const read = async () => {
+      for await (const _ of linesFrom(open, undefined, interrupt.signal)) throw new Error("no line ends");
+    };
+    await expect(read()).rejects.toThrow("interrupted");
+    expect(chunks).toBe(3);
   });
 });

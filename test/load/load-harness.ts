@@ -9,8 +9,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { instantKey } from "../../lib/directory/instant-key.js";
 import { normalizePhone } from "../../lib/directory/phone.js";
-import { fileBytes, type LoadMode, readChanges } from "../../lib/load/change-lines.js";
+import { type LoadMode, readChanges } from "../../lib/load/change-lines.js";
 import { type LoadFileOptions, type LoadSummary, loadFile } from "../../lib/load/load-file.js";
+import { openLoadFile } from "../../lib/load/local-file.js";
 import { employmentFilter } from "../../lib/search/matching.js";
 import { documentClientFor } from "../../lib/store/dynamo-client.js";
 import { memoryDirectory } from "../../lib/store/memory/memory-directory.js";
@@ -105,8 +106,12 @@ export const deleteEmployee = (id: string) => ({ op: "delete", employee: id });
 /** Change lines as the loader reads them from a file, to apply to a load session directly. */
 export async function parsedChanges(lines: readonly unknown[]): Promise<Change[]> {
   const parsed: Change[] = [];
-  for await (const { change } of readChanges(fileBytes(await fileWith(ndjson(lines))), "changes"))
-    parsed.push(change);
+  const file = await openLoadFile(await fileWith(ndjson(lines)));
+  try {
+    for await (const { change } of readChanges(file.bytes, "changes")) parsed.push(change);
+  } finally {
+    await file.close();
+  }
   return parsed;
 }
 

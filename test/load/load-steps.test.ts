@@ -2,13 +2,21 @@
  * A load run as many short steps (as the ingest runs it) ends exactly where the same load run in
  * one go ends, on the in-memory store; a failure in any step undoes it whole.
  */
+import { createReadStream } from "node:fs";
 import { writeFile } from "node:fs/promises";
-import { fileBytes, type LoadMode, readChanges } from "../../lib/load/change-lines.js";
+import { type LoadMode, readChanges } from "../../lib/load/change-lines.js";
+import type { OpenBytes } from "../../lib/load/lines.js";
 import { LoadIds } from "../../lib/load/load-ids.js";
 import { firstStep, type LoadProgress, loadStep, type StepContext } from "../../lib/load/load-steps.js";
 import { memoryDirectory } from "../../lib/store/memory/memory-directory.js";
 import { LoadInProgressError } from "../../lib/store/port.js";
 import { type Scenario, scenario, searchAnswers, stateAfter } from "./load-scenario.js";
+
+/** A file's bytes from an offset, opened anew at each read (as an S3 object's ranged reads are). */
+const fileBytes =
+  (path: string): OpenBytes =>
+  (offset) =>
+    createReadStream(path, { start: offset });
 
 let world: Scenario | undefined;
 const ready = () => {
