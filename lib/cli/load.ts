@@ -6,7 +6,7 @@
  * reason on stderr (2 for a bad call).
  */
 import { DataFileError } from "../directory/source.js";
-import { reportKey } from "../ingest/inbox.js";
+import { MAX_OBJECT_BYTES, overMaximum, reportKey } from "../ingest/inbox.js";
 import { InboxStore, inboxClient } from "../ingest/inbox-store.js";
 import { LOAD_MODES, type LoadMode } from "../load/change-lines.js";
 import { loadFile } from "../load/load-file.js";
@@ -59,6 +59,8 @@ async function inboxOf(values: CommandLine<typeof OPTIONS>["values"]): Promise<s
 
 /** Through the inbox: upload, then wait for the ingest's report; a refusal or failure exits 1. */
 async function loadThroughInbox(file: LocalLoadFile, mode: LoadMode, bucket: string): Promise<void> {
+  // The ingest would refuse it: refused here, before it is uploaded.
+  if (file.size > MAX_OBJECT_BYTES) throw new DataFileError(file.path, null, overMaximum(file.size));
   const s3 = inboxClient();
   try {
     const object = await upload(s3, file, bucket, inboxKey(file.path, mode, new Date()));

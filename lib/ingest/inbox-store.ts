@@ -37,15 +37,15 @@ export class InboxStore {
     return object.versionId === NO_VERSION ? {} : { VersionId: object.versionId };
   }
 
-  /** Whether this version of the object exists. */
-  async exists(object: InboxObject): Promise<boolean> {
+  /** This version of the object's size in bytes; undefined when it does not exist. */
+  async size(object: InboxObject): Promise<number | undefined> {
     try {
-      await this.s3.send(
+      const head = await this.s3.send(
         new HeadObjectCommand({ Bucket: object.bucket, Key: object.key, ...this.version(object) }),
       );
-      return true;
+      return head.ContentLength ?? 0;
     } catch (error) {
-      if (isMissing(error)) return false;
+      if (isMissing(error)) return undefined;
       throw error;
     }
   }

@@ -4,6 +4,7 @@
  * ingest (which reads and reports), the load CLI (which uploads and waits) and the stacks (which
  * route the events and grant each prefix).
  */
+import { createHash } from "node:crypto";
 import { LOAD_MODES, type LoadMode } from "../load/change-lines.js";
 
 /** One version of an object in the inbox: what an ingest applies, exactly once. */
@@ -28,6 +29,27 @@ export function modeOfKey(key: string): LoadMode | undefined {
     : undefined;
 }
 
-/** The report of one object version: `reports/<key>/<versionId>.json`, next to nothing else. */
-export const reportKey = (object: Pick<InboxObject, "key" | "versionId">): string =>
-  `${REPORTS_PREFIX}${object.key}/${object.versionId}.json`;
+/**
+ * The largest object the ingest reads (a larger one is refused, its report says so): about 10
+ * million records of NDJSON, whose ids (16 bytes each, and their set) fit the step function's memory.
+ */
+export const MAX_OBJECT_BYTES = 5 * 1024 ** 3;
+
+/** The rule an object (or a file uploaded by the CLI) over `max` bytes breaks. */
+export const overMaximum = (size: number, max = MAX_OBJECT_BYTES): string =>
+  `is ${size.toLocaleString("en-US")} bytes, over the inbox's maximum of ${max.toLocaleString("en-US")} bytes`;
+
+/** S3's longest key, in UTF-8 bytes. */
+const MAX_KEY_BYTES = 1024;
+
+/**
+ * The report of one object version: `reports/<key>/<versionId>.json`, next to nothing else; for a
+ * key too long for that to fit S3's 1,024 bytes, `reports/long-keys/<SHA-256 of the key>/…` (no
+ * inbox key starts `long-keys/`, so the two never meet).
+ */
+export function reportKey(object: Pick<InboxObject, "key" | "versionId">): string {
+  const plain = `${REPORTS_PREFIX}${object.key}/${object.versionId}.json`;
+  if (Buffer.byteLength(plain) <= MAX_KEY_BYTES) return plain;
+  const digest = createHash("sha256").update(object.key).digest("hex");
+  return `${REPORTS_PREFIX}long-keys/${digest}/${object.versionId}.json`;
+}

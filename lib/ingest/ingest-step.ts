@@ -16,8 +16,9 @@ import {
   loadStep,
   type StepContext,
 } from "../load/load-steps.js";
+import { callerText } from "../observability/caller-text.js";
 import { type Deadline, type DirectoryWriter, LoadInProgressError } from "../store/port.js";
-import { type InboxObject, modeOfKey, reportKey } from "./inbox.js";
+import { type InboxObject, MAX_OBJECT_BYTES, modeOfKey, overMaximum, reportKey } from "./inbox.js";
 import type { InboxStore } from "./inbox-store.js";
 import type { IngestReport, IngestState } from "./ingest-state.js";
 
@@ -30,6 +31,8 @@ export interface IngestContext {
   readonly maxWaitMs?: number;
   /** Changes per apply (default 1,000). */
   readonly chunk?: number;
+  /** The largest object applied (default MAX_OBJECT_BYTES); a larger one is refused. */
+  readonly maxObjectBytes?: number;
 }
 
 /** Crashed steps (timeouts, out of memory) an ingest survives: each is followed by an abort step. */
@@ -40,6 +43,26 @@ type ReportContent = Omit<
   IngestReport,
   "object" | "startedAt" | "finishedAt" | "durationMs" | "steps" | "execution"
 >;
+
+/**
+ * The report's texts that quote the file or the key (a field name, a line's label, an error naming
+ * the key) redacted and cut short, as every caller text is before it is written anywhere.
+ */
+function bounded(content: ReportContent): ReportContent {
+  const { refusal, error, cleanupDeferred } = content;
+  return {
+    ...content,
+    ...(refusal && {
+      refusal: {
+        record: callerText(refusal.record),
+        field: refusal.field === null ? null : callerText(refusal.field),
+        rule: callerText(refusal.rule),
+      },
+    }),
+    ...(error !== undefined && { error: callerText(error) }),
+    ...(cleanupDeferred !== undefined && { cleanupDeferred: callerText(cleanupDeferred) }),
+  };
+}
 
 /** A step's view of its ingest: the state, the clock, and how to end it with a report. */
 class Run {
@@ -88,7 +111,7 @@ class Run {
     const finished = this.now();
     const key = await inbox.writeReport({
       object: this.state.object,
-      ...report,
+      ...bounded(report),
       startedAt: this.startedAt,
       finishedAt: finished.toISOString(),
       durationMs: finished.getTime() - Date.parse(this.startedAt),
@@ -192,12 +215,19 @@ function stepContext(run: Run, progress: LoadProgress, ids: LoadIds): StepContex
   };
 }
 
+interface Stored {
+  readonly object: InboxObject;
+  readonly size: number;
+}
+
 /**
- * The object as stored: S3's notifications URL-encode keys (a space as "+"); whether EventBridge's
- * do is not promised, so a key not found as given is looked up decoded. Undefined: it is gone.
+ * The object as stored, and its size: S3's notifications URL-encode keys (a space as "+"); whether
+ * EventBridge's do is not promised, so a key not found as given is looked up decoded. Undefined:
+ * it is gone.
  */
-async function storedObject(inbox: InboxStore, object: InboxObject): Promise<InboxObject | undefined> {
-  if (await inbox.exists(object)) return object;
+async function storedObject(inbox: InboxStore, object: InboxObject): Promise<Stored | undefined> {
+  const size = await inbox.size(object);
+  if (size !== undefined) return { object, size };
   let decoded: string;
   try {
     decoded = decodeURIComponent(object.key.replace(/\+/g, " "));
@@ -205,19 +235,30 @@ async function storedObject(inbox: InboxStore, object: InboxObject): Promise<Inb
     return undefined;
   }
   const other = { ...object, key: decoded };
-  return decoded !== object.key && (await inbox.exists(other)) ? other : undefined;
+  const otherSize = decoded === object.key ? undefined : await inbox.size(other);
+  return otherSize === undefined ? undefined : { object: other, size: otherSize };
 }
 
 /** One step of the ingest of `state.object`. */
 export async function ingestStep(given: IngestState, context: IngestContext): Promise<IngestState> {
   const first = given.status === undefined && !given.crash;
-  const object = first ? await storedObject(context.inbox, given.object) : given.object;
+  const stored = first ? await storedObject(context.inbox, given.object) : undefined;
+  const object = first ? stored?.object : given.object;
   const state = object ? { ...given, object } : given;
   const run = new Run(state, context);
   if (!object) return run.end({ status: "failed", error: "the object version is gone from the inbox" });
   if (run.crashes > MAX_CRASHES)
     return run.end({ status: "failed", error: `${run.crashes} steps crashed; gave up` });
   if (first && (await context.inbox.report(state.object))) return run.next("duplicate");
+  const max = context.maxObjectBytes ?? MAX_OBJECT_BYTES;
+  if (stored && stored.size > max) {
+    const mode = modeOfKey(object.key);
+    return run.end({
+      status: "refused",
+      ...(mode && { mode }),
+      refusal: { record: "object", field: null, rule: overMaximum(stored.size, max) },
+    });
+  }
   return applyStep(run);
 }
 

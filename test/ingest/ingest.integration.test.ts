@@ -12,11 +12,13 @@ import { InboxStore } from "../../lib/ingest/inbox-store.js";
 import type { IngestState } from "../../lib/ingest/ingest-state.js";
 import { ingestStep } from "../../lib/ingest/ingest-step.js";
 import { type LocalExecution, runLocalExecution } from "../../lib/ingest/local-execution.js";
+import { generateApiKey } from "../../lib/keys/api-key.js";
 import { dynamoDirectory } from "../../lib/store/dynamo/directory.js";
 import { readManifest } from "../../lib/store/dynamo/manifest.js";
 import { type Scenario, scenario, stateAfter } from "../load/load-scenario.js";
 import { type LoadTable, loadTable } from "../load/load-tables.js";
 import { describeEachEngine } from "../support/engines.js";
+import { personInput, testUuid } from "../support/records.js";
 import { type LocalS3, startLocalS3 } from "../support/s3rver.js";
 
 let s3: LocalS3 | undefined;
@@ -66,7 +68,7 @@ describeEachEngine("the ingest", (getEngine) => {
     error: (await inbox().report(state.object))?.error,
   });
   const APPLIED = { status: "applied", error: undefined };
-  const ingest = (options: { every?: number; chunk?: number } = {}) => {
+  const ingest = (options: { every?: number; chunk?: number; maxObjectBytes?: number } = {}) => {
     const directory = dynamoDirectory(ready().table.documents, ready().table.table, {
       writer: { graceMs: 0 },
     });
@@ -76,6 +78,7 @@ describeEachEngine("the ingest", (getEngine) => {
         directory,
         deadline: everyNth(options.every ?? 2),
         chunk: options.chunk ?? 25,
+        ...(options.maxObjectBytes === undefined ? {} : { maxObjectBytes: options.maxObjectBytes }),
       });
   };
 
@@ -156,6 +159,60 @@ describeEachEngine("the ingest", (getEngine) => {
       record: expect.stringContaining("line 41"),
     });
     await table.expectState(world.beforeState);
+  });
+
+  it("refuses an object over the maximum, and a file that is not NDJSON in one step, changing nothing", async () => {
+    const { table, world } = ready();
+    const body = await readFile(world.file("merge"));
+    const big = await put("merge/big.ndjson", body);
+    const refused = await runLocalExecution(big, ingest({ maxObjectBytes: body.length - 1 }));
+    expect(refused.deadLetter).toBeUndefined();
+    expect(await inbox().report(big)).toMatchObject({
+      status: "refused",
+      mode: "merge",
+      refusal: {
+        record: "object",
+        field: null,
+        rule: `is ${body.length.toLocaleString("en-US")} bytes, over the inbox's maximum of ${(body.length - 1).toLocaleString("en-US")} bytes`,
+      },
+    });
+    // Three MB with no line break, not JSON: refused by the step that first reads it.
+    const junk = await put("merge/junk.json", `{"persons": [${"x".repeat(3_000_000)}`);
+    const execution = await runLocalExecution(junk, ingest());
+    const report = await inbox().report(junk);
+    expect({ status: execution.state.status, steps: report?.steps }).toEqual({
+      status: "refused",
+      steps: 1,
+    });
+    expect(report?.refusal?.record).toMatch(/^data file/);
+    await table.expectState(world.beforeState);
+  });
+
+  it("keeps the report's key within S3's 1,024 bytes for any key, and its texts redacted and short", async () => {
+    const { table, world } = ready();
+    const segment = "n".repeat(200);
+    const long = await put(
+      `changes/${[segment, segment, segment, segment, segment].join("/")}.ndjson`,
+      await readFile(world.file("changes")),
+    );
+    expect(Buffer.byteLength(long.key)).toBeGreaterThan(1_000);
+    const applied = await runLocalExecution(long, ingest());
+    expect(await ended(applied)).toEqual(APPLIED);
+    expect(applied.state.report).toBe(reportKey(long));
+    expect(reportKey(long)).toMatch(/^reports\/long-keys\/[0-9a-f]{64}\/null\.json$/);
+    await table.expectState(world.afterState);
+    // A field named by the file: a key and 5,000 characters.
+    const key = generateApiKey("test");
+    const field = `${key}${"f".repeat(5_000)}`;
+    const person = { ...personInput(testUuid(0x1e57, 0, 1), "2024-01-01T00:00:00Z"), [field]: 1 };
+    const line = JSON.stringify({ op: "upsert", person });
+    const bad = await put("changes/field.ndjson", `${line}\n`);
+    await runLocalExecution(bad, ingest());
+    const report = await inbox().report(bad);
+    const written = JSON.stringify(report);
+    expect(written).not.toContain(key.slice(8));
+    expect(report?.refusal?.field?.length).toBeLessThan(300);
+    expect(report?.status).toBe("refused");
   });
 
   it("undoes a load whose step crashed, reports it failed and sends it to the dead letters", async () => {

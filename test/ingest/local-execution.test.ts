@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { inboxKey, reportLine } from "../../lib/cli/load-inbox.js";
 import { modeOfKey, reportKey } from "../../lib/ingest/inbox.js";
 import type { IngestReport, IngestState } from "../../lib/ingest/ingest-state.js";
@@ -64,6 +65,22 @@ describe("inbox names", () => {
 
   it("puts a version's report beside nothing else", () => {
     expect(reportKey(object)).toBe("reports/merge/a.ndjson/v1.json");
+  });
+
+  it("keeps every report key within S3's 1,024 bytes, one per key, whatever the key", () => {
+    fc.assert(
+      fc.property(
+        fc.string({ unit: "binary", minLength: 1, maxLength: 1_018 }),
+        fc.string({ unit: "binary", minLength: 1, maxLength: 1_018 }),
+        (a, b) => {
+          const one = { ...object, key: `merge/${a}` };
+          const two = { ...object, key: `merge/${b}` };
+          for (const version of [one, two])
+            expect(Buffer.byteLength(reportKey(version))).toBeLessThanOrEqual(1_024);
+          expect(reportKey(one) === reportKey(two)).toBe(a === b);
+        },
+      ),
+    );
   });
 
   it("uploads under the mode, a UTC stamp and the file's name in characters no event encodes", () => {
