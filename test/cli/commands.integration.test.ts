@@ -87,7 +87,7 @@ describe("a failure while running", () => {
     const { code, stderr } = await runTool("lib/cli/load.ts", ["no-such-file.json"]);
     expect(code).toBe(1);
     expect(stderr).toMatch(
-      /^load: failed, nothing changed: ENOENT: no such file or directory, access 'no-such-file.json'\n$/,
+      /^load: failed, nothing changed: ENOENT: no such file or directory, open 'no-such-file.json'\n$/,
     );
   });
 
