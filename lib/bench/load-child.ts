@@ -41,6 +41,8 @@ async function main(): Promise<LoadChildResult> {
       file,
       mode as LoadMode,
       dynamoDirectory(documentClientFor(client), table, { writer: { graceMs: 0 } }),
+      // The cases' snapshots delete what they mean to, on the benchmark's own table.
+      { allowShrink: true },
     );
     if (summary.cleanupDeferred) throw new Error(`clean-up deferred: ${summary.cleanupDeferred}`);
     return {

@@ -12,6 +12,7 @@ import type { InboxStore } from "../ingest/inbox-store.js";
 import type { IngestReport } from "../ingest/ingest-state.js";
 import type { LoadMode } from "../load/change-lines.js";
 import type { LocalLoadFile } from "../load/local-file.js";
+import { ALLOW_SHRINK_METADATA } from "../load/shrink-guard.js";
 import { sleep } from "../store/dynamo/batch.js";
 
 /** `<mode>/<UTC time>-<file name>`: a new key per upload, of characters no event encodes. */
@@ -31,10 +32,14 @@ export async function upload(
   file: LocalLoadFile,
   bucket: string,
   key: string,
+  options: { readonly allowShrink?: boolean } = {},
 ): Promise<InboxObject> {
   // Multipart above 5 MB, so a file of any size streams from disk (the descriptor opened once).
   const body = createReadStream("", { fd: file.handle, start: 0, autoClose: false });
-  const done = await new Upload({ client: s3, params: { Bucket: bucket, Key: key, Body: body } }).done();
+  // A snapshot allowed to shrink the directory says so in the object's metadata, as the ingest reads it.
+  const metadata = options.allowShrink ? { Metadata: { [ALLOW_SHRINK_METADATA]: "true" } } : {};
+  const params = { Bucket: bucket, Key: key, Body: body, ...metadata };
+  const done = await new Upload({ client: s3, params }).done();
   // Without versioning (s3rver), S3 calls an object's one version "null".
   return { bucket, key, versionId: done.VersionId ?? "null" };
 }

@@ -1,5 +1,5 @@
 /**
- * `npm run load -- FILE [--endpoint URL [--table NAME] | --stage S | --inbox BUCKET] [--mode M]`:
+ * `npm run load -- FILE [--endpoint URL [--table NAME] | --stage S | --inbox BUCKET] [--mode M] [--allow-shrink]`:
  * applies a load file to the directory, all or nothing (docs/data-format.md). Locally it runs the
  * load's steps here; for a stage it uploads the file to the stage's inbox and waits for the ingest's
  * report (lib/cli/load-inbox.ts). Exit 0 only when the file was applied; otherwise 1 with the
@@ -24,13 +24,14 @@ import { appliedLine, cleanupNote, inboxKey, reportLine, upload, waitForReport }
 import { deployedStage, readStageParameter } from "./stage-resources.js";
 
 const USAGE =
-  "usage: npm run load -- FILE [--endpoint URL [--table NAME] | --stage dev|sandbox|prod | --inbox BUCKET] [--mode merge|snapshot|changes]";
+  "usage: npm run load -- FILE [--endpoint URL [--table NAME] | --stage dev|sandbox|prod | --inbox BUCKET] [--mode merge|snapshot|changes] [--allow-shrink]";
 const OPTIONS = {
   stage: { type: "string" },
   inbox: { type: "string" },
   endpoint: { type: "string" },
   table: { type: "string" },
   mode: { type: "string" },
+  "allow-shrink": { type: "boolean" },
 } as const;
 
 /** How a load through the inbox ended, when not applied: the line printed as it is. */
@@ -58,12 +59,18 @@ async function inboxOf(values: CommandLine<typeof OPTIONS>["values"]): Promise<s
 }
 
 /** Through the inbox: upload, then wait for the ingest's report; a refusal or failure exits 1. */
-async function loadThroughInbox(file: LocalLoadFile, mode: LoadMode, bucket: string): Promise<void> {
+async function loadThroughInbox(
+  file: LocalLoadFile,
+  mode: LoadMode,
+  bucket: string,
+  allowShrink: boolean,
+): Promise<void> {
   // The ingest would refuse it: refused here, before it is uploaded.
   if (file.size > MAX_OBJECT_BYTES) throw new DataFileError(file.path, null, overMaximum(file.size));
   const s3 = inboxClient();
   try {
-    const object = await upload(s3, file, bucket, inboxKey(file.path, mode, new Date()));
+    const key = inboxKey(file.path, mode, new Date());
+    const object = await upload(s3, file, bucket, key, { allowShrink });
     const where = `s3://${bucket}/${object.key} (version ${object.versionId})`;
     process.stderr.write(`uploaded ${file.path} to ${where}; waiting for the ingest's report\n`);
     const interrupt = new AbortController();
@@ -113,6 +120,7 @@ async function loadHere(file: LocalLoadFile, mode: LoadMode, values: CommandLine
     const summary = await loadFile(file, mode, directory, {
       onProgress: progress(),
       signal: interrupt.signal,
+      allowShrink: values["allow-shrink"] ?? false,
     }).finally(unwatch);
     if (summary.cleanupDeferred) console.error(cleanupNote(summary.cleanupDeferred));
     console.log(appliedLine(file.path, summary, performance.now() - started));
@@ -126,6 +134,8 @@ async function main({ values, positionals }: CommandLine<typeof OPTIONS>): Promi
   if (!file) throw new UsageError("FILE is required");
   if (extra !== undefined) throw new UsageError(`unexpected argument ${quoted(extra)}: one FILE at a time`);
   const mode = choiceOption("mode", values.mode, LOAD_MODES) ?? "merge";
+  const allowShrink = values["allow-shrink"] ?? false;
+  if (allowShrink && mode !== "snapshot") throw new UsageError("--allow-shrink applies to --mode snapshot");
   if (values.stage !== undefined) deployedStage(values.stage);
   if (values.endpoint !== undefined) urlOption("endpoint", values.endpoint);
   // Opened once, before any connection: an unreadable file, a FIFO or a device is refused at once,
@@ -134,7 +144,7 @@ async function main({ values, positionals }: CommandLine<typeof OPTIONS>): Promi
   try {
     const bucket = await inboxOf(values);
     if (bucket === undefined) await loadHere(opened, mode, values);
-    else await loadThroughInbox(opened, mode, bucket);
+    else await loadThroughInbox(opened, mode, bucket, allowShrink);
   } finally {
     await opened.close();
   }

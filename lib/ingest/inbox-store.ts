@@ -37,13 +37,13 @@ export class InboxStore {
     return object.versionId === NO_VERSION ? {} : { VersionId: object.versionId };
   }
 
-  /** This version of the object's size in bytes; undefined when it does not exist. */
-  async size(object: InboxObject): Promise<number | undefined> {
+  /** This version of the object's size in bytes and metadata; undefined when it does not exist. */
+  async head(object: InboxObject): Promise<{ size: number; metadata: Record<string, string> } | undefined> {
     try {
       const head = await this.s3.send(
         new HeadObjectCommand({ Bucket: object.bucket, Key: object.key, ...this.version(object) }),
       );
-      return head.ContentLength ?? 0;
+      return { size: head.ContentLength ?? 0, metadata: head.Metadata ?? {} };
     } catch (error) {
       if (isMissing(error)) return undefined;
       throw error;

@@ -16,6 +16,7 @@ import {
   loadStep,
   type StepContext,
 } from "../load/load-steps.js";
+import { ALLOW_SHRINK_METADATA } from "../load/shrink-guard.js";
 import { callerText } from "../observability/caller-text.js";
 import { type Deadline, type DirectoryWriter, LoadInProgressError } from "../store/port.js";
 import { type InboxObject, MAX_OBJECT_BYTES, modeOfKey, overMaximum, reportKey } from "./inbox.js";
@@ -142,13 +143,13 @@ function reportOfOutcome(progress: LoadProgress, outcome: LoadOutcome) {
 }
 
 /** The progress to go on from: the first step's, the one saved, or an abort after a crash. */
-async function progressOf(run: Run): Promise<LoadProgress | string> {
+async function progressOf(run: Run, allowShrink: boolean): Promise<LoadProgress | string> {
   const { state, context } = run;
   if (state.status === undefined && !state.crash) {
     const mode = modeOfKey(state.object.key);
     if (!mode) return "the object is not under merge/, snapshot/ or changes/";
     const { key, versionId } = state.object;
-    return firstStep(mode, `${mode} ${key} (version ${versionId})`);
+    return firstStep(mode, `${mode} ${key} (version ${versionId})`, { allowShrink });
   }
   const saved = await context.inbox.progress(run.bucket, run.execution);
   const crashed =
@@ -170,7 +171,9 @@ async function progressOf(run: Run): Promise<LoadProgress | string> {
 async function idsFor(run: Run, progress: LoadProgress): Promise<LoadIds> {
   const { phase, mode, session } = progress;
   const deleting =
-    mode === "snapshot" && session !== undefined && (phase === "apply" || phase === "snapshot");
+    mode === "snapshot" &&
+    session !== undefined &&
+    (phase === "guard" || phase === "apply" || phase === "snapshot");
   const needed = phase === "validate" || deleting;
   if (!needed || progress.validated === 0) return new LoadIds();
   const bytes = await run.context.inbox.ids(run.bucket, run.execution);
@@ -218,6 +221,8 @@ function stepContext(run: Run, progress: LoadProgress, ids: LoadIds): StepContex
 interface Stored {
   readonly object: InboxObject;
   readonly size: number;
+  /** A snapshot allowed to delete any share of the directory (the object's metadata). */
+  readonly allowShrink: boolean;
 }
 
 /**
@@ -226,8 +231,10 @@ interface Stored {
  * it is gone.
  */
 async function storedObject(inbox: InboxStore, object: InboxObject): Promise<Stored | undefined> {
-  const size = await inbox.size(object);
-  if (size !== undefined) return { object, size };
+  const stored = (found: InboxObject, head: Awaited<ReturnType<InboxStore["head"]>>) =>
+    head && { object: found, size: head.size, allowShrink: head.metadata[ALLOW_SHRINK_METADATA] === "true" };
+  const head = await inbox.head(object);
+  if (head) return stored(object, head);
   let decoded: string;
   try {
     decoded = decodeURIComponent(object.key.replace(/\+/g, " "));
@@ -235,8 +242,7 @@ async function storedObject(inbox: InboxStore, object: InboxObject): Promise<Sto
     return undefined;
   }
   const other = { ...object, key: decoded };
-  const otherSize = decoded === object.key ? undefined : await inbox.size(other);
-  return otherSize === undefined ? undefined : { object: other, size: otherSize };
+  return decoded === object.key ? undefined : stored(other, await inbox.head(other));
 }
 
 /** One step of the ingest of `state.object`. */
@@ -259,13 +265,13 @@ export async function ingestStep(given: IngestState, context: IngestContext): Pr
       refusal: { record: "object", field: null, rule: overMaximum(stored.size, max) },
     });
   }
-  return applyStep(run);
+  return applyStep(run, stored?.allowShrink ?? false);
 }
 
 /** The load's next step, from the progress the last one saved; the status that follows from it. */
-async function applyStep(run: Run): Promise<IngestState> {
+async function applyStep(run: Run, allowShrink: boolean): Promise<IngestState> {
   const { context } = run;
-  const progress = await progressOf(run);
+  const progress = await progressOf(run, allowShrink);
   if (typeof progress === "string") return run.end({ status: "failed", error: progress });
   const ids = await idsFor(run, progress);
   const steps = stepContext(run, progress, ids);

@@ -28,6 +28,8 @@ export interface LoadFileOptions {
   readonly onProgress?: StepContext["onProgress"];
   /** Stops the load, while reading or between chunks; what it wrote is undone and the lease released. */
   readonly signal?: AbortSignal;
+  /** A snapshot may delete more than 10% of the stored records or persons (else it is refused). */
+  readonly allowShrink?: boolean;
 }
 
 /**
@@ -50,7 +52,7 @@ async function runLoad(
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   };
-  let progress = firstStep(mode, label);
+  let progress = firstStep(mode, label, { allowShrink: options.allowShrink ?? false });
   for (;;) {
     const result = await loadStep(progress, context);
     if ("progress" in result) progress = result.progress;
@@ -78,7 +80,10 @@ export async function loadFile(
   }
 }
 
-/** A data file already in memory (demo data, tests) applied like a file, as upserts. */
+/**
+ * A data file already in memory (demo data, tests) applied like a file, as upserts. Its snapshot
+ * is the caller's whole directory, not an export that may be cut short: it may shrink it.
+ */
 export function loadData(
   data: DataFile,
   directory: DirectoryWriter,
@@ -93,6 +98,6 @@ export function loadData(
     mode,
     `${mode} of ${data.persons.length} persons and ${data.employees.length} records`,
     directory,
-    options,
+    { allowShrink: true, ...options },
   );
 }

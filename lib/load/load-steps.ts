@@ -4,15 +4,17 @@
  * steps one after another in one process; an ingest on AWS runs each in its own Lambda invocation
  * (lib/ingest). Same phases, same validation, same lease, same all-or-nothing flip:
  *
- * validate (every line, ids once) → apply (in chunks, in a load session) → snapshot (delete the
+ * validate (every line, ids once) → guard (a snapshot: count what it would delete, refuse too
+ * much; lib/load/shrink-guard.ts) → apply (in chunks, in a load session) → snapshot (delete the
  * stored ids the file lacks) → commit (the flip, then clean-up) ; abort (undo) after any failure.
  */
 import { DataFileError } from "../directory/source.js";
 import type { Change, Deadline, DirectoryWriter, LoadCheckpoint, LoadSession } from "../store/port.js";
 import { FILE_START, type LoadMode, type PositionedChange, type SourcePosition } from "./change-lines.js";
 import { type LoadIds, recordId } from "./load-ids.js";
+import { guardShrink, type ShrinkCount } from "./shrink-guard.js";
 
-type LoadPhase = "validate" | "apply" | "snapshot" | "commit" | "abort";
+type LoadPhase = "validate" | "guard" | "apply" | "snapshot" | "commit" | "abort";
 
 /** Why a load was undone, as JSON: a refusal names the record, the field and the rule. */
 export type LoadFailure =
@@ -35,6 +37,10 @@ export interface LoadProgress {
   readonly validated: number;
   readonly applied: number;
   readonly deleted: number;
+  /** A snapshot may delete any share of the stored ids (else more than 10% of a kind is refused). */
+  readonly allowShrink?: boolean;
+  /** A snapshot's guard: what it would delete, counted so far. */
+  readonly shrink?: ShrinkCount;
   /** A snapshot's deletes: the kind of stored id being scanned, and from where. */
   readonly scan?: { readonly kind: "employee" | "person"; readonly cursor?: string };
   /** The load session, once the lease is held. */
@@ -78,7 +84,11 @@ export interface StepContext {
 }
 
 /** The progress of a load not yet started. */
-export const firstStep = (mode: LoadMode, label: string): LoadProgress => ({
+export const firstStep = (
+  mode: LoadMode,
+  label: string,
+  options: { readonly allowShrink?: boolean } = {},
+): LoadProgress => ({
   mode,
   label,
   phase: "validate",
@@ -86,6 +96,7 @@ export const firstStep = (mode: LoadMode, label: string): LoadProgress => ({
   validated: 0,
   applied: 0,
   deleted: 0,
+  ...(options.allowShrink ? { allowShrink: true } : {}),
 });
 
 /** The file is refused as a whole: after it, a record would link to a missing person. */
@@ -134,7 +145,8 @@ async function validate(progress: LoadProgress, context: StepContext): Promise<S
       return { progress: { ...progress, position: next, validated } };
   }
   context.onProgress?.({ phase: "validated", changes: validated });
-  return { progress: { ...progress, phase: "apply", position: FILE_START, validated } };
+  const guarded = progress.mode === "snapshot" && !progress.allowShrink;
+  return { progress: { ...progress, phase: guarded ? "guard" : "apply", position: FILE_START, validated } };
 }
 
 /** Applies the file from its position in chunks, until the end or the deadline. */
@@ -257,8 +269,9 @@ async function inSession(
 ): Promise<StepResult> {
   const mayStart = (phase: LoadPhase) =>
     reached.progress.phase === phase && (progress.phase === phase || !context.deadline());
-  if (reached.progress.phase === "apply")
-    reached.progress = await applyFile(reached.progress, session, context);
+  if (reached.progress.phase === "guard")
+    reached.progress = await guardShrink(reached.progress, session, context);
+  if (mayStart("apply")) reached.progress = await applyFile(reached.progress, session, context);
   if (mayStart("snapshot")) reached.progress = await deleteAbsent(reached.progress, session, context);
   if (mayStart("commit")) return commit(reached.progress, session, context);
   return { progress: { ...reached.progress, session: session.suspend() } };

@@ -13,6 +13,7 @@ import type { IngestState } from "../../lib/ingest/ingest-state.js";
 import { ingestStep } from "../../lib/ingest/ingest-step.js";
 import { type LocalExecution, runLocalExecution } from "../../lib/ingest/local-execution.js";
 import { generateApiKey } from "../../lib/keys/api-key.js";
+import { ALLOW_SHRINK_METADATA } from "../../lib/load/shrink-guard.js";
 import { dynamoDirectory } from "../../lib/store/dynamo/directory.js";
 import { readManifest } from "../../lib/store/dynamo/manifest.js";
 import { type Scenario, scenario, stateAfter } from "../load/load-scenario.js";
@@ -35,13 +36,17 @@ afterAll(async () => {
 });
 
 let uploads = 0;
-/** Puts a file in the inbox under `key` (made unique); the version s3rver knows: "null". */
-async function put(key: string, body: string | Uint8Array) {
+/**
+ * Puts a file in the inbox under `key` (made unique); the version s3rver knows: "null". A snapshot
+ * may shrink the directory (the metadata the load CLI sets) unless `guarded`.
+ */
+async function put(key: string, body: string | Uint8Array, options: { guarded?: boolean } = {}) {
   uploads += 1;
   const unique = key.replace("/", `/${uploads}-`);
+  const metadata = options.guarded ? {} : { Metadata: { [ALLOW_SHRINK_METADATA]: "true" } };
   await localS3()
     .client()
-    .send(new PutObjectCommand({ Bucket: localS3().bucket, Key: unique, Body: body }));
+    .send(new PutObjectCommand({ Bucket: localS3().bucket, Key: unique, Body: body, ...metadata }));
   return { bucket: localS3().bucket, key: unique, versionId: "null" };
 }
 
@@ -213,6 +218,30 @@ describeEachEngine("the ingest", (getEngine) => {
     expect(written).not.toContain(key.slice(8));
     expect(report?.refusal?.field?.length).toBeLessThan(300);
     expect(report?.status).toBe("refused");
+  });
+
+  it("refuses a snapshot deleting more than 10% unless its metadata allows it", async () => {
+    const { table, world } = ready();
+    const [person] = world.before.persons;
+    const body = `${JSON.stringify({ person })}\n`;
+    const guarded = await put("snapshot/shrinks.ndjson", body, { guarded: true });
+    const refused = await runLocalExecution(guarded, ingest());
+    expect(refused.deadLetter).toBeUndefined();
+    expect((await inbox().report(guarded))?.refusal).toEqual({
+      record: "snapshot",
+      field: null,
+      rule: expect.stringMatching(
+        new RegExp(
+          `^would delete ${world.before.employees.length} of the ${world.before.employees.length} stored employee records, more than 10%; to allow it, load with --allow-shrink \\(an inbox object: metadata allow-shrink=true\\)$`,
+        ),
+      ),
+    });
+    await table.expectState(world.beforeState);
+    const allowed = await put("snapshot/shrinks.ndjson", body);
+    expect(await ended(await runLocalExecution(allowed, ingest({ chunk: 100 })))).toEqual(APPLIED);
+    expect((await inbox().report(allowed))?.deletedBySnapshot).toBe(
+      world.before.employees.length + world.before.persons.length - 1,
+    );
   });
 
   it("undoes a load whose step crashed, reports it failed and sends it to the dead letters", async () => {

@@ -55,9 +55,10 @@ describeEachEngine("npm run load through the inbox", (getEngine) => {
     await s3?.stop();
   });
 
-  it("uploads the file, waits for the ingest's report and prints it (exit 0)", async () => {
+  it("uploads the file, waits for the ingest's report and prints it (exit 0); --allow-shrink reaches the ingest", async () => {
     const { table, world } = ready();
-    const outcome = await loadCli(world.file("snapshot"), "--mode", "snapshot");
+    // This snapshot deletes more than 10% of the records: without the flag the ingest refuses it.
+    const outcome = await loadCli(world.file("snapshot"), "--mode", "snapshot", "--allow-shrink");
     expect(outcome.stderr).toMatch(/^uploaded .* to s3:\/\/inbox\/snapshot\/\d{8}T\d{6}Z-snapshot\.ndjson/m);
     expect(outcome.stdout).toMatch(
       /^applied s3:\/\/inbox\/snapshot\/.* \(snapshot\): \d+ changes, \d+ stored ids absent from it deleted, in [\d.]+ s \(\d+ ingest steps\)$/m,

@@ -186,7 +186,7 @@ async function loadEverywhere(
   chunk = 1_000,
 ) {
   for (const store of stores) {
-    const outcome = await loadFile(path, mode, store, { chunk }).then(
+    const outcome = await loadFile(path, mode, store, { chunk, allowShrink: true }).then(
       () => undefined,
       (error: unknown) => error,
     );

@@ -69,9 +69,28 @@ describe("npm run load against a running engine", () => {
     );
   });
 
-  it("applies a snapshot: exit 0, one summary line counting the stored ids it deleted", async () => {
-    const file = await fileWith(dataText([person(1)], [employee(1, { personId: P(1), lastName: "Okafor" })]));
+  it("refuses a snapshot deleting more than 10% with the count and the flag, exit 1, nothing changed", async () => {
+    const before = await seen(directory());
+    const file = await fileWith(dataText([person(1), person(2)], [employee(1, { personId: P(1) })]));
     const { code, stdout, stderr } = await loadCli(file, "--mode", "snapshot");
+    expect({ code, stdout, last: lastLine(stderr) }).toEqual({
+      code: 1,
+      stdout: "",
+      last:
+        "load: refused, nothing changed: snapshot: would delete 1 of the 2 stored employee records, " +
+        "more than 10%; to allow it, load with --allow-shrink (an inbox object: metadata allow-shrink=true)",
+    });
+    expect(await seen(directory())).toEqual(before);
+    const merge = await loadCli(file, "--allow-shrink");
+    expect({ code: merge.code, line: merge.stderr.split("\n")[0] }).toEqual({
+      code: 2,
+      line: "load: --allow-shrink applies to --mode snapshot",
+    });
+  });
+
+  it("applies a snapshot allowed to shrink: exit 0, one summary line counting the stored ids it deleted", async () => {
+    const file = await fileWith(dataText([person(1)], [employee(1, { personId: P(1), lastName: "Okafor" })]));
+    const { code, stdout, stderr } = await loadCli(file, "--mode", "snapshot", "--allow-shrink");
     expect({ code, stderr: stderr.split("\n")[0] }).toEqual({ code: 0, stderr: "validated: 2 changes" });
     expect(stdout).toMatch(
       new RegExp(

@@ -57,7 +57,7 @@ describe("loadFile: the ids of a data file", () => {
       lines.filter((line) => !line.includes(firstRecord?.id ?? "-")),
     );
     const directory = memoryDirectory(initial);
-    const summary = await loadFile(file, "snapshot", directory);
+    const summary = await loadFile(file, "snapshot", directory, { allowShrink: true });
     expect(summary.deletedBySnapshot).toBe(1);
     expect([...directory.state().employees.keys()].sort()).toEqual(otherRecords.map((r) => r.id).sort());
     expect(directory.state().persons.size).toBe(data.persons.length);

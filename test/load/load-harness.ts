@@ -115,14 +115,17 @@ export async function parsedChanges(lines: readonly unknown[]): Promise<Change[]
   return parsed;
 }
 
-/** Applies `text` as a load file in `mode`, through the load use case. */
+/**
+ * Applies `text` as a load file in `mode`, through the load use case; a snapshot may shrink the
+ * directory unless `options` say otherwise (test/load/shrink-guard.integration.test.ts).
+ */
 export async function load(
   directory: Directory,
   mode: LoadMode,
   text: string,
   options: LoadFileOptions = {},
 ): Promise<LoadSummary> {
-  return loadFile(await fileWith(text), mode, directory, options);
+  return loadFile(await fileWith(text), mode, directory, { allowShrink: true, ...options });
 }
 
 export const merge = (

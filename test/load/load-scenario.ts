@@ -196,7 +196,7 @@ export async function stateAfter(
 ): Promise<DirectoryState> {
   const memory = memoryDirectory();
   await loadData(before, memory, "snapshot");
-  for (const { path, mode } of files) await loadFile(path, mode, memory);
+  for (const { path, mode } of files) await loadFile(path, mode, memory, { allowShrink: true });
   return memory.state();
 }
 

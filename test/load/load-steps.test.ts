@@ -6,10 +6,12 @@ import { createReadStream } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { type LoadMode, readChanges } from "../../lib/load/change-lines.js";
 import type { OpenBytes } from "../../lib/load/lines.js";
+import { loadFile } from "../../lib/load/load-file.js";
 import { LoadIds } from "../../lib/load/load-ids.js";
 import { firstStep, type LoadProgress, loadStep, type StepContext } from "../../lib/load/load-steps.js";
 import { memoryDirectory } from "../../lib/store/memory/memory-directory.js";
 import { LoadInProgressError } from "../../lib/store/port.js";
+import { employeeInput, testUuid } from "../support/records.js";
 import { type Scenario, scenario, searchAnswers, stateAfter } from "./load-scenario.js";
 
 /** A file's bytes from an offset, opened anew at each read (as an S3 object's ranged reads are). */
@@ -36,11 +38,12 @@ async function inSteps(
   mode: LoadMode,
   directory: ReturnType<typeof memoryDirectory>,
   every: number,
+  allowShrink = true,
 ) {
   let asked = 0;
   // Each step starts with what the last one carried: its progress, as JSON, and the ids, as bytes.
   let carried = {
-    progress: JSON.stringify(firstStep(mode, `${mode} ${path}`)),
+    progress: JSON.stringify(firstStep(mode, `${mode} ${path}`, { allowShrink })),
     ids: new LoadIds().toBytes(),
   };
   for (let steps = 1; ; steps += 1) {
@@ -92,6 +95,48 @@ describe("a load in steps", () => {
     expect(await searchAnswers(directory)).toEqual(
       await searchAnswers(memoryDirectory(await stateAfter(before, []))),
     );
+  });
+
+  it("guards a snapshot over many steps: the count goes on page by page, more than 10% is refused", async () => {
+    const { dir } = ready();
+    const records = Array.from({ length: 250 }, (_, i) =>
+      employeeInput({
+        id: testUuid(0x5a, 1, i + 1),
+        companyId: "acme",
+        personId: null,
+        createdAt: "2024-03-01T00:00:00Z",
+      }),
+    );
+    const fileOf = async (name: string, kept: number) => {
+      const path = `${dir}/${name}`;
+      await writeFile(
+        path,
+        records
+          .slice(0, kept)
+          .map((employee) => `${JSON.stringify({ employee })}\n`)
+          .join(""),
+      );
+      return path;
+    };
+    const directory = memoryDirectory();
+    await loadFile(await fileOf("all.ndjson", 250), "merge", directory);
+    const shrinks = await fileOf("shrinks.ndjson", 224);
+    for (const every of [1, 3]) {
+      const { outcome, steps } = await inSteps(shrinks, "snapshot", directory, every, false);
+      expect(outcome).toMatchObject({
+        status: "undone",
+        failure: {
+          kind: "refused",
+          record: "snapshot",
+          rule: expect.stringMatching(/^would delete 26 of the 250 stored employee records, more than 10%/),
+        },
+      });
+      // Validation, the lease, then the count's three pages of stored ids.
+      if (every === 1) expect(steps).toBeGreaterThanOrEqual(5);
+    }
+    expect(directory.state().employees.size).toBe(250);
+    const { outcome } = await inSteps(await fileOf("tenth.ndjson", 225), "snapshot", directory, 1, false);
+    expect(outcome).toMatchObject({ status: "applied", summary: { deletedBySnapshot: 25 } });
   });
 
   it("takes the lease in a step of its own, and throws LoadInProgressError while another load holds it", async () => {
