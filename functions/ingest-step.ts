@@ -8,7 +8,7 @@ import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import middy from "@middy/core";
 import type { Context } from "aws-lambda";
 import { InboxStore, inboxClient } from "../lib/ingest/inbox-store.js";
-import type { IngestState } from "../lib/ingest/ingest-state.js";
+import { INGEST_LEASE_MS, type IngestState } from "../lib/ingest/ingest-state.js";
 import { ingestStep } from "../lib/ingest/ingest-step.js";
 import { callerText } from "../lib/observability/caller-text.js";
 import { logger } from "../lib/observability/logger.js";
@@ -28,7 +28,7 @@ const inbox = new InboxStore(inboxClient());
 const directory = dynamoDirectoryWriter(
   documentClientFor(new DynamoDBClient(boundedClientConfig(INGEST_RETRY_LIMITS))),
   tableNameFromEnv(DIRECTORY_TABLE),
-  { leaseTtlMs: 5 * 60_000, renewEveryMs: 30_000, settleMs: 1_000 },
+  { leaseTtlMs: INGEST_LEASE_MS, renewEveryMs: 30_000, settleMs: 1_000 },
 );
 
 async function step(state: IngestState, context: Context): Promise<IngestState> {

@@ -24,6 +24,7 @@ import {
   Errors,
   Fail,
   type IChainable,
+  JitterType,
   JsonPath,
   LogLevel,
   StateMachine,
@@ -50,6 +51,29 @@ const LEASE_WAIT = Duration.seconds(30);
  * execution waiting for the lease all day would meet Step Functions' 25,000 history events first.
  */
 const EXECUTION_TIMEOUT = Duration.hours(24);
+/**
+ * Retries of an invoke, each delay capped: on Lambda's own errors (CDK's standard list) 2, 4, 8,
+ * 16, 16, 16 s at most (62 s); throttled, 5, 10, 20, 30, 30, 30 s at most (125 s). Both together
+ * stay well within the 5-minute lease the load holds between steps (INGEST_LEASE_MS).
+ */
+const LAMBDA_SERVICE_ERRORS = [
+  "Lambda.ClientExecutionTimeoutException",
+  "Lambda.ServiceException",
+  "Lambda.AWSLambdaException",
+  "Lambda.SdkClientException",
+];
+const SERVICE_RETRY = {
+  interval: Duration.seconds(2),
+  backoffRate: 2,
+  maxDelay: Duration.seconds(16),
+  maxAttempts: 6,
+};
+const THROTTLE_RETRY = {
+  interval: Duration.seconds(5),
+  backoffRate: 2,
+  maxDelay: Duration.seconds(30),
+  maxAttempts: 6,
+};
 /** The statuses that end an execution successfully: a refusal is a report, not a failure. */
 const DONE_STATUSES = ["applied", "refused", "duplicate"] as const;
 
@@ -168,14 +192,21 @@ export class Ingest extends Construct {
 function ingestLoop(scope: Construct, fn: DirectoryFunction, deadLetters: Queue): IChainable {
   // Output = the function's answer (the state), input = the state: nothing else is added.
   // Beside the standard retries on Lambda's service errors, throttling: other files' executions
-  // may hold every instance of the reserved concurrency for a while.
+  // may hold every instance of the reserved concurrency for a while. Each delay is capped and
+  // jittered, and all of them together stay well within the lease the load holds between steps.
   const invoke = (id: string, comment: string) =>
-    new LambdaInvoke(scope, id, { lambdaFunction: fn, payloadResponseOnly: true, comment }).addRetry({
-      errors: ["Lambda.TooManyRequestsException"],
-      interval: LEASE_WAIT,
-      maxAttempts: 10,
-      backoffRate: 1.5,
-    });
+    new LambdaInvoke(scope, id, {
+      lambdaFunction: fn,
+      payloadResponseOnly: true,
+      comment,
+      retryOnServiceExceptions: false,
+    })
+      .addRetry({ errors: LAMBDA_SERVICE_ERRORS, ...SERVICE_RETRY, jitterStrategy: JitterType.FULL })
+      .addRetry({
+        errors: ["Lambda.TooManyRequestsException"],
+        ...THROTTLE_RETRY,
+        jitterStrategy: JitterType.FULL,
+      });
   const step = invoke("Step", "One bounded step of the ingest");
   const abort = invoke("Abort", "After a crash: undo the load, answer running or failed");
   const deadLetter = new SqsSendMessage(scope, "SendToDeadLetters", {

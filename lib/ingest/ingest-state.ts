@@ -7,6 +7,12 @@ import type { LoadMode } from "../load/change-lines.js";
 import type { InboxObject } from "./inbox.js";
 
 /**
+ * How long the ingest's lease lasts unrenewed: far more than the gap between two steps, their
+ * retries on a throttled or failed invoke included (infra/constructs/ingest.ts).
+ */
+export const INGEST_LEASE_MS = 5 * 60_000;
+
+/**
  * `running`: call the step again; `waiting`: another load holds the lease, call again in 30 s;
  * `applied`, `refused`, `duplicate`: done; `failed`: done, and the state goes to the dead letters.
  */

@@ -5,6 +5,7 @@
  */
 import { rmSync } from "node:fs";
 import { INBOX_PREFIXES } from "../../lib/ingest/inbox.js";
+import { INGEST_LEASE_MS } from "../../lib/ingest/ingest-state.js";
 import { type SynthesizedStage, synthesizeStage } from "./synth.js";
 import { type CfnResource, logicalId, props, refersTo, resources } from "./template-helpers.js";
 
@@ -62,7 +63,14 @@ interface State {
   Resource?: string;
   ResultPath?: string | null;
   Seconds?: number;
-  Retry?: { ErrorEquals: string[] }[];
+  Retry?: {
+    ErrorEquals: string[];
+    IntervalSeconds?: number;
+    BackoffRate?: number;
+    MaxAttempts?: number;
+    MaxDelaySeconds?: number;
+    JitterStrategy?: string;
+  }[];
   Catch?: { ErrorEquals: string[]; ResultPath?: string; Next: string }[];
   Choices?: ChoiceRule[];
   Default?: string;
@@ -240,6 +248,30 @@ describe("prod: the state machine", () => {
         ResultPath: null,
       });
       expect(States[deadLetter?.Next ?? ""]).toMatchObject({ Type: "Fail", Error: "IngestFailed" });
+    }
+  });
+
+  it("retries an invoke well within the lease in all, each delay capped and jittered", () => {
+    const { StartAt, States } = definition();
+    const step = States[StartAt] ?? { Type: "" };
+    const abort = States[step.Catch?.[0]?.Next ?? ""] ?? { Type: "" };
+    for (const task of [step, abort]) {
+      const retries = task.Retry ?? [];
+      const throttled = retries.find((retry) =>
+        retry.ErrorEquals.includes("Lambda.TooManyRequestsException"),
+      );
+      expect(throttled).toMatchObject({ MaxDelaySeconds: 30, JitterStrategy: "FULL" });
+      for (const retry of retries) expect(retry.MaxDelaySeconds).toBeLessThanOrEqual(30);
+      // Every retrier's waits in a row (Step Functions' defaults: 1 s, rate 2, 3 attempts).
+      const waits = retries.flatMap(
+        ({ IntervalSeconds = 1, BackoffRate = 2, MaxAttempts = 3, MaxDelaySeconds }) =>
+          Array.from({ length: MaxAttempts }, (_, n) =>
+            Math.min(IntervalSeconds * BackoffRate ** n, MaxDelaySeconds ?? Number.POSITIVE_INFINITY),
+          ),
+      );
+      expect(waits.reduce((sum, wait) => sum + wait, 0)).toBeLessThanOrEqual(
+        ((INGEST_LEASE_MS / 1000) * 2) / 3,
+      );
     }
   });
 
