@@ -44,23 +44,42 @@ export async function upload(
   return { bucket, key, versionId: done.VersionId ?? "null" };
 }
 
+/**
+ * How long the command waits for a report at most: an execution stops after 24 hours (its
+ * timeout), writing a report for every end it sees; 15 minutes more covers its last step.
+ */
+export const MAX_REPORT_WAIT_MS = (24 * 60 + 15) * 60_000;
+
+/** No report came within the wait: the execution ended without one, or never started. */
+export class NoReportError extends Error {}
+
 export interface WaitOptions {
   readonly pollMs?: number;
+  /** Default MAX_REPORT_WAIT_MS. */
+  readonly timeoutMs?: number;
   readonly onWaiting?: (seconds: number) => void;
   readonly signal?: AbortSignal;
 }
 
-/** Polls for the version's report until the ingest writes it. */
+/** Polls for the version's report until the ingest writes it, for a bounded time. */
 export async function waitForReport(
-  inbox: InboxStore,
+  inbox: Pick<InboxStore, "report">,
   object: InboxObject,
   options: WaitOptions = {},
 ): Promise<IngestReport> {
   const started = Date.now();
+  const timeoutMs = options.timeoutMs ?? MAX_REPORT_WAIT_MS;
   for (;;) {
     options.signal?.throwIfAborted();
     const report = await inbox.report(object);
     if (report) return report;
+    const waited = Date.now() - started;
+    if (waited >= timeoutMs)
+      throw new NoReportError(
+        `no report ${Math.round(waited / 60_000)} minutes after the upload: the ingest's execution ` +
+          "ended without one (timed out, stopped, or its state is in the dead-letter queue) or never " +
+          'started; see docs/runbook.md, "An ingest failed"',
+      );
     options.onWaiting?.(Math.round((Date.now() - started) / 1000));
     await sleep(options.pollMs ?? 2_000);
   }

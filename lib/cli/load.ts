@@ -20,7 +20,15 @@ import { LoadInProgressError } from "../store/port.js";
 import { type CommandLine, choiceOption, cli, failureLine, quoted, UsageError, urlOption } from "./args.js";
 import { watchCommand } from "./command-watch.js";
 import { DEFAULT_ENDPOINT, openDirectoryTable } from "./directory-table.js";
-import { appliedLine, cleanupNote, inboxKey, reportLine, upload, waitForReport } from "./load-inbox.js";
+import {
+  appliedLine,
+  cleanupNote,
+  inboxKey,
+  NoReportError,
+  reportLine,
+  upload,
+  waitForReport,
+} from "./load-inbox.js";
 import { deployedStage, readStageParameter } from "./stage-resources.js";
 
 const USAGE =
@@ -82,6 +90,7 @@ async function loadThroughInbox(
         if (seconds > 0 && seconds % 60 < 2) process.stderr.write(`still waiting (${seconds} s)\n`);
       },
     }).catch((error: unknown) => {
+      if (error instanceof NoReportError) throw new OutcomeLine(`failed: ${error.message}`);
       if (!interrupt.signal.aborted) throw error;
       // Ctrl-C stops the waiting: the ingest on AWS goes on regardless.
       throw new OutcomeLine(

@@ -1,5 +1,11 @@
 import fc from "fast-check";
-import { inboxKey, reportLine } from "../../lib/cli/load-inbox.js";
+import {
+  inboxKey,
+  MAX_REPORT_WAIT_MS,
+  NoReportError,
+  reportLine,
+  waitForReport,
+} from "../../lib/cli/load-inbox.js";
 import { modeOfKey, reportKey } from "../../lib/ingest/inbox.js";
 import type { IngestReport, IngestState } from "../../lib/ingest/ingest-state.js";
 import { runLocalExecution } from "../../lib/ingest/local-execution.js";
@@ -121,5 +127,26 @@ describe("the report's line", () => {
     expect(reportLine({ ...base, status: "failed", error: "a step crashed" })).toBe(
       "failed, nothing changed: a step crashed",
     );
+  });
+});
+
+describe("waiting for the report", () => {
+  it("gives up after a bounded time with the reason, having asked for the report more than once", async () => {
+    let asked = 0;
+    const inbox = {
+      report: async () => {
+        asked += 1;
+        return undefined;
+      },
+    };
+    const waiting = waitForReport(inbox, object, { pollMs: 5, timeoutMs: 30 });
+    await expect(waiting).rejects.toBeInstanceOf(NoReportError);
+    await expect(waiting).rejects.toThrow(
+      /^no report 0 minutes after the upload: the ingest's execution ended without one/,
+    );
+    expect(asked).toBeGreaterThan(1);
+    // By default, past the execution's own 24-hour limit, not for ever.
+    expect(MAX_REPORT_WAIT_MS).toBeGreaterThan(24 * 3_600_000);
+    expect(MAX_REPORT_WAIT_MS).toBeLessThan(25 * 3_600_000);
   });
 });
