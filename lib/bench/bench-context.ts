@@ -9,13 +9,14 @@ import { OPERATIONS } from "../auth/operations.js";
 import type { Principal } from "../auth/principal.js";
 import { keepScopes } from "../load/keep-scopes.js";
 import { loadData } from "../load/load-file.js";
+import { instrumentClient } from "../observability/dynamo-capacity.js";
 import { createTables } from "../store/create-tables.js";
 import { dynamoDirectory } from "../store/dynamo/directory.js";
 import { dynamoDirectoryReader } from "../store/dynamo/reader.js";
 import { documentClientFor } from "../store/dynamo-client.js";
 import type { DirectoryReader } from "../store/port.js";
 import type { TableId } from "../store/tables.js";
-import { CapacityRecorder, instrumentClient, type WriteFigures, writeFigures } from "./capacity-recorder.js";
+import { CapacityRecorder, type WriteFigures, writeFigures } from "./capacity-recorder.js";
 import type { Dataset } from "./dataset.js";
 import { createNaiveTables, loadNaive, type NaiveTables } from "./naive-tables.js";
 

@@ -8,7 +8,7 @@
 import { randomUUID } from "node:crypto";
 import type { APIGatewayProxyEvent } from "aws-lambda";
 import { type Logger, requestLogger } from "../observability/logger.js";
-import { type DynamoWork, noDynamoWork } from "../store/request-capacity.js";
+import { type DynamoWork, noDynamoWork } from "../observability/request-capacity.js";
 
 interface RequestContext {
   /** API Gateway's request ID (or a fresh UUID when invoked without one); sent as `x-request-id`. */

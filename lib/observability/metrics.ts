@@ -11,8 +11,8 @@ import { Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";
 import { logMetrics } from "@aws-lambda-powertools/metrics/middleware";
 import type { MiddlewareObj, Request } from "@middy/core";
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from "aws-lambda";
-import type { DynamoWork } from "../store/request-capacity.js";
 import { logger } from "./logger.js";
+import type { DynamoWork } from "./request-capacity.js";
 
 const METRIC_NAMES = {
   readCapacity: "ReadCapacityUnits",

@@ -4,7 +4,7 @@
  */
 import { DynamoDBClient, type DynamoDBClientConfig } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { countRequestWork } from "./request-capacity.js";
+import { countRequestWork } from "../observability/request-capacity.js";
 import { LAMBDA_RETRY_LIMITS, type RetryLimits } from "./retry-limits.js";
 import type { TableDefinition } from "./tables.js";
 

@@ -1,7 +1,7 @@
-import { capacityUnits, itemsWritten } from "../../lib/bench/capacity-recorder.js";
 import { percentile } from "../../lib/bench/percentile.js";
 import { roundTripBound } from "../../lib/bench/report.js";
 import { criticalPathRoundTrips } from "../../lib/bench/round-trips.js";
+import { capacityUnits, itemsWritten } from "../../lib/observability/dynamo-capacity.js";
 
 const call = (startMs: number, endMs: number) => ({ startMs, endMs });
 

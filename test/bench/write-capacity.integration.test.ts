@@ -5,13 +5,8 @@ import {
   PutItemCommand,
   UpdateItemCommand,
 } from "@aws-sdk/client-dynamodb";
-import {
-  CapacityRecorder,
-  CapacityTally,
-  capacityTotals,
-  instrumentClient,
-  type RecordedCall,
-} from "../../lib/bench/capacity-recorder.js";
+import { CapacityRecorder, CapacityTally, capacityTotals } from "../../lib/bench/capacity-recorder.js";
+import { instrumentClient, type RecordedCall } from "../../lib/observability/dynamo-capacity.js";
 import { describeEachEngine } from "../support/engines.js";
 
 // Items without the index's attribute, so only the table is written: DynamoDB bills 1 WCU per

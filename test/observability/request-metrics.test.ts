@@ -17,7 +17,7 @@ const asked: unknown[] = [];
 
 /** A client whose every call answers at once, reporting 1.5 read capacity units consumed. */
 async function fakeClient(): Promise<DynamoDBClient> {
-  const { countRequestWork } = await import("../../lib/store/request-capacity.js");
+  const { countRequestWork } = await import("../../lib/observability/request-capacity.js");
   const client = new DynamoDBClient({
     region: "eu-west-1",
     credentials: { accessKeyId: "a", secretAccessKey: "b" },

@@ -6,8 +6,9 @@
  * and its own clock (`now`), moved by the tests: nothing depends on timing.
  */
 
-import { CapacityRecorder, instrumentClient } from "../../../lib/bench/capacity-recorder.js";
+import { CapacityRecorder } from "../../../lib/bench/capacity-recorder.js";
 import { loadData } from "../../../lib/load/load-file.js";
+import { instrumentClient } from "../../../lib/observability/dynamo-capacity.js";
 import { approximateBytes } from "../../../lib/store/dynamo/answer-cache.js";
 import { dynamoDirectory } from "../../../lib/store/dynamo/directory.js";
 import {

@@ -1,12 +1,12 @@
 /**
- * The DynamoDB work of the request being served: the capacity recorder's middleware
- * (lib/bench/capacity-recorder.ts) on the shared client, reporting each call to the tally of the
+ * The DynamoDB work of the request being served: the capacity middleware
+ * (./dynamo-capacity.ts) on the shared client, reporting each call to the tally of the
  * request whose code made it. The tally is found through AsyncLocalStorage, so the local server's
  * concurrent requests each count their own calls; calls made outside a request are not counted.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { type CallSink, instrumentClient, type RecordedCall } from "../bench/capacity-recorder.js";
+import { type CallSink, instrumentClient, type RecordedCall } from "./dynamo-capacity.js";
 
 /** What one request's code asked of DynamoDB. */
 export interface DynamoWork {
