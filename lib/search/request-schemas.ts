@@ -5,14 +5,39 @@
  */
 import * as z from "zod/mini";
 import { ceilingKey, MIN_INSTANT_KEY } from "../directory/instant-key.js";
+import { normalizeName } from "../directory/name.js";
 import { normalizePhone } from "../directory/phone.js";
 import { EXTERNAL_ID_SYSTEMS } from "../directory/vocabulary.js";
 
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 100;
 
+/**
+ * The longest `companyId`, `firstName` or `lastName`, in UTF-16 code units (a character outside
+ * the Basic Multilingual Plane counts 2). Checked first, and aborting, so nothing else reads a
+ * longer value: normalization and gram splitting only ever see a bounded text.
+ */
+export const MAX_TEXT_LENGTH = 256;
+/** The longest `phone` as sent (10 or 11 digits with punctuation fit easily). */
+export const MAX_PHONE_LENGTH = 64;
+/**
+ * The longest name filter after NFKC and lower-casing. NFKC can expand a character up to 18-fold
+ * (U+FDFA), so MAX_TEXT_LENGTH alone would allow 4,608; this keeps the gram split of a name short.
+ */
+export const MAX_NORMALIZED_NAME_LENGTH = 1_024;
+
+/** Non-empty text of at most `max` code units; the length is checked before anything else. */
+const boundedText = (max: number) => z.string().check(z.minLength(1), z.maxLength(max, { abort: true }));
+
+const name = boundedText(MAX_TEXT_LENGTH).check(
+  z.refine((value) => normalizeName(value).length <= MAX_NORMALIZED_NAME_LENGTH, {
+    error: `must be at most ${MAX_NORMALIZED_NAME_LENGTH} characters after Unicode NFKC and lower-casing`,
+  }),
+);
+
 const phone = z.pipe(
   z.string().check(
+    z.maxLength(MAX_PHONE_LENGTH, { abort: true }),
     z.refine((value) => normalizePhone(value).ok, {
       error: (issue) => {
         const normalized = typeof issue.input === "string" ? normalizePhone(issue.input) : undefined;
@@ -30,8 +55,8 @@ const createdBound = z.iso.datetime({ offset: true });
 
 const filterFields = {
   phone: z.optional(phone),
-  firstName: z.optional(z.string().check(z.minLength(1))),
-  lastName: z.optional(z.string().check(z.minLength(1))),
+  firstName: z.optional(name),
+  lastName: z.optional(name),
   personId: z.optional(
     z.pipe(
       z.guid(),
@@ -46,12 +71,12 @@ const filterFields = {
 };
 
 export const personsSearchRequestSchema = z.strictObject({
-  companyId: z.optional(z.string().check(z.minLength(1))),
+  companyId: z.optional(boundedText(MAX_TEXT_LENGTH)),
   ...filterFields,
 });
 
 export const employeesSearchRequestSchema = z.strictObject({
-  companyId: z.string().check(z.minLength(1)),
+  companyId: boundedText(MAX_TEXT_LENGTH),
   ...filterFields,
 });
 
