@@ -16,6 +16,7 @@ import {
   SOURCE_MEMBERSHIP_STATES,
   USER_STATES,
 } from "./vocabulary.js";
+import { findIllFormedText } from "./well-formed.js";
 
 // ---------------------------------------------------------------------------------------------
 // Field rules. Each schema carries the text of its rule, so an error reads
@@ -202,6 +203,15 @@ function withId(label: string, raw: unknown): string {
 }
 
 function validate<S extends z.ZodType>(schema: S, raw: unknown, label: string): z.output<S> {
+  const illFormed = findIllFormedText(raw);
+  if (illFormed !== undefined) {
+    const { path, inFieldName } = illFormed;
+    throw new DataFileError(
+      label,
+      path.length === 0 ? null : formatPath(path),
+      `${inFieldName ? "holds a field name that " : ""}is not well-formed Unicode (a lone surrogate)`,
+    );
+  }
   const result = schema.safeParse(raw);
   if (!result.success) {
     const { field, rule } = firstIssue(result.error);

@@ -26,8 +26,15 @@ export const MAX_PHONE_LENGTH = 64;
  */
 export const MAX_NORMALIZED_NAME_LENGTH = 1_024;
 
-/** Non-empty text of at most `max` code units; the length is checked before anything else. */
-const boundedText = (max: number) => z.string().check(z.minLength(1), z.maxLength(max, { abort: true }));
+/** Text must be well-formed UTF-16: a lone surrogate has no UTF-8 form, so it could not be matched. */
+const wellFormed = z.refine<string>((value) => value.isWellFormed(), {
+  error: "must be well-formed Unicode (it holds a lone surrogate)",
+  abort: true,
+});
+
+/** Non-empty, well-formed text of at most `max` code units; the length is checked before anything else. */
+const boundedText = (max: number) =>
+  z.string().check(z.minLength(1), z.maxLength(max, { abort: true }), wellFormed);
 
 const name = boundedText(MAX_TEXT_LENGTH).check(
   z.refine((value) => normalizeName(value).length <= MAX_NORMALIZED_NAME_LENGTH, {
@@ -38,6 +45,7 @@ const name = boundedText(MAX_TEXT_LENGTH).check(
 const phone = z.pipe(
   z.string().check(
     z.maxLength(MAX_PHONE_LENGTH, { abort: true }),
+    wellFormed,
     z.refine((value) => normalizePhone(value).ok, {
       error: (issue) => {
         const normalized = typeof issue.input === "string" ? normalizePhone(issue.input) : undefined;

@@ -1,6 +1,7 @@
 /**
  * The bounds on the search requests' free text: every text field has a maximum length, checked
- * before anything normalizes it, and a name a maximum after NFKC. Each refusal names the field.
+ * before anything normalizes it, a name a maximum after NFKC, and every text must be well-formed
+ * Unicode. Each refusal names the field.
  */
 import { jest } from "@jest/globals";
 import fc from "fast-check";
@@ -43,6 +44,9 @@ const anyUnit = fc.oneof(
   fc.integer({ min: 0xd800, max: 0xdfff }).map((unit) => String.fromCharCode(unit)),
   fc.constantFrom(...EXPANDING),
 );
+
+/** Independent of `isWellFormed`: a string survives UTF-8 only when it holds no lone surrogate. */
+const survivesUtf8 = (text: string) => Buffer.from(text, "utf8").toString("utf8") === text;
 
 describe.each(ROUTES)("$route search request bounds", ({ run }) => {
   it.each([
@@ -115,4 +119,23 @@ describe.each(ROUTES)("$route search request bounds", ({ run }) => {
       normalize.mockRestore();
     }
   });
+
+  it.each(["firstName", "lastName", "companyId", "phone"])(
+    "refuses a %s that is not well-formed Unicode, naming it, and accepts any well-formed one",
+    (field) => {
+      fc.assert(
+        fc.property(fc.string({ unit: anyUnit, minLength: 1, maxLength: 40 }), (value) => {
+          const parsed = run({ [field]: value });
+          if (!survivesUtf8(value)) {
+            expect(parsed).toEqual({
+              ok: false,
+              message: `${field}: must be well-formed Unicode (it holds a lone surrogate)`,
+            });
+          } else if (field !== "phone" && normalizeName(value).length <= MAX_NORMALIZED_NAME_LENGTH) {
+            expect(parsed.ok).toBe(true);
+          }
+        }),
+      );
+    },
+  );
 });
