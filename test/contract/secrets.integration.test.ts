@@ -11,6 +11,7 @@ import { API_KEY_BODY_LENGTH, generateApiKey } from "../../lib/keys/api-key.js";
 import { type Engine, startDynalite } from "../../lib/local/engines.js";
 import { parseKeysFile } from "../../lib/local/keys-file.js";
 import type { LocalService } from "../../lib/local/service.js";
+import { MAX_TEXT_LENGTH } from "../../lib/search/request-schemas.js";
 import { type RawRequest, type RawResponse, send } from "../support/raw-http.js";
 
 const timingSafeEqual = jest.fn(realCrypto.timingSafeEqual);
@@ -222,8 +223,13 @@ describe("caller text in the logs", () => {
   };
 
   it.each([
-    ["persons search, a 1 MiB companyId", () => persons(bearer(KEYS.full), companyOfMiB()), 403],
-    ["employees search, a 1 MiB companyId", () => employees(bearer(KEYS.full), companyOfMiB()), 403],
+    ["persons search, a 1 MiB companyId", () => persons(bearer(KEYS.full), companyOfMiB()), 400],
+    ["employees search, a 1 MiB companyId", () => employees(bearer(KEYS.full), companyOfMiB()), 400],
+    [
+      "employees search, the longest companyId",
+      () => employees(bearer(KEYS.full), JSON.stringify({ companyId: "c".repeat(MAX_TEXT_LENGTH) })),
+      403,
+    ],
     [
       "employees search, a 1 MiB companyId and a bad limit",
       () => employees(bearer(KEYS.full), companyOfMiB({ limit: 0 })),
