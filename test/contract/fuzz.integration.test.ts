@@ -93,13 +93,13 @@ afterAll(async () => {
 // Hostile parts
 
 const MIB = 1_048_576;
-/** `{"firstName":"aaa…"}` of exactly `bytes` bytes, with `fill` (1 or 2 bytes in UTF-8) as padding. */
+/**
+ * `{"firstName":"aaa…"    }` of exactly `bytes` bytes: a name of 200 `fill` (1 or 2 bytes in
+ * UTF-8), within the name's limit, and spaces as padding.
+ */
 function sized(bytes: number, fill: "a" | "é" = "a"): Buffer {
-  const frame = Buffer.byteLength('{"firstName":""}');
-  const width = Buffer.byteLength(fill);
-  const count = Math.floor((bytes - frame) / width);
-  const text = `{"firstName":"${fill.repeat(count)}${"a".repeat(bytes - frame - count * width)}"}`;
-  return Buffer.from(text);
+  const head = `{"firstName":"${fill.repeat(200)}"`;
+  return Buffer.from(`${head}${" ".repeat(Math.max(0, bytes - Buffer.byteLength(head) - 1))}}`);
 }
 
 const FIELDS = [
@@ -640,7 +640,10 @@ describe("hostile requests through the local server", () => {
       expect((await post(sized(MIB, fill))).status).toBe(200);
       const over = await post(sized(MIB + 1, fill));
       expect(over.status).toBe(400);
-      expect(JSON.parse(over.body)).toMatchObject({ error: "invalid_input" });
+      expect(JSON.parse(over.body)).toMatchObject({
+        error: "invalid_input",
+        message: expect.stringContaining("larger than"),
+      });
     }
   });
 
