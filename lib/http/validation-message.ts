@@ -4,6 +4,7 @@
  */
 import type * as core from "zod/v4/core";
 import { redactApiKeys } from "../keys/api-key.js";
+import { cutCallerText } from "../observability/caller-text.js";
 
 const MAX_SHOWN_VALUE = 80;
 
@@ -18,7 +19,7 @@ function fieldPath(path: readonly PropertyKey[]): string {
 
 function describeValue(value: unknown): string {
   const text = JSON.stringify(value) ?? String(value);
-  return text.length > MAX_SHOWN_VALUE ? `${text.slice(0, MAX_SHOWN_VALUE)}…` : text;
+  return text.length > MAX_SHOWN_VALUE ? `${cutCallerText(text, MAX_SHOWN_VALUE)}…` : text;
 }
 
 function typeName(value: unknown): string {
@@ -37,7 +38,7 @@ const MAX_UNKNOWN_FIELDS = 5;
 
 function unknownFields(where: string, keys: readonly string[]): string {
   const shown = keys.slice(0, MAX_UNKNOWN_FIELDS).map((key) => {
-    const name = key.length > MAX_SHOWN_VALUE ? `${key.slice(0, MAX_SHOWN_VALUE)}…` : key;
+    const name = key.length > MAX_SHOWN_VALUE ? `${cutCallerText(key, MAX_SHOWN_VALUE)}…` : key;
     return `unknown field "${where === "" ? name : `${where}.${name}`}"`;
   });
   const more = keys.length - shown.length;

@@ -88,14 +88,46 @@ export function bearerToken(header: string | undefined): string | undefined {
 }
 
 const KEY_LIKE = /pd_(?:live|test)_[0-9A-Za-z]*/g;
+/** A run of base62 characters long enough to hold a key's body and check. */
+const KEY_SIZED_RUN = new RegExp(`${KEY_CHAR}{${BODY_LENGTH + CHECK_LENGTH},}`, "g");
+const REDACTED = "…[redacted]";
+
+/** True when `check` is the checksum of `body` under some environment's prefix. */
+function isKeyBodyAndCheck(body: string, check: string): boolean {
+  return KEY_ENVIRONMENTS.some((environment) => keyChecksum(`pd_${environment}_${body}`) === check);
+}
+
+/** A base62 run with every 38-character window that is a key's body and valid check replaced. */
+function redactKeysInRun(run: string): string {
+  const size = BODY_LENGTH + CHECK_LENGTH;
+  let out = "";
+  let kept = 0;
+  for (let at = 0; at + size <= run.length; ) {
+    if (isKeyBodyAndCheck(run.slice(at, at + BODY_LENGTH), run.slice(at + BODY_LENGTH, at + size))) {
+      out += run.slice(kept, at) + REDACTED;
+      at += size;
+      kept = at;
+    } else at += 1;
+  }
+  return out + run.slice(kept);
+}
 
 /**
  * Text with anything shaped like a partner key replaced: for messages that quote what a caller
  * or a file supplied (a key pasted where a field name belongs must not be echoed or logged).
+ * Two rules: `pd_live_`/`pd_test_` and any base62 after it; and, whatever comes before it (an
+ * altered prefix such as `PD_TEST_` or `pd-test-`, none at all, or other characters), any 32
+ * base62 characters followed by their valid 6-character checksum.
  */
 export function redactApiKeys(text: string): string {
-  return text.replace(KEY_LIKE, "pd_…[redacted]");
+  return text.replace(KEY_LIKE, `pd_${REDACTED}`).replace(KEY_SIZED_RUN, redactKeysInRun);
 }
+
+/**
+ * The most a cut of caller text may drop to leave no part of a key readable: a key split by the
+ * cut has fewer than its 38 characters before it, all base62.
+ */
+export const KEY_TEXT_SPLIT_CHARS = BODY_LENGTH + CHECK_LENGTH - 1;
 
 /** A key id: safe to log and to show, names the key without revealing it. */
 export function generateKeyId(): string {

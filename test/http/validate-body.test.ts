@@ -18,8 +18,10 @@ describe("strict body validation", () => {
   });
 
   it("cuts a long unknown field name short, and names only the first five of many", async () => {
-    const long = "x".repeat(10_000);
-    expect(await refusal({ [long]: 1 })).toBe(`unknown field "${"x".repeat(80)}…"`);
+    const long = "x-".repeat(5_000);
+    expect(await refusal({ [long]: 1 })).toBe(`unknown field "${"x-".repeat(40)}…"`);
+    // A cut inside a base62 run drops what could be the head of a key split by the cut.
+    expect(await refusal({ ["x".repeat(10_000)]: 1 })).toBe(`unknown field "${"x".repeat(80 - 37)}…"`);
     const many = Object.fromEntries(Array.from({ length: 1_000 }, (_, i) => [`f${i}`, i]));
     const message = await refusal(many);
     expect(message).toBe(

@@ -1,3 +1,5 @@
+import { crc32 } from "node:zlib";
+import fc from "fast-check";
 import { generateApiKey } from "../../lib/keys/api-key.js";
 import { callerText, MAX_CALLER_TEXT_CHARS } from "../../lib/observability/caller-text.js";
 
@@ -19,9 +21,13 @@ describe("callerText", () => {
   });
 
   it("cuts long text to the bound and says how long it was", () => {
-    const text = "y".repeat(MAX_CALLER_TEXT_CHARS + 1);
+    const text = "-".repeat(MAX_CALLER_TEXT_CHARS + 1);
     expect(callerText(text)).toBe(
-      `${"y".repeat(MAX_CALLER_TEXT_CHARS)}…[cut: ${text.length} characters in all]`,
+      `${"-".repeat(MAX_CALLER_TEXT_CHARS)}…[cut: ${text.length} characters in all]`,
+    );
+    // A cut inside a base62 run also drops the 37 characters a split key could have before it.
+    expect(callerText("y".repeat(MAX_CALLER_TEXT_CHARS + 1))).toBe(
+      `${"y".repeat(MAX_CALLER_TEXT_CHARS - 37)}…[cut: ${MAX_CALLER_TEXT_CHARS + 1} characters in all]`,
     );
   });
 
@@ -46,5 +52,66 @@ describe("callerText", () => {
     const shown = callerText(text);
     expect(shown.startsWith(`${"a".repeat(MAX_CALLER_TEXT_CHARS - 1)}…`)).toBe(true);
     expect(shown.isWellFormed()).toBe(true);
+  });
+});
+
+/** A key's body and check, computed here from the format (docs/decisions.md), not by the module. */
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+function checkOf(prefix: string): string {
+  let rest = crc32(Buffer.from(prefix, "ascii"));
+  let out = "";
+  do {
+    out = BASE62.charAt(rest % 62) + out;
+    rest = Math.floor(rest / 62);
+  } while (rest > 0);
+  return out.padStart(6, "0");
+}
+const base62 = fc.constantFrom(...BASE62);
+/** The 38 characters after a key's prefix: its body and its valid check. */
+const keyRest = fc
+  .tuple(fc.constantFrom("live", "test"), fc.string({ unit: base62, minLength: 32, maxLength: 32 }))
+  .map(([environment, body]) => `${body}${checkOf(`pd_${environment}_${body}`)}`);
+/** What may stand before the key's body: the prefix as issued, altered, or none. */
+const disguise = fc.constantFrom(
+  "pd_live_",
+  "pd_test_",
+  "PD_TEST_",
+  "pd-test-",
+  "PD-LIVE-",
+  "Pd_LiVe_",
+  "",
+  "pd_",
+  "test_",
+);
+/** Any text around it, base62 runs included (a key glued to other characters). */
+const around = fc.oneof(fc.string({ unit: base62, maxLength: 260 }), fc.string({ maxLength: 260 }));
+
+describe("callerText: key text in any disguise", () => {
+  it("leaves no 8 characters of a key's body and check readable, whatever surrounds it or where it is cut", () => {
+    fc.assert(
+      fc.property(around, disguise, keyRest, around, (before, prefix, rest, after) => {
+        const text = `${before}${prefix}${rest}${after}`;
+        const shown = callerText(text);
+        for (let start = 0; start + 8 <= rest.length; start++) {
+          const piece = rest.slice(start, start + 8);
+          if (!before.includes(piece) && !after.includes(piece)) expect(shown).not.toContain(piece);
+        }
+      }),
+    );
+  });
+
+  it("redacts the bare 38 characters and altered prefixes, and keeps text around them", () => {
+    fc.assert(
+      fc.property(keyRest, (rest) => {
+        expect(callerText(`company ${rest} x`)).toBe("company …[redacted] x");
+        expect(callerText(`PD_TEST_${rest}`)).toBe("PD_TEST_…[redacted]");
+        expect(callerText(`pd-live-${rest}`)).toBe("pd-live-…[redacted]");
+      }),
+    );
+  });
+
+  it("keeps a base62 run whose last characters are not a valid check", () => {
+    const run = `${"a".repeat(32)}000000`;
+    expect(callerText(run)).toBe(run);
   });
 });
