@@ -7,7 +7,8 @@
  *
  * The middlewares share nothing but the request's context (./request-context.ts), so their order
  * decides one thing only: which refusal wins when a request breaks several rules. It is the
- * contract's: the key's operation first, then the path, then the body (size, JSON, schema).
+ * contract's: one Authorization header, the key's operation, then the path, then the body (size
+ * and UTF-8, JSON, schema).
  */
 import { injectLambdaContext } from "@aws-lambda-powertools/logger/middleware";
 import middy from "@middy/core";
@@ -26,6 +27,7 @@ import { errorResponse } from "./middleware/error-response.js";
 import { jsonBody } from "./middleware/json-body.js";
 import { requestOutcome } from "./middleware/request-outcome.js";
 import { responseSizeGuard } from "./middleware/response-size.js";
+import { singleAuthorization } from "./middleware/single-authorization.js";
 import { validateBody } from "./middleware/validate-body.js";
 import { validatePathParameters } from "./middleware/validate-path-parameters.js";
 import { requestContext, requestLog } from "./request-context.js";
@@ -98,6 +100,7 @@ export function routeHandler<Route extends RouteDefinition>(route: Route, run: R
     .use(requestMetrics(requestOutcome(route.id)))
     .use(errorResponse({ route: route.id }))
     .use(responseSizeGuard({ route: route.id }))
+    .use(singleAuthorization())
     .use(httpHeaderNormalizer())
     .use(authorizeOperation({ operation: route.operation }))
     .use(route.pathParameters ? [validatePathParameters(route.pathParameters)] : [])

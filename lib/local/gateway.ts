@@ -208,8 +208,10 @@ async function authorize(
   route: RouteDefinition,
   { request, requestId, seen }: Passage,
 ): Promise<{ refused: GatewayResponse } | { authorized: APIGatewayAuthorizerResult }> {
-  const authorization = single(request.headers, "authorization");
-  if (!authorization) return { refused: gatewayError(new InvalidApiKeyError(), requestId) };
+  // One identity: more than one Authorization header is refused, whatever their order.
+  const [authorization, ...others] = request.headers.authorization ?? [];
+  if (!authorization || others.length > 0)
+    return { refused: gatewayError(new InvalidApiKeyError(), requestId) };
   const arn = methodArn(options, route, request.path);
   let authorized: APIGatewayAuthorizerResult;
   try {
@@ -273,8 +275,10 @@ function proxyEvent(
     multiValueQueryStringParameters: query.multi,
     pathParameters: Object.keys(pathParameters).length > 0 ? pathParameters : null,
     stageVariables: null,
-    body: request.body.length > 0 ? request.body.toString("utf8") : null,
-    isBase64Encoded: false,
+    // The bytes as received, in base64, as API Gateway sends a binary media type: the function's
+    // body middleware counts them and decodes them strictly (lib/http/middleware/body-limit.ts).
+    body: request.body.length > 0 ? request.body.toString("base64") : null,
+    isBase64Encoded: request.body.length > 0,
     requestContext: {
       accountId: "000000000000",
       apiId: `local-${route.api}`,

@@ -1,5 +1,5 @@
 import { echoRoute, plainRoute } from "./echo-route.js";
-import { authorizerContext, invoke, jsonOf, KEY_ID } from "./harness.js";
+import { authorizerContext, gatewayEvent, invoke, jsonOf, KEY_ID, lambdaContext } from "./harness.js";
 
 const FORBIDDEN = '{"error":"forbidden"}';
 const INTERNAL = '{"error":"internal_error"}';
@@ -68,5 +68,30 @@ describe("a missing or garbled authorizer context is a server fault, never an an
     expect(response.body).toBe(INTERNAL);
     expect(jsonOf(response)).toEqual({ error: "internal_error" });
     expect(calls).toHaveLength(0);
+  });
+});
+
+describe("one Authorization header", () => {
+  const withAuthorization = (multiValueHeaders: Record<string, string[]>) => {
+    const event = gatewayEvent();
+    return { ...event, multiValueHeaders: { ...event.multiValueHeaders, ...multiValueHeaders } };
+  };
+
+  it.each([
+    ["two values", { Authorization: ["Bearer junk", "Bearer pd_test_x"] }],
+    ["two spellings of the name", { Authorization: ["Bearer a"], authorization: ["Bearer b"] }],
+  ])("answers 401 invalid_api_key to more than one (%s), before anything else", async (_, headers) => {
+    const { handler, calls } = echoRoute();
+    const response = await handler(withAuthorization(headers), lambdaContext());
+    expect(response.statusCode).toBe(401);
+    expect(response.body).toBe('{"error":"invalid_api_key"}');
+    expect(response.headers?.["www-authenticate"]).toBe("Bearer");
+    expect(calls).toHaveLength(0);
+  });
+
+  it("lets one through", async () => {
+    const { handler } = echoRoute();
+    const response = await handler(withAuthorization({ Authorization: ["Bearer a"] }), lambdaContext());
+    expect(response.statusCode).toBe(200);
   });
 });

@@ -52,3 +52,35 @@ describe("body size limit (1 MiB, checked before parsing)", () => {
     expect(jsonOf(await invoke(handler, { body: schemaBreaking }))).toEqual(TOO_LARGE);
   });
 });
+
+describe("body bytes: UTF-8, counted as received", () => {
+  const bytes = (...parts: (string | number[])[]) =>
+    Buffer.concat(parts.map((part) => (typeof part === "string" ? Buffer.from(part) : Buffer.from(part))));
+  const sent = (body: Buffer) => ({ body: body.toString("base64"), isBase64Encoded: true });
+  const NOT_UTF8 = { error: "invalid_input", message: "request body is not valid UTF-8" };
+
+  it.each([
+    ["a lone 0xFF", bytes('{"note":"', [0xff], '"}')],
+    ["a truncated sequence", bytes('{"note":"', [0xc3], '"}')],
+    ["an encoded surrogate", bytes('{"note":"', [0xed, 0xa0, 0x80], '"}')],
+    ["an overlong form", bytes('{"note":"', [0xc0, 0xaf], '"}')],
+  ])("refuses a body that is not valid UTF-8 (%s), without running the handler", async (_, body) => {
+    const { handler, calls } = echoRoute();
+    const response = await invoke(handler, sent(body));
+    expect(response.statusCode).toBe(400);
+    expect(jsonOf(response)).toEqual(NOT_UTF8);
+    expect(calls).toHaveLength(0);
+  });
+
+  it("hands the handler valid UTF-8 as text", async () => {
+    const { handler, calls } = echoRoute();
+    expect((await invoke(handler, sent(bytes('{"note":"Zoë 😀"}')))).statusCode).toBe(200);
+    expect(calls[0]?.body.note).toBe("Zoë 😀");
+  });
+
+  it("counts 400 KB of 0xFF as 400 KB: refused as not UTF-8, not as too large", async () => {
+    const { handler } = echoRoute();
+    const response = await invoke(handler, sent(Buffer.alloc(400_000, 0xff)));
+    expect(jsonOf(response)).toEqual(NOT_UTF8);
+  });
+});

@@ -11,6 +11,22 @@ describe("createGateway: the gateway's own answers", () => {
     expect(events).toHaveLength(0);
   });
 
+  it.each([
+    ["junk first", ["Bearer junk", TOKEN]],
+    ["the key first", [TOKEN, "Bearer junk"]],
+    ["the same key twice", [TOKEN, TOKEN]],
+  ])(
+    "answers 401 to more than one Authorization header (%s), without calling the authorizer",
+    async (_, values) => {
+      const { gateway, authorizerCalls, events } = setup();
+      const response = await gateway(request({ headers: { authorization: values } }));
+      expect(response.status).toBe(401);
+      expect(bodyOf(response)).toEqual({ error: "invalid_api_key" });
+      expect(authorizerCalls).toHaveLength(0);
+      expect(events).toHaveLength(0);
+    },
+  );
+
   it("answers 401 when the authorizer throws Unauthorized", async () => {
     const { gateway, events } = setup({
       authorizer: async () => {

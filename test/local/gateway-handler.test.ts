@@ -21,8 +21,9 @@ describe("createGateway: running the handler", () => {
       httpMethod: "POST",
       path: "/v1/persons/search",
       resource: "/v1/persons/search",
-      body: '{"lastName":"Ng"}',
-      isBase64Encoded: false,
+      // The bytes as received: the route's body middleware decodes them strictly.
+      body: Buffer.from('{"lastName":"Ng"}').toString("base64"),
+      isBase64Encoded: true,
       pathParameters: null,
       queryStringParameters: { a: "2" },
       multiValueQueryStringParameters: { a: ["1", "2"] },
