@@ -7,24 +7,39 @@ import { injectLambdaContext } from "@aws-lambda-powertools/logger/middleware";
 import middy from "@middy/core";
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from "aws-lambda";
 import { authorizeHeader } from "../lib/auth/authorize.js";
+import { cachedKeyLookup } from "../lib/auth/key-lookup-cache.js";
 import { allowPolicy } from "../lib/auth/policy.js";
 import { toAuthorizerContext } from "../lib/auth/principal.js";
 import { logger } from "../lib/observability/logger.js";
+import { countUnknownKey } from "../lib/observability/metrics.js";
 import { boundedClientConfig, sharedDocumentClient, tableNameFromEnv } from "../lib/store/dynamo-client.js";
 import { keysRepository } from "../lib/store/keys-repository.js";
 import { AUTHORIZER_RETRY_LIMITS } from "../lib/store/retry-limits.js";
 import { KEYS_TABLE } from "../lib/store/tables.js";
 
 // Retries that end before the function's 5 s timeout (checked at synth, infra/stateless-stack.ts).
-const keys = keysRepository(
+const repository = keysRepository(
   sharedDocumentClient(boundedClientConfig(AUTHORIZER_RETRY_LIMITS)),
   tableNameFromEnv(KEYS_TABLE),
 );
+/**
+ * One read per key hash at a time, a found key kept 1 s (a revoke counts within API Gateway's
+ * cache TTL and 1 s) and an unknown one 10 s, so a forged key sent again costs no read.
+ */
+const keys = {
+  findByHash: cachedKeyLookup(repository.findByHash, {
+    foundTtlMs: 1_000,
+    unknownTtlMs: 10_000,
+    maxEntries: 10_000,
+  }),
+};
 
 async function authorize(event: APIGatewayTokenAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
   const outcome = await authorizeHeader(event.authorizationToken, keys);
   if (!outcome.allowed) {
     logger.info("key refused", { reason: outcome.reason, keyId: outcome.keyId });
+    // A key with a valid checksum that no record holds: forged, or deleted. Counted, never logged.
+    if (outcome.reason === "unknown") countUnknownKey();
     // The exact message API Gateway turns into a 401 (gateway response UNAUTHORIZED).
     throw new Error("Unauthorized");
   }

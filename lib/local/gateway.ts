@@ -22,8 +22,10 @@ import {
 } from "../http/errors.js";
 import type { HttpHandler } from "../http/pipeline.js";
 import { jsonResponse, SECURITY_HEADERS } from "../http/response.js";
+import { callerText } from "../observability/caller-text.js";
 import type { RouteDefinition } from "../routes.js";
 import type { Throttle } from "../stages.js";
+import { cachedAuthorizer } from "./authorizer-cache.js";
 import { localLambdaContext } from "./lambda-context.js";
 import { routeMatcher } from "./route-match.js";
 import { UsagePlanThrottler } from "./token-bucket.js";
@@ -58,6 +60,8 @@ export interface GatewayOptions {
   /** The route handlers, by route id. */
   handlers: ReadonlyMap<string, HttpHandler>;
   authorizer: Authorizer;
+  /** How long an authorizer answer is kept per token, as API Gateway's cache does (default 0: none). */
+  authorizerCacheTtlMs?: number;
   /** The usage plan throttle of a usage key, or undefined when no plan holds it. */
   throttleFor: (usageKey: string) => Throttle | undefined | Promise<Throttle | undefined>;
   functionTimeoutMs?: number;
@@ -79,6 +83,8 @@ export interface GatewayAccessLogEntry {
   status: number;
   latencyMs: number;
   keyId?: string;
+  /** Why the gateway answered 5xx itself (the error's name and message, as caller text). */
+  cause?: string;
 }
 
 /** A public document: a fixed body, or one produced on request (e.g. a file read once, when first asked for). */
@@ -128,6 +134,16 @@ function documentResponse(document: GatewayDocument, requestId: string): Gateway
     },
     body,
   };
+}
+
+/** gatewayError, with the cause of a 5xx kept for the access log (no 500 goes unexplained). */
+function failure(error: unknown, requestId: string, seen: LoggedRequest): GatewayResponse {
+  const response = gatewayError(error, requestId);
+  if (response.status >= 500) {
+    seen.cause =
+      error instanceof Error ? callerText(`${error.name}: ${error.message}`) : callerText(String(error));
+  }
+  return response;
 }
 
 function gatewayError(error: ApiError | unknown, requestId: string): GatewayResponse {
@@ -186,7 +202,7 @@ async function withTimeout<T>(promise: Promise<T>, timeoutMs: number): Promise<T
   }
 }
 
-type LoggedRequest = Pick<GatewayAccessLogEntry, "resourcePath" | "keyId">;
+type LoggedRequest = Pick<GatewayAccessLogEntry, "resourcePath" | "keyId" | "cause">;
 
 const DOCUMENT_METHODS = ["GET", "HEAD"];
 
@@ -205,6 +221,7 @@ function methodArn(options: GatewayOptions, route: RouteDefinition, path: string
 /** Runs the TOKEN authorizer as API Gateway does: its answer, or the refusal to send instead. */
 async function authorize(
   options: GatewayOptions,
+  authorizer: ReturnType<typeof cachedAuthorizer>,
   route: RouteDefinition,
   { request, requestId, seen }: Passage,
 ): Promise<{ refused: GatewayResponse } | { authorized: APIGatewayAuthorizerResult }> {
@@ -215,14 +232,14 @@ async function authorize(
   const arn = methodArn(options, route, request.path);
   let authorized: APIGatewayAuthorizerResult;
   try {
-    authorized = await options.authorizer({
+    authorized = await authorizer(route.api, {
       type: "TOKEN",
       authorizationToken: authorization,
       methodArn: arn,
     });
   } catch (error) {
     const unauthorized = error instanceof Error && error.message === "Unauthorized";
-    return { refused: gatewayError(unauthorized ? new InvalidApiKeyError() : error, requestId) };
+    return { refused: failure(unauthorized ? new InvalidApiKeyError() : error, requestId, seen) };
   }
   const keyId = authorized.context?.keyId;
   if (typeof keyId === "string") seen.keyId = keyId;
@@ -236,7 +253,7 @@ async function throttle(
   options: GatewayOptions,
   throttler: UsagePlanThrottler,
   authorized: APIGatewayAuthorizerResult,
-  requestId: string,
+  { requestId, seen }: Passage,
 ): Promise<GatewayResponse | undefined> {
   // As with usage plans: a usage key in no plan (or disabled) is refused like an invalid key.
   const usageKey = authorized.usageIdentifierKey;
@@ -244,7 +261,7 @@ async function throttle(
   try {
     plan = usageKey ? await options.throttleFor(usageKey) : undefined;
   } catch (error) {
-    return gatewayError(error, requestId);
+    return failure(error, requestId, seen);
   }
   if (!plan || !usageKey) return gatewayError(new InvalidApiKeyError(), requestId);
   const decision = throttler.take(usageKey, plan);
@@ -322,16 +339,16 @@ async function invokeRoute(
   event: APIGatewayProxyEvent,
   route: RouteDefinition,
   timeoutMs: number,
-  requestId: string,
+  { requestId, seen }: Passage,
 ): Promise<GatewayResponse> {
   let result: APIGatewayProxyResult;
   try {
     result = await withTimeout(handler(event, localLambdaContext(route.id, timeoutMs)), timeoutMs);
   } catch (error) {
-    return gatewayError(error, requestId);
+    return failure(error, requestId, seen);
   }
   if (typeof result?.statusCode !== "number" || typeof result.body !== "string") {
-    return gatewayError(new Error("malformed Lambda proxy response"), requestId);
+    return failure(new Error("malformed Lambda proxy response"), requestId, seen);
   }
   const responseHeaders: Record<string, string> = { "x-request-id": requestId };
   for (const [name, value] of Object.entries(result.headers ?? {}))
@@ -351,6 +368,7 @@ export function createGateway(
 ): (request: GatewayRequest) => Promise<GatewayResponse> {
   const match = routeMatcher(options.routes);
   const throttler = new UsagePlanThrottler(options.now);
+  const authorizer = cachedAuthorizer(options.authorizer, { ttlMs: options.authorizerCacheTtlMs ?? 0 });
   const timeoutMs = options.functionTimeoutMs ?? 10_000;
 
   const serve = async (passage: Passage): Promise<GatewayResponse> => {
@@ -371,14 +389,14 @@ export function createGateway(
         requestId,
       );
     }
-    const authorization = await authorize(options, route, passage);
+    const authorization = await authorize(options, authorizer, route, passage);
     if ("refused" in authorization) return authorization.refused;
-    const refused = await throttle(options, throttler, authorization.authorized, requestId);
+    const refused = await throttle(options, throttler, authorization.authorized, passage);
     if (refused) return refused;
     const handler = options.handlers.get(route.id);
-    if (!handler) return gatewayError(new Error(`no handler loaded for ${route.id}`), requestId);
+    if (!handler) return failure(new Error(`no handler loaded for ${route.id}`), requestId, seen);
     const event = proxyEvent(options, matched, passage, authorization.authorized);
-    return invokeRoute(handler, event, route, timeoutMs, requestId);
+    return invokeRoute(handler, event, route, timeoutMs, passage);
   };
   return async (request) => {
     const requestId = randomUUID();

@@ -29,6 +29,12 @@ import { keysTableUsagePlans } from "./usage-plans.js";
 
 const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
+/**
+ * The local gateway's authorizer cache (API Gateway's is 60 s or more): long enough that a burst on
+ * one key asks the keys table about once a second, short enough that a revoked key is refused at once.
+ */
+const LOCAL_AUTHORIZER_CACHE_TTL_MS = 1_000;
+
 export const LOCAL_TABLE_NAMES: Readonly<Record<TableId, string>> = { directory: "directory", keys: "keys" };
 
 export interface LocalServiceOptions {
@@ -136,6 +142,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       routes,
       handlers,
       authorizer,
+      authorizerCacheTtlMs: LOCAL_AUTHORIZER_CACHE_TTL_MS,
       // Read from the keys table, so keys issued or revoked while this server runs count at once.
       throttleFor: keysTableUsagePlans(keys),
       accessLog: (entry) => logger.info("api access", { ...entry }),

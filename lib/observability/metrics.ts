@@ -18,6 +18,7 @@ const METRIC_NAMES = {
   readCapacity: "ReadCapacityUnits",
   calls: "DynamoDbCalls",
   latency: "DynamoDbLatency",
+  unknownKeys: "UnknownKeys",
 } as const;
 
 const SERVICE_NAME = "partner-directory";
@@ -69,4 +70,17 @@ function record(target: Metrics, { route, status, keyId, requestId, work }: Requ
   target.addMetric(METRIC_NAMES.latency, MetricUnit.Milliseconds, Math.round(work.latencyMs * 100) / 100);
   if (keyId) target.addMetadata("keyId", keyId);
   target.addMetadata("requestId", requestId);
+}
+
+/**
+ * The authorizer's count of keys with a valid checksum that no record holds (forged, or deleted):
+ * one EMF record each, published at once (the authorizer publishes no other metric).
+ */
+export function countUnknownKey(target: Metrics = metrics): void {
+  try {
+    target.addMetric(METRIC_NAMES.unknownKeys, MetricUnit.Count, 1);
+    target.publishStoredMetrics();
+  } catch (error) {
+    logger.error("metrics record not published", { errorName: (error as Error).name });
+  }
 }

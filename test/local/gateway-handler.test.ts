@@ -137,6 +137,9 @@ describe("createGateway: request ids and access log", () => {
           ...(["policy denies", "throttled", "malformed result", "success"].includes(name)
             ? { keyId: KEY_ID }
             : {}),
+          // Every 500 the gateway answers itself says why.
+          ...(name === "authorizer failure" ? { cause: "Error: boom" } : {}),
+          ...(name === "malformed result" ? { cause: "Error: malformed Lambda proxy response" } : {}),
         },
       ]);
     },
