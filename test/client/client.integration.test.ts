@@ -81,15 +81,21 @@ describe("the client against the local service", () => {
   });
 
   it("hits each error once, with its status, code and request id", async () => {
-    const cases: [Promise<unknown>, number, string][] = [
-      [client(ALL_ACCESS).searchEmployees({ companyId: "acme-home-care", limit: 101 }), 400, "invalid_input"],
-      [client(ALL_ACCESS).hello("bad id!"), 400, "invalid_company_id"],
-      [client(REVOKED).hello("acme-home-care"), 401, "invalid_api_key"],
-      [client(GREETING_ONLY).searchPersons(), 403, "forbidden"],
-      [client(TWO_COMPANIES).searchEmployees({ companyId: "dayspring-nursing" }), 403, "forbidden"],
+    // Each call starts when it is awaited: a refusal that came before its handler was attached
+    // would be an unhandled rejection, failing the test whichever answer was right.
+    const cases: [() => Promise<unknown>, number, string][] = [
+      [
+        () => client(ALL_ACCESS).searchEmployees({ companyId: "acme-home-care", limit: 101 }),
+        400,
+        "invalid_input",
+      ],
+      [() => client(ALL_ACCESS).hello("bad id!"), 400, "invalid_company_id"],
+      [() => client(REVOKED).hello("acme-home-care"), 401, "invalid_api_key"],
+      [() => client(GREETING_ONLY).searchPersons(), 403, "forbidden"],
+      [() => client(TWO_COMPANIES).searchEmployees({ companyId: "dayspring-nursing" }), 403, "forbidden"],
     ];
     for (const [call, status, code] of cases) {
-      const error = await call.then(
+      const error = await call().then(
         () => undefined,
         (thrown: unknown) => thrown,
       );
