@@ -5,6 +5,7 @@
  * the rule. Messages never echo a field's value (records hold personal data); only ids are shown.
  */
 import { z } from "zod";
+import { callerText } from "../observability/caller-text.js";
 import { COMPANY_ID_PATTERN } from "./company-id.js";
 import { instantKeyProblem } from "./instant-key.js";
 import { MAX_NAME_BYTES, normalizeName } from "./name.js";
@@ -149,7 +150,11 @@ export interface DataFile {
 // ---------------------------------------------------------------------------------------------
 // Errors
 
-/** A refused data file. `record` names the record, `field` the path in it (if any), `rule` why. */
+/**
+ * A refused data file. `record` names the record, `field` the path in it (if any), `rule` why. A
+ * path holds the file's own field names, so it is caller text: redacted and cut (callerText) here,
+ * once, for every message, log line and report that shows it.
+ */
 export class DataFileError extends Error {
   override readonly name = "DataFileError";
   readonly record: string;
@@ -157,9 +162,10 @@ export class DataFileError extends Error {
   readonly rule: string;
 
   constructor(record: string, field: string | null, rule: string) {
-    super(field === null ? `${record}: ${rule}` : `${record}: ${field}: ${rule}`);
+    const shown = field === null ? null : callerText(field);
+    super(shown === null ? `${record}: ${rule}` : `${record}: ${shown}: ${rule}`);
     this.record = record;
-    this.field = field;
+    this.field = shown;
     this.rule = rule;
   }
 }

@@ -1,11 +1,13 @@
 /**
  * Text that is not well-formed Unicode (a lone surrogate, written `\uD800` in JSON) is refused by
  * every load, naming the record's line and the field, never quoting the text: stored, it would
- * have turned into U+FFFD.
+ * have turned into U+FFFD. And a refusal's field, which quotes the file's own field names, is
+ * redacted and cut like any caller text.
  */
 import fc from "fast-check";
 import { DataFileError, parseDataFile } from "../../lib/directory/source.js";
 import { findIllFormedText } from "../../lib/directory/well-formed.js";
+import { generateApiKey } from "../../lib/keys/api-key.js";
 import { readChanges } from "../../lib/load/change-lines.js";
 import type { OpenBytes } from "../../lib/load/lines.js";
 import { validEmployee, validPerson } from "./fixtures.js";
@@ -139,5 +141,23 @@ describe("ill-formed text in a load", () => {
         );
       }),
     );
+  });
+});
+
+describe("caller text in a refusal's field", () => {
+  it("redacts key text used as a field name, whatever its prefix, and cuts a long one", () => {
+    const rest = generateApiKey("live").slice("pd_live_".length);
+    for (const name of [`PD_LIVE_${rest}`, `pd-live-${rest}`, rest]) {
+      const error = refusal(() =>
+        parseDataFile(JSON.stringify({ employee: { ...validEmployee(), [name]: 1 } })),
+      );
+      expect(error.rule).toBe("unknown field");
+      expect(error.field).toContain("…[redacted]");
+      expect(`${error.message}${error.field}`).not.toContain(rest.slice(0, 12));
+    }
+    const long = refusal(() =>
+      parseDataFile(JSON.stringify({ employee: { ...validEmployee(), ["f-".repeat(5_000)]: 1 } })),
+    );
+    expect(long.field?.length).toBeLessThan(300);
   });
 });
