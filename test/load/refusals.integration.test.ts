@@ -124,6 +124,21 @@ const MALFORMED: [string, LoadMode, string, string][] = [
     `person at line 2 (id ${P(8)}): createdAt: expected date-time`,
   ],
   [
+    "a lone surrogate in a changes file",
+    "changes",
+    ndjson([
+      upsertPerson(person(8)),
+      upsertEmployee({ ...employee(8), demographics: { ...employee(8).demographics, lastName: "O\uDC00" } }),
+    ]),
+    `employee at line 2 (id ${E(8)}): demographics.lastName: is not well-formed Unicode (a lone surrogate)`,
+  ],
+  [
+    "a lone surrogate in an NDJSON data file",
+    "merge",
+    `${line({ person: person(8) })}\n${line({ employee: { ...employee(8), contact: { ...employee(8).contact, email: "\uD800@x" } } })}\n`,
+    `employee at line 2 (id ${E(8)}): contact.email: is not well-formed Unicode (a lone surrogate)`,
+  ],
+  [
     "a duplicate id in a JSON data file",
     "merge",
     dataText([], [employee(8), employee(8, { companyId: "beta" })]),
