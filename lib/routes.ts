@@ -68,7 +68,7 @@ const EVERY_ROUTE_ERRORS = {
   500: ["internal_error"],
 } as const;
 
-const SEARCH_RULES = `Filters combine with AND. Results sort by \`createdAt\`, oldest first, ties broken by \`id\` (plain string order); offset paging over that order does not skip. \`pagination.total\` counts every match across all pages. \`externalIdSystems\` only selects which external IDs are returned (omitted: all) and never filters. Names match as case-insensitive substrings after Unicode NFKC, and may have at most 1,024 characters after it; phones may use spaces, \`-\`, \`.\`, \`(\`, \`)\`, \`+\` and a leading country code 1, and must come to exactly 10 digits. Unknown fields are refused (400). A body over 1 MiB is refused (400). A page whose JSON would exceed 6 MB is answered 500, never truncated: use a smaller \`limit\`.`;
+const SEARCH_RULES = `Filters combine with AND. Results sort by \`createdAt\`, oldest first, ties broken by \`id\` (plain string order); offset paging over that order does not skip. \`pagination.total\` counts every match across all pages. \`externalIdSystems\` only selects which external IDs are returned (omitted: all) and never filters. Names match as case-insensitive substrings after Unicode NFKC, and may have at most 1,024 characters after it; phones may use spaces, \`-\`, \`.\`, \`(\`, \`)\`, \`+\` and a leading country code 1, and must come to exactly 10 digits. Unknown fields are refused (400). A body over 1 MiB, or not valid UTF-8, is refused (400). A page whose JSON would exceed 6 MB is answered 500, never truncated: use a smaller \`limit\`.`;
 
 export const ROUTES = [
   {
