@@ -51,7 +51,7 @@ export function requestEdgesSuite(engineName: string, start: Start): void {
       engine = started.engine;
       service = await startLocalService({ port: 0, stage: "local", keys: records, ...started });
       port = Number(new URL(service.url).port);
-    }, 60_000);
+    });
 
     afterAll(async () => {
       restoreStdout();
@@ -157,6 +157,6 @@ export function requestEdgesSuite(engineName: string, start: Start): void {
         .split("\n")
         .filter((line) => line.includes('"key accepted"'));
       expect(accepted.length).toBeLessThan(BURST / 10);
-    }, 120_000);
+    });
   });
 }
