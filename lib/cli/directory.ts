@@ -11,10 +11,11 @@ import { directoryInspection } from "../store/dynamo/inspect.js";
 import { problemText, verifyDirectory } from "../store/dynamo/verify.js";
 import { documentClientFor } from "../store/dynamo-client.js";
 import { type CommandLine, cli, quoted, UsageError, urlOption } from "./args.js";
-import { openDirectoryTable, type TableFlags } from "./directory-table.js";
+import { openDirectoryTable, refusedConnectionLine, type TableFlags } from "./directory-table.js";
 
 const USAGE = [
   "usage: npm run directory -- COMMAND [--endpoint URL | --stage dev|sandbox|prod] [--table NAME]",
+  "  (without either: the running npm start's DynamoDB)",
   "  get employee ID          the employee record, where it is stored (company, generation)",
   "  get person ID            the person with all their employee records",
   "  company ID [--records]   counts of the company's records and persons (--records: their ids, in order)",
@@ -131,4 +132,6 @@ async function main(commandLine: CommandLine<typeof OPTIONS>): Promise<void> {
   process.exitCode = await run(command, flags);
 }
 
-cli({ name: "directory", usage: USAGE, options: OPTIONS, positionals: true }, main);
+cli({ name: "directory", usage: USAGE, options: OPTIONS, positionals: true }, main, {
+  describeFailure: refusedConnectionLine,
+});

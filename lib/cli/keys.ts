@@ -40,6 +40,7 @@ import {
   urlOption,
   wholeNumberOption,
 } from "./args.js";
+import { refusedConnectionLine, runningEngine } from "./directory-table.js";
 import { keepKeyScopes, keepKeyScopesAfterChange } from "./key-scopes.js";
 import { deployedStage, readStageParameter } from "./stage-resources.js";
 import { apiGatewayUsageKeys } from "./usage-keys.js";
@@ -52,7 +53,7 @@ const USAGE = `usage:
   npm run keys -- set-companies KEY_ID --companies IDS TARGET
   npm run keys -- reconcile [--fix] --stage dev|sandbox|prod
   npm run keys -- scopes --endpoint URL | --stage dev|sandbox|prod
-TARGET: --keys-file FILE | --endpoint URL | --stage dev|sandbox|prod
+TARGET: --keys-file FILE | --endpoint URL | --stage dev|sandbox|prod (none: the running npm start's)
 OPS: comma-separated, of ${OPERATIONS.join(", ")}; IDS: comma-separated company ids`;
 
 const OPTIONS = {
@@ -139,7 +140,8 @@ async function stageKeys(stageName: string | undefined): Promise<{
 
 async function keyTarget(values: Values): Promise<KeyTarget> {
   const targets = [values["keys-file"], values.endpoint, values.stage].filter((t) => t !== undefined);
-  if (targets.length !== 1) throw new UsageError("give exactly one of --keys-file, --endpoint, --stage");
+  if (targets.length !== 1)
+    throw new UsageError("give exactly one of --keys-file, --endpoint, --stage (none while npm start runs)");
   if (values["keys-file"]) return keysFileTarget(values["keys-file"]);
   const endpoint = urlOption("endpoint", values.endpoint);
   if (endpoint) {
@@ -244,7 +246,17 @@ async function main({ values, positionals: [name, ...args] }: CommandLine<typeof
   if (args.length < command.args) throw new UsageError(`${name} needs a KEY_ID`);
   const extra = args[command.args];
   if (extra !== undefined) throw new UsageError(`unexpected argument ${quoted(extra)} after ${name}`);
-  await command.run(values, args);
+  await command.run(withRunningEngine(values), args);
 }
 
-cli({ name: "keys", usage: USAGE, options: OPTIONS, positionals: true }, main);
+/** With no target given, the running `npm start`'s engine, when one runs. */
+function withRunningEngine(values: Values): Values {
+  if (values["keys-file"] !== undefined || values.endpoint !== undefined || values.stage !== undefined)
+    return values;
+  const endpoint = runningEngine();
+  return endpoint === undefined ? values : { ...values, endpoint };
+}
+
+cli({ name: "keys", usage: USAGE, options: OPTIONS, positionals: true }, main, {
+  describeFailure: refusedConnectionLine,
+});

@@ -19,7 +19,7 @@ import { documentClientFor } from "../store/dynamo-client.js";
 import { LoadInProgressError } from "../store/port.js";
 import { type CommandLine, choiceOption, cli, failureLine, quoted, UsageError, urlOption } from "./args.js";
 import { watchCommand } from "./command-watch.js";
-import { DEFAULT_ENDPOINT, openDirectoryTable } from "./directory-table.js";
+import { localEndpoint, openDirectoryTable, refusedConnectionLine } from "./directory-table.js";
 import {
   appliedLine,
   cleanupNote,
@@ -106,7 +106,7 @@ async function loadThroughInbox(
 }
 
 async function loadHere(file: LocalLoadFile, mode: LoadMode, values: CommandLine<typeof OPTIONS>["values"]) {
-  const endpoint = urlOption("endpoint", values.endpoint) ?? DEFAULT_ENDPOINT;
+  const endpoint = localEndpoint(urlOption("endpoint", values.endpoint));
   const started = performance.now();
   const { client, table } = await openDirectoryTable({
     endpoint,
@@ -164,6 +164,6 @@ cli({ name: "load", usage: USAGE, options: OPTIONS, positionals: true }, main, {
     if (error instanceof OutcomeLine) return error.message;
     return error instanceof DataFileError || error instanceof LoadInProgressError
       ? `refused, nothing changed: ${error.message}`
-      : `failed, nothing changed: ${failureLine(error)}`;
+      : `failed, nothing changed: ${refusedConnectionLine(error) ?? failureLine(error)}`;
   },
 });

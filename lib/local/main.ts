@@ -7,6 +7,7 @@ import { cli } from "../cli/args.js";
 import { type DataFile, DataFileError, parseDataFile } from "../directory/source.js";
 import { startupBanner } from "./banner.js";
 import { ConfigError, localConfigFromEnv } from "./config.js";
+import { endpointsFile, removeEndpoints, writeEndpoints } from "./endpoints-file.js";
 import { startDynalite, startDynamoDbLocal } from "./engines.js";
 import { parseKeysFile } from "./keys-file.js";
 import { type LocalService, startLocalService } from "./service.js";
@@ -36,7 +37,8 @@ const USAGE = `usage: npm start   (settings come from the environment, e.g. PORT
   STAGE            local (default), dev, sandbox or prod; sandbox and prod serve no draft routes
   DATA_FILE        directory data, JSON or NDJSON (default lib/local/demo/data.json)
   KEYS_FILE        partner keys (default lib/local/demo/keys.json, whose keys are printed)
-  DYNAMODB_ENGINE  dynalite (default, in this process) or ddblocal (DynamoDB Local; needs java)`;
+  DYNAMODB_ENGINE  dynalite (default, in this process) or ddblocal (DynamoDB Local; needs java)
+  ENDPOINTS_FILE   where its URLs are recorded for load, directory and keys (default .local/endpoints.json)`;
 
 async function main(): Promise<void> {
   const config = localConfigFromEnv(process.env);
@@ -71,12 +73,15 @@ async function main(): Promise<void> {
     }),
   );
   keys.plainKeys.clear();
+  const endpoints = endpointsFile();
+  writeEndpoints(endpoints, { url: service.url, dynamodb: engine.endpoint });
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     console.log(`${signal} received, stopping`);
+    removeEndpoints(endpoints);
     await service.stop();
     await engine.stop();
     process.exit(0);

@@ -1,0 +1,79 @@
+/**
+ * `npm start` records its endpoints, and `directory` and `keys` given no target use its engine;
+ * it removes the record when it stops. (npm start's own engine, dynalite: the commands reach it
+ * over HTTP as they would reach DynamoDB Local.)
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { readEndpoints } from "../../lib/local/endpoints-file.js";
+import { runTool, TOOL_TIMEOUT_MS } from "./run-tool.js";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+const TIMEOUT_MS = 3 * TOOL_TIMEOUT_MS;
+let folder: string;
+let file: string;
+let server: ChildProcess;
+
+/** Until `check` holds, polling; the test's own timeout bounds it. */
+async function until(check: () => boolean): Promise<void> {
+  while (!check()) await new Promise((resolve) => setTimeout(resolve, 100));
+}
+
+beforeAll(async () => {
+  folder = mkdtempSync(join(tmpdir(), "running-server-"));
+  file = join(folder, "endpoints.json");
+  server = spawn(`${ROOT}node_modules/.bin/tsx`, ["lib/local/main.ts"], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: "0",
+      ENDPOINTS_FILE: file,
+      PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ""}`,
+    },
+    stdio: "ignore",
+  });
+  await until(() => readEndpoints(file) !== undefined);
+}, TIMEOUT_MS);
+
+afterAll(() => {
+  server.kill("SIGKILL");
+  rmSync(folder, { recursive: true, force: true });
+});
+
+describe("commands without --endpoint while npm start runs", () => {
+  it(
+    "directory verify checks the running server's directory",
+    async () => {
+      const { code, stdout, stderr } = await runTool("lib/cli/directory.ts", ["verify"], {
+        ENDPOINTS_FILE: file,
+      });
+      expect(code).toBe(0);
+      expect(stdout).toMatch(/^ok: generation \d+, the whole table: \d+ records/);
+      expect(stderr).toBe(`using the DynamoDB of the running npm start: ${readEndpoints(file)?.dynamodb}\n`);
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
+    "keys list lists the running server's keys",
+    async () => {
+      const { code, stdout } = await runTool("lib/cli/keys.ts", ["list"], { ENDPOINTS_FILE: file });
+      expect(code).toBe(0);
+      expect(stdout).toContain('"partner":"Acme Integrator (two companies)"');
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
+    "the record goes when npm start stops",
+    async () => {
+      const exited = new Promise((resolve) => server.once("exit", resolve));
+      server.kill("SIGINT");
+      await exited;
+      expect(existsSync(file)).toBe(false);
+    },
+    TIMEOUT_MS,
+  );
+});
