@@ -3,7 +3,7 @@
  * stage's SSM parameter) or a local engine's (`--endpoint`, else the running `npm start`'s, default
  * table `directory`).
  */
-import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { DescribeTableCommand, DynamoDBClient, ListTablesCommand } from "@aws-sdk/client-dynamodb";
 import { endpointsFile, readEndpoints } from "../local/endpoints-file.js";
 import { localClient } from "../local/engines.js";
 import { LOCAL_TABLE_NAMES } from "../local/service.js";
@@ -43,16 +43,40 @@ export function refusedConnectionLine(error: unknown): string | undefined {
   return `${refused[0]}: start \`npm start\`, or pass --endpoint with the URL on its \`DynamoDB:\` line`;
 }
 
+/** `--table` names a table that is not there: refused before anything is read or created. */
+export class MissingTableError extends Error {}
+
+/** Throws MissingTableError unless `table` exists; locally, the message lists the tables there are. */
+async function requireTable(client: DynamoDBClient, table: string, local: boolean): Promise<void> {
+  try {
+    await client.send(new DescribeTableCommand({ TableName: table }));
+  } catch (error) {
+    if ((error as { name?: unknown }).name !== "ResourceNotFoundException") throw error;
+    const names = local ? ((await client.send(new ListTablesCommand({}))).TableNames ?? []) : [];
+    const there = local ? `; the engine has ${names.length === 0 ? "no tables" : names.join(", ")}` : "";
+    throw new MissingTableError(`--table: no table ${JSON.stringify(table)}${there}`);
+  }
+}
+
 export async function openDirectoryTable(
   flags: TableFlags,
 ): Promise<{ client: DynamoDBClient; table: string; local: boolean }> {
+  const local = !flags.stage;
+  let client: DynamoDBClient;
+  let table: string;
   if (flags.stage) {
     const stage = deployedStage(flags.stage);
     // The tools' own retries cover batches; the SDK's cover throttled single calls.
-    const client = new DynamoDBClient({ maxAttempts: 10 });
-    const table = flags.table ?? (await readStageParameter(stageParameterNames.directoryTableName(stage)));
-    return { client, table, local: false };
+    client = new DynamoDBClient({ maxAttempts: 10 });
+    table = flags.table ?? (await readStageParameter(stageParameterNames.directoryTableName(stage)));
+  } else {
+    client = localClient(localEndpoint(flags.endpoint));
+    table = flags.table ?? LOCAL_TABLE_NAMES.directory;
   }
-  const client = localClient(localEndpoint(flags.endpoint));
-  return { client, table: flags.table ?? LOCAL_TABLE_NAMES.directory, local: true };
+  if (flags.table !== undefined)
+    await requireTable(client, table, local).catch((error: unknown) => {
+      client.destroy();
+      throw error;
+    });
+  return { client, table, local };
 }

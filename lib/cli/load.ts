@@ -19,7 +19,12 @@ import { documentClientFor } from "../store/dynamo-client.js";
 import { LoadInProgressError } from "../store/port.js";
 import { type CommandLine, choiceOption, cli, failureLine, quoted, UsageError, urlOption } from "./args.js";
 import { watchCommand } from "./command-watch.js";
-import { localEndpoint, openDirectoryTable, refusedConnectionLine } from "./directory-table.js";
+import {
+  localEndpoint,
+  MissingTableError,
+  openDirectoryTable,
+  refusedConnectionLine,
+} from "./directory-table.js";
 import {
   appliedLine,
   cleanupNote,
@@ -112,9 +117,9 @@ async function loadHere(file: LocalLoadFile, mode: LoadMode, values: CommandLine
     endpoint,
     ...(values.table === undefined ? {} : { table: values.table }),
   });
-  // A local engine starts empty: create the tables from the shared definitions if they are missing
-  // (the directory table under the name it is loaded as).
-  await createTables(client, { ...LOCAL_TABLE_NAMES, directory: table });
+  // A local engine started by hand is empty: create the default tables if they are missing. A table
+  // named by --table must exist (openDirectoryTable checked): a mistyped name creates nothing.
+  if (values.table === undefined) await createTables(client, LOCAL_TABLE_NAMES);
   try {
     const directory = dynamoDirectory(documentClientFor(client), table);
     // Ctrl-C (or a TERM) stops it, while reading or between chunks: the load is undone and its
@@ -162,7 +167,9 @@ async function main({ values, positionals }: CommandLine<typeof OPTIONS>): Promi
 cli({ name: "load", usage: USAGE, options: OPTIONS, positionals: true }, main, {
   describeFailure: (error) => {
     if (error instanceof OutcomeLine) return error.message;
-    return error instanceof DataFileError || error instanceof LoadInProgressError
+    return error instanceof DataFileError ||
+      error instanceof LoadInProgressError ||
+      error instanceof MissingTableError
       ? `refused, nothing changed: ${error.message}`
       : `failed, nothing changed: ${refusedConnectionLine(error) ?? failureLine(error)}`;
   },
