@@ -290,6 +290,16 @@ export function parseJson(source: string): { ok: true; value: unknown } | { ok: 
   }
 }
 
+/** The refusal of an NDJSON line that is no record; a change line (`"op"`) is told the mode it needs. */
+export function notAnEntry(lineNumber: number, value: unknown): DataFileError {
+  const change = value !== null && typeof value === "object" && !Array.isArray(value) && "op" in value;
+  return new DataFileError(
+    `line ${lineNumber}`,
+    null,
+    `expected an object with one key, "person" or "employee"${change ? '; it is a change line ("op"): load a changes file with --mode changes' : ""}`,
+  );
+}
+
 /** One NDJSON line: `{"person": …}` or `{"employee": …}`. */
 export function ndjsonEntry(value: unknown): { kind: Kind; raw: unknown } | undefined {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
@@ -328,13 +338,7 @@ function parseNdjson(body: string): DataFile {
     const parsed = parseJson(line);
     if (!parsed.ok) throw new DataFileError(`line ${lineNumber}`, null, "not valid JSON");
     const entry = ndjsonEntry(parsed.value);
-    if (entry === undefined) {
-      throw new DataFileError(
-        `line ${lineNumber}`,
-        null,
-        'expected an object with one key, "person" or "employee"',
-      );
-    }
+    if (entry === undefined) throw notAnEntry(lineNumber, parsed.value);
     collector.add(entry.kind, entry.raw, `${entry.kind} at line ${lineNumber}`);
   }
   return collector.finish();

@@ -9,6 +9,7 @@ import {
   type DataFile,
   DataFileError,
   ndjsonEntry,
+  notAnEntry,
   parseDataFile,
   parseJson,
   type RecordKind,
@@ -76,12 +77,7 @@ function changeOf(value: unknown, number: number): LocatedChange {
 /** One line of an NDJSON data file: `{"person": …}` or `{"employee": …}`. */
 function upsertOf(value: unknown, number: number): LocatedChange {
   const entry = ndjsonEntry(value);
-  if (!entry)
-    throw new DataFileError(
-      `line ${number}`,
-      null,
-      'expected an object with one key, "person" or "employee"',
-    );
+  if (!entry) throw notAnEntry(number, value);
   const kind: RecordKind = entry.kind;
   // Named as the parser names an NDJSON record (lib/directory/source.ts), duplicates included.
   const label = `${kind} at line ${number}`;

@@ -480,6 +480,10 @@ describe("parseDataFile: file-level errors", () => {
       'line 1: expected an object with one key, "person" or "employee"',
     ],
     ['{"persons": []}\n{"person": {}}', 'line 1: expected an object with one key, "person" or "employee"'],
+    [
+      '{"op": "upsert", "person": {}}\n{"op": "delete", "person": "x"}',
+      'line 1: expected an object with one key, "person" or "employee"; it is a change line ("op"): load a changes file with --mode changes',
+    ],
     ['{"person": {"id": "x"}}', "person at line 1: id: expected uuid (8-4-4-4-12 hex digits)"],
   ])("%j → %s", (text, message) => {
     expect(refusal(text).message).toBe(message);
