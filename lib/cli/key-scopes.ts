@@ -7,7 +7,9 @@ import type { KeyTarget } from "../keys/key-admin.js";
 import { keyScopes } from "../keys/key-scopes.js";
 import { keepScopes } from "../load/keep-scopes.js";
 import { callerText } from "../observability/caller-text.js";
+import { employmentFilter } from "../search/matching.js";
 import { dynamoDirectory } from "../store/dynamo/directory.js";
+import { dynamoDirectoryReader } from "../store/dynamo/reader.js";
 import { documentClientFor } from "../store/dynamo-client.js";
 import { LoadInProgressError } from "../store/port.js";
 import { failureLine } from "./args.js";
@@ -17,11 +19,8 @@ import { openDirectoryTable, type TableFlags } from "./directory-table.js";
 export async function keepKeyScopes(target: KeyTarget, flags: TableFlags): Promise<void> {
   const { client, table } = await openDirectoryTable(flags);
   try {
-    const kept = await keepScopes(
-      dynamoDirectory(documentClientFor(client), table),
-      keyScopes(await target.list()),
-    );
-    console.error(`the directory keeps the persons order of ${kept} key scopes`);
+    await keepScopes(dynamoDirectory(documentClientFor(client), table), keyScopes(await target.list()));
+    console.error("key scopes updated");
   } finally {
     client.destroy();
   }
@@ -48,6 +47,41 @@ export async function keepKeyScopesAfterChange(
     console.error(
       `warning: the directory's key scopes were not updated (${why}); searches are answered all the same. ` +
         `Run \`npm run keys -- scopes ${where}\` once it can.`,
+    );
+  }
+}
+
+/**
+ * Warns about companies with no employee record in the directory (a mistyped id, or data not loaded
+ * yet): the key is made all the same. A keys file has no directory to check against.
+ */
+export async function warnCompaniesNotInDirectory(
+  companies: readonly string[],
+  flags: TableFlags & { readonly "keys-file"?: string },
+): Promise<void> {
+  if (flags["keys-file"] !== undefined) return;
+  try {
+    const { client, table } = await openDirectoryTable(flags);
+    try {
+      const reader = dynamoDirectoryReader(documentClientFor(client), table, { answerCacheBytes: 0 });
+      const absent: string[] = [];
+      for (const companyId of companies) {
+        const filter = employmentFilter([companyId], {});
+        const { total } = await reader.employees({ filter, created: {}, offset: 0, limit: 1 });
+        if (total === 0) absent.push(companyId);
+      }
+      if (absent.length > 0)
+        console.error(
+          callerText(
+            `warning: not in the directory (no employee records): ${absent.join(", ")}; the key reads nothing there until they are loaded`,
+          ),
+        );
+    } finally {
+      client.destroy();
+    }
+  } catch (error) {
+    console.error(
+      `warning: the companies were not checked against the directory: ${callerText(failureLine(error))}`,
     );
   }
 }

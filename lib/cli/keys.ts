@@ -41,7 +41,7 @@ import {
   wholeNumberOption,
 } from "./args.js";
 import { refusedConnectionLine, runningEngine } from "./directory-table.js";
-import { keepKeyScopes, keepKeyScopesAfterChange } from "./key-scopes.js";
+import { keepKeyScopes, keepKeyScopesAfterChange, warnCompaniesNotInDirectory } from "./key-scopes.js";
 import { deployedStage, readStageParameter } from "./stage-resources.js";
 import { apiGatewayUsageKeys } from "./usage-keys.js";
 
@@ -114,6 +114,7 @@ function newKeyRequest(values: Values): NewKeyRequest {
       `--operations must list some of ${OPERATIONS.join(", ")}${unknown.length ? ` (unknown: ${unknown.join(", ")})` : ""}`,
     );
   const companies = companyList(values);
+  if (companies.length === 0) throw new UsageError("--companies must list the companies the key may read");
   const environment: KeyEnvironment =
     choiceOption("env", values.env, KEY_ENVIRONMENTS) ?? (values.stage === "prod" ? "live" : "test");
   return {
@@ -181,6 +182,7 @@ const COMMANDS: Readonly<
       );
       console.log(plainKey);
       await keepKeyScopesAfterChange(target, values);
+      await warnCompaniesNotInDirectory(record.companies, values);
     },
   },
   list: {
@@ -194,8 +196,14 @@ const COMMANDS: Readonly<
     args: 1,
     async run(values, [keyId = ""]) {
       const target = await keyTarget(values);
+      const before = (await target.list()).find((key) => key.keyId === keyId);
+      // Revoking again is allowed: on a stage it repeats the deletion of the key's API Gateway key.
       const revoked = await target.revoke(keyId, new Date());
       if (!revoked) throw new Error(`no key with id ${quoted(keyId)}`);
+      if (before?.status === "revoked") {
+        console.error(`${revoked.keyId} (${revoked.partner}) was already revoked`);
+        return;
+      }
       console.error(`revoked ${revoked.keyId} (${revoked.partner})`);
       await keepKeyScopesAfterChange(target, values);
     },
@@ -222,6 +230,7 @@ const COMMANDS: Readonly<
         callerText(`${changed.keyId} (${changed.partner}) reads ${changed.companies.join(", ")}`),
       );
       await keepKeyScopesAfterChange(target, values);
+      await warnCompaniesNotInDirectory(changed.companies, values);
     },
   },
   reconcile: { args: 0, run: reconcile },

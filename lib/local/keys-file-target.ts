@@ -9,8 +9,14 @@ import { keyIdFromHash, parseKeysFile } from "./keys-file.js";
 
 type KeyEntry = Record<string, unknown> & { key: string };
 
-function readEntries(path: string): KeyEntry[] {
-  if (!existsSync(path)) return [];
+/** A missing file is an error except to `create`, which makes it. */
+function requireFile(path: string): void {
+  if (!existsSync(path)) throw new Error(`no keys file ${path} (keys create makes one)`);
+}
+
+function readEntries(path: string, missing: "new file" | "error" = "error"): KeyEntry[] {
+  if (missing === "new file" && !existsSync(path)) return [];
+  requireFile(path);
   // Validates the whole file (and names the bad record) before anything is changed.
   parseKeysFile(readFileSync(path, "utf8"), path);
   return (JSON.parse(readFileSync(path, "utf8")) as { keys: KeyEntry[] }).keys;
@@ -22,7 +28,7 @@ function writeEntries(path: string, keys: KeyEntry[]): void {
 
 /** The file's keys as listed: an entry that states no creation time (hand-written) lists none. */
 function listEntries(path: string): ListedKey[] {
-  if (!existsSync(path)) return [];
+  requireFile(path);
   const text = readFileSync(path, "utf8");
   const { records } = parseKeysFile(text, path);
   const entries = (JSON.parse(text) as { keys: KeyEntry[] }).keys;
@@ -53,7 +59,7 @@ async function changeActive(
 export function keysFileTarget(path: string): KeyTarget {
   return {
     async create(record, plainKey) {
-      const entries = readEntries(path);
+      const entries = readEntries(path, "new file");
       entries.push({
         key: plainKey,
         partner: record.partner,

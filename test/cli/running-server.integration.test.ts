@@ -67,6 +67,31 @@ describe("commands without --endpoint while npm start runs", () => {
   );
 
   it(
+    "keys create makes a key there, warning about a company the directory does not hold",
+    async () => {
+      const { code, stdout, stderr } = await runTool(
+        "lib/cli/keys.ts",
+        [
+          "create",
+          "--partner",
+          "P",
+          "--operations",
+          "companies.hello",
+          "--companies",
+          "acme-home-care,acme-typo",
+        ],
+        { ENDPOINTS_FILE: file },
+      );
+      expect(code).toBe(0);
+      expect(stdout).toMatch(/^pd_test_\w+\n$/);
+      expect(stderr).toContain(
+        "warning: not in the directory (no employee records): acme-typo; the key reads nothing there until they are loaded",
+      );
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
     "the record goes when npm start stops",
     async () => {
       const exited = new Promise((resolve) => server.once("exit", resolve));

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -260,6 +260,35 @@ describe("npm run keys", () => {
     });
     expect(readFileSync(file, "utf8")).toBe(before);
   });
+
+  it("refuses a key with no companies, and a keys file that is not there", async () => {
+    const file = tempFile();
+    await expect(
+      cli(["create", "--partner", "X", "--operations", "companies.hello", "--keys-file", file]),
+    ).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("--companies must list the companies"),
+    });
+    expect(existsSync(file)).toBe(false);
+    await expect(cli(["list", "--keys-file", file])).rejects.toMatchObject({
+      code: 1,
+      stderr: `keys: no keys file ${file} (keys create makes one)\n`,
+    });
+  }, 30_000);
+
+  it("says so when the key was already revoked", async () => {
+    const file = tempFile();
+    await cli([
+      "create",
+      ...["--partner", "Gone", "--operations", "companies.hello", "--companies", "acme-home-care"],
+      ...["--keys-file", file],
+    ]);
+    const keyId = (JSON.parse((await cli(["list", "--keys-file", file])).stdout) as { keyId: string }).keyId;
+    expect((await cli(["revoke", keyId, "--keys-file", file])).stderr).toBe(`revoked ${keyId} (Gone)\n`);
+    expect((await cli(["revoke", keyId, "--keys-file", file])).stderr).toBe(
+      `${keyId} (Gone) was already revoked\n`,
+    );
+  }, 60_000);
 
   it("refuses bad arguments with a usage message and exit code 2", async () => {
     await expect(
