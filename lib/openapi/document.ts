@@ -3,12 +3,16 @@
  * truth). `npm run openapi` writes it to openapi.json (every route, the servers of every stage); a
  * test fails when that file is stale. The local server serves its own: its URL, its stage's routes.
  */
+import { readFileSync } from "node:fs";
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
 import { ROUTES, type RouteDefinition, type RouteTable, routesForStage } from "../routes.js";
 import type { Stage } from "../stages.js";
 import { errorBodySchema } from "./error-schemas.js";
 
-const CONTRACT_VERSION = "0.0.1";
+/** The document's `info.version`: the package's version. */
+const PACKAGE_VERSION = (
+  JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }
+).version;
 
 /** Response headers, declared once under components.headers and referenced by every response. */
 const HEADERS = {
@@ -149,7 +153,7 @@ export function openApiDocument(served?: ServedDocumentOptions, table: RouteTabl
     openapi: "3.1.0",
     info: {
       title: "Partner Directory Search Service",
-      version: CONTRACT_VERSION,
+      version: PACKAGE_VERSION,
       license: { name: "Proprietary: for partners under agreement", identifier: "LicenseRef-Proprietary" },
       description: [
         "Find people and their employment records (demographics, contact, membership, benefits participation and coverage) in the companies your API key may read.",

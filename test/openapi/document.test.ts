@@ -29,6 +29,13 @@ describe("the OpenAPI document", () => {
     expect(JSON.parse(JSON.stringify(document))).toEqual(committed);
   });
 
+  it("carries the package's version", () => {
+    const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+      version: string;
+    };
+    expect(document.info.version).toBe(version);
+  });
+
   it("describes every route of the route table, with the bearer scheme required", () => {
     expect(document.openapi).toBe("3.1.0");
     expect(document.security).toEqual([{ bearerAuth: [] }]);
