@@ -7,6 +7,8 @@ export default {
   extends: ["@commitlint/config-conventional"],
   rules: {
     "header-max-length": [2, "always", 72],
+    // A subject may start with a name as it is spelled: `GET /`, `README`, `OpenAPI`.
+    "subject-case": [0],
     "body-max-line-length": [0],
     "footer-max-line-length": [0],
   },

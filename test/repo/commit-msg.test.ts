@@ -53,6 +53,14 @@ describe("the commit-msg hook", () => {
   );
 
   it(
+    "accepts a subject that starts with a name as it is spelled",
+    async () => {
+      expect(await hook("feat(local): GET / points to /docs\n")).toMatchObject({ code: 0 });
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
     "refuses a subject of 73 characters, naming the limit",
     async () => {
       const outcome = await hook(`fix(load): ${"a".repeat(62)}\n`);
