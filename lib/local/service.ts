@@ -92,6 +92,17 @@ export async function loadRouteHandlers(
   return handlers;
 }
 
+/** GET /: where a newcomer goes next (the routes themselves need a key). */
+const ROOT_DOCUMENT: GatewayDocument = {
+  contentType: JSON_CONTENT_TYPE,
+  body: JSON.stringify({
+    service: "Partner Directory Search",
+    docs: "/docs",
+    openapi: "/openapi.json",
+    message: "The API reference is at /docs, the OpenAPI document at /openapi.json.",
+  }),
+};
+
 /** GET /openapi.json about this server: made at the first request, once its bound URL is known. */
 function servedOpenApiDocument(
   stage: Stage,
@@ -146,7 +157,11 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       // Read from the keys table, so keys issued or revoked while this server runs count at once.
       throttleFor: keysTableUsagePlans(keys),
       accessLog: (entry) => logger.info("api access", { ...entry }),
-      documents: new Map([["/openapi.json", openApi.document], ...referencePageDocuments()]),
+      documents: new Map([
+        ["/", ROOT_DOCUMENT],
+        ["/openapi.json", openApi.document],
+        ...referencePageDocuments(),
+      ]),
       ...(options.functionTimeoutMs ? { functionTimeoutMs: options.functionTimeoutMs } : {}),
       ...(options.now ? { now: options.now } : {}),
     });

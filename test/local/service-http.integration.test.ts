@@ -162,6 +162,16 @@ describe("stages", () => {
     expect((await request(prod, "/v1/companies/acme/hello", { key: KEYS.full })).status).toBe(200);
   });
 
+  it("answers GET / without a key, pointing to the reference page and the OpenAPI document", async () => {
+    const response = await fetch(`${local.url}/`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+    const root = (await response.json()) as { docs: string; openapi: string };
+    expect(root).toMatchObject({ docs: "/docs", openapi: "/openapi.json" });
+    for (const path of [root.docs, root.openapi])
+      expect((await fetch(`${local.url}${path}`)).status).toBe(200);
+  });
+
   it("serves the OpenAPI document without a key", async () => {
     const response = await request(local, "/openapi.json");
     expect(response.status).toBe(200);
