@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import { cli } from "../cli/args.js";
 import { type DataFile, DataFileError, parseDataFile } from "../directory/source.js";
+import { logger } from "../observability/logger.js";
 import { startupBanner } from "./banner.js";
 import { ConfigError, localConfigFromEnv } from "./config.js";
 import { endpointsFile, removeEndpoints, writeEndpoints } from "./endpoints-file.js";
@@ -44,6 +45,9 @@ async function main(): Promise<void> {
   const config = localConfigFromEnv(process.env);
   const keys = parseKeysFile(readText(config.keysFile, "keys file"), config.keysFile);
   const data = parseDataFileAt(config.dataFile);
+  // On a terminal, one short line per request; the handlers' own lines only from warnings up.
+  const terminal = process.stdout.isTTY === true;
+  if (terminal) logger.setLogLevel("WARN");
   const engine = config.engine === "ddblocal" ? await startDynamoDbLocal() : await startDynalite();
   let service: LocalService;
   try {
@@ -53,6 +57,7 @@ async function main(): Promise<void> {
       keys: keys.records,
       data,
       engine,
+      requestLog: terminal ? "lines" : "json",
     });
   } catch (error) {
     await engine.stop();

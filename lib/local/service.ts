@@ -25,6 +25,7 @@ import { type Engine, startDynalite } from "./engines.js";
 import { createGateway, type GatewayDocument } from "./gateway.js";
 import { serveGateway } from "./http-server.js";
 import { referencePageDocuments } from "./reference-page.js";
+import { accessLine, refusedLine } from "./request-lines.js";
 import { keysTableUsagePlans } from "./usage-plans.js";
 
 const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -51,6 +52,8 @@ export interface LocalServiceOptions {
   now?: () => number;
   /** The route table to serve (default ROUTES; tests add routes to a copy). */
   routes?: RouteTable;
+  /** Per request: JSON log lines (default), or one short line on stdout for a terminal. */
+  requestLog?: "json" | "lines";
 }
 
 export interface LocalService {
@@ -148,6 +151,8 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     >(AUTHORIZER.entry);
 
     const openApi = servedOpenApiDocument(options.stage, table);
+    const lines = options.requestLog === "lines";
+    const print = (line: string) => process.stdout.write(`${line}\n`);
     const gateway = createGateway({
       stage: options.stage,
       routes,
@@ -156,7 +161,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       authorizerCacheTtlMs: LOCAL_AUTHORIZER_CACHE_TTL_MS,
       // Read from the keys table, so keys issued or revoked while this server runs count at once.
       throttleFor: keysTableUsagePlans(keys),
-      accessLog: (entry) => logger.info("api access", { ...entry }),
+      accessLog: (entry) => (lines ? print(accessLine(entry)) : logger.info("api access", { ...entry })),
       documents: new Map([
         ["/", ROOT_DOCUMENT],
         ["/openapi.json", openApi.document],
@@ -166,7 +171,8 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       ...(options.now ? { now: options.now } : {}),
     });
     const server = await serveGateway(gateway, options.port, {
-      onRefused: (entry) => logger.info("request refused", { ...entry }),
+      onRefused: (entry) =>
+        lines ? print(refusedLine(entry)) : logger.info("request refused", { ...entry }),
     });
     openApi.listeningAt(server.url);
     return {

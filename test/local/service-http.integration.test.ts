@@ -38,6 +38,8 @@ const { records } = parseKeysFile(
 let engine: Engine;
 let local: LocalService;
 let prod: LocalService;
+/** As `npm start` runs on a terminal: a short line per request. */
+let terminal: LocalService;
 const output: string[] = [];
 let restoreStdout: () => void;
 
@@ -57,12 +59,14 @@ beforeAll(async () => {
   engine = await startDynalite();
   local = await startLocalService({ port: 0, stage: "local", keys: records, engine });
   prod = await startLocalService({ port: 0, stage: "prod", keys: records, engine });
+  terminal = await startLocalService({ port: 0, stage: "local", keys: records, engine, requestLog: "lines" });
 });
 
 afterAll(async () => {
   restoreStdout();
   await local.stop();
   await prod.stop();
+  await terminal.stop();
   await engine.stop();
 });
 
@@ -226,6 +230,26 @@ describe("stages", () => {
 });
 
 describe("logs", () => {
+  it("on a terminal are one short line per request, with its route's template and no JSON access line", async () => {
+    const answered = await fetch(`${terminal.url}/v1/companies/acme/hello`, {
+      headers: { authorization: `Bearer ${KEYS.full}` },
+    });
+    const unknown = await fetch(`${terminal.url}/no/such/path`);
+    const printed = output.join("").split("\n");
+    const id = (response: Response) => response.headers.get("x-request-id") ?? "";
+    expect(printed).toContainEqual(
+      expect.stringMatching(
+        new RegExp(`^GET /v1/companies/\\{companyId\\}/hello 200 \\d+ ms ${id(answered)}$`),
+      ),
+    );
+    expect(printed).toContainEqual(
+      expect.stringMatching(new RegExp(`^GET \\(no route\\) 404 \\d+ ms ${id(unknown)}$`)),
+    );
+    expect(printed.filter((line) => line.includes(id(answered)) && line.includes('"api access"'))).toEqual(
+      [],
+    );
+  });
+
   it("are JSON lines with request ids and key ids, and never contain a key", () => {
     const lines = output
       .join("")
