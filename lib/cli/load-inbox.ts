@@ -88,14 +88,16 @@ export async function waitForReport(
 /** A load's applied line, wherever it ran: what, the mode, the counts, the time. */
 export function appliedLine(
   what: string,
-  summary: Pick<IngestReport, "mode" | "changes" | "deletedBySnapshot">,
+  summary: Pick<IngestReport, "mode" | "changes" | "changed" | "deletedBySnapshot">,
   ms: number,
 ): string {
+  // A report written before changes were counted has no `changed`.
+  const changed = summary.changed === undefined ? "" : `, ${summary.changed} changed`;
   const deleted =
     summary.mode === "snapshot"
       ? `, ${summary.deletedBySnapshot ?? 0} stored ids absent from it deleted`
       : "";
-  return `applied ${what} (${summary.mode}): ${summary.changes ?? 0} changes${deleted}, in ${(ms / 1000).toFixed(1)} s`;
+  return `applied ${what} (${summary.mode}): ${summary.changes ?? 0} in the file${changed}${deleted}, in ${(ms / 1000).toFixed(1)} s`;
 }
 
 /** The note printed when superseded versions wait for the next load. */

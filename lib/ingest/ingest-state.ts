@@ -46,6 +46,8 @@ export interface IngestReport {
   readonly mode?: LoadMode;
   /** Lines (or records) of the file, when it was read to the end. */
   readonly changes?: number;
+  /** Of those, the ones that changed what is stored. */
+  readonly changed?: number;
   readonly deletedBySnapshot?: number;
   /** Superseded versions the next load removes, and why (the load applied all the same). */
   readonly cleanupDeferred?: string;

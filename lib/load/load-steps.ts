@@ -36,6 +36,8 @@ export interface LoadProgress {
   readonly position: SourcePosition;
   readonly validated: number;
   readonly applied: number;
+  /** Of the changes applied, those that changed what is stored (absent in a checkpoint before it was counted). */
+  readonly changed?: number;
   readonly deleted: number;
   /** A snapshot may delete any share of the stored ids (else more than 10% of a kind is refused). */
   readonly allowShrink?: boolean;
@@ -52,6 +54,8 @@ export interface LoadSummary {
   readonly mode: LoadMode;
   /** Lines (or records) of the file. */
   readonly changes: number;
+  /** Of those, the ones that changed what is stored (an upsert of what is stored does not). */
+  readonly changed: number;
   /** Stored ids a snapshot deleted because the file lacks them. */
   readonly deletedBySnapshot: number;
   /** Superseded versions left for the next load to remove, and why. */
@@ -152,10 +156,11 @@ async function validate(progress: LoadProgress, context: StepContext): Promise<S
 /** Applies the file from its position in chunks, until the end or the deadline. */
 async function applyFile(progress: LoadProgress, session: LoadSession, context: StepContext) {
   let { applied, position } = progress;
+  let changed = progress.changed ?? 0;
   let chunk: Change[] = [];
   const flush = async () => {
     context.signal?.throwIfAborted();
-    await session.apply(chunk);
+    changed += await session.apply(chunk);
     applied += chunk.length;
     context.onProgress?.({ phase: "applied", changes: applied });
     chunk = [];
@@ -165,11 +170,11 @@ async function applyFile(progress: LoadProgress, session: LoadSession, context: 
     position = next;
     if (chunk.length >= context.chunk) {
       await flush();
-      if (context.deadline()) return { ...progress, applied, position };
+      if (context.deadline()) return { ...progress, applied, changed, position };
     }
   }
   if (chunk.length > 0) await flush();
-  const done = { ...progress, applied, position };
+  const done = { ...progress, applied, changed, position };
   return progress.mode === "snapshot"
     ? { ...done, phase: "snapshot" as const, scan: { kind: "employee" as const } }
     : { ...done, phase: "commit" as const };
@@ -233,6 +238,7 @@ async function deleteAbsent(progress: LoadProgress, session: LoadSession, contex
 const summaryOf = (progress: LoadProgress, cleanupDeferred?: string): LoadSummary => ({
   mode: progress.mode,
   changes: progress.validated,
+  changed: progress.changed ?? 0,
   deletedBySnapshot: progress.deleted,
   ...(cleanupDeferred === undefined ? {} : { cleanupDeferred }),
 });

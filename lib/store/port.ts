@@ -89,7 +89,8 @@ export type LoadCheckpoint = { readonly [key: string]: unknown };
  */
 export interface LoadSession {
   /** Applies changes in order to the pending state; a later change of an id wins. */
-  apply(changes: readonly Change[]): Promise<void>;
+  /** Resolves to how many of the changes changed what is stored (an upsert of the same value does not). */
+  apply(changes: readonly Change[]): Promise<number>;
   /**
    * The ids the pending state holds, of persons or of employee records (snapshots delete the rest),
    * a page at a time from `cursor` (a page's `next`; undefined: the first).

@@ -61,7 +61,7 @@ describeEachEngine("npm run load through the inbox", (getEngine) => {
     const outcome = await loadCli(world.file("snapshot"), "--mode", "snapshot", "--allow-shrink");
     expect(outcome.stderr).toMatch(/^uploaded .* to s3:\/\/inbox\/snapshot\/\d{8}T\d{6}Z-snapshot\.ndjson/m);
     expect(outcome.stdout).toMatch(
-      /^applied s3:\/\/inbox\/snapshot\/.* \(snapshot\): \d+ changes, \d+ stored ids absent from it deleted, in [\d.]+ s \(\d+ ingest steps\)$/m,
+      /^applied s3:\/\/inbox\/snapshot\/.* \(snapshot\): \d+ in the file, \d+ changed, \d+ stored ids absent from it deleted, in [\d.]+ s \(\d+ ingest steps\)$/m,
     );
     expect(outcome.code).toBe(0);
     await table.expectState(

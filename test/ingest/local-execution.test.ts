@@ -108,8 +108,12 @@ describe("the report's line", () => {
   };
 
   it("says what was applied", () => {
+    expect(reportLine({ ...base, status: "applied", changes: 10, changed: 7, deletedBySnapshot: 2 })).toBe(
+      "applied s3://inbox/merge/a.ndjson (snapshot): 10 in the file, 7 changed, 2 stored ids absent from it deleted, in 12.5 s (4 ingest steps)",
+    );
+    // A report written before changes were counted.
     expect(reportLine({ ...base, status: "applied", changes: 10, deletedBySnapshot: 2 })).toBe(
-      "applied s3://inbox/merge/a.ndjson (snapshot): 10 changes, 2 stored ids absent from it deleted, in 12.5 s (4 ingest steps)",
+      "applied s3://inbox/merge/a.ndjson (snapshot): 10 in the file, 2 stored ids absent from it deleted, in 12.5 s (4 ingest steps)",
     );
   });
 

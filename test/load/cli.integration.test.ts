@@ -94,7 +94,7 @@ describe("npm run load against a running engine", () => {
     expect({ code, stderr: stderr.split("\n")[0] }).toEqual({ code: 0, stderr: "validated: 2 changes" });
     expect(stdout).toMatch(
       new RegExp(
-        `^applied ${file} \\(snapshot\\): 2 changes, 2 stored ids absent from it deleted, in \\d+\\.\\d s\\n$`,
+        `^applied ${file} \\(snapshot\\): 2 in the file, 1 changed, 2 stored ids absent from it deleted, in \\d+\\.\\d s\\n$`,
       ),
     );
     expect(await employeeIds(directory(), "acme", { lastName: "okafor" })).toEqual([E(1)]);
@@ -107,7 +107,9 @@ describe("npm run load against a running engine", () => {
     );
     const { code, stdout } = await loadCli(file, "--mode", "changes");
     expect(code).toBe(0);
-    expect(stdout).toMatch(new RegExp(`^applied ${file} \\(changes\\): 2 changes, in \\d+\\.\\d s\\n$`));
+    expect(stdout).toMatch(
+      new RegExp(`^applied ${file} \\(changes\\): 2 in the file, 2 changed, in \\d+\\.\\d s\\n$`),
+    );
     expect(await employeeIds(directory(), "acme")).toEqual([E(1), E(2)]);
     expect(await personsFound(directory(), ["beta"])).toEqual([{ id: P(3), employments: [E(3)] }]);
   });

@@ -48,7 +48,7 @@ describeEachStore("load modes", (directory) => {
         employee(6, { personId: P(6), companyId: "gamma" }),
       ],
     );
-    expect(summary).toMatchObject({ mode: "merge", changes: 3, deletedBySnapshot: 0 });
+    expect(summary).toMatchObject({ mode: "merge", changes: 3, changed: 3, deletedBySnapshot: 0 });
     expect(await employeeIds(directory(), "acme")).toEqual([E(1), E(4)]);
     expect(await employeeIds(directory(), "acme", { lastName: "okafor" })).toEqual([E(1)]);
     expect(await employeeIds(directory(), "beta")).toEqual([E(2), E(5)]);
@@ -61,6 +61,16 @@ describeEachStore("load modes", (directory) => {
     ]);
   });
 
+  it("counts only what changed: the same snapshot again changes nothing", async () => {
+    expect(await snapshot(directory(), PERSONS, RECORDS)).toMatchObject({
+      changes: 8,
+      changed: 0,
+      deletedBySnapshot: 0,
+    });
+    const renamed = [...RECORDS.slice(0, 3), employee(4, { lastName: "Ito" }), ...RECORDS.slice(4)];
+    expect(await merge(directory(), PERSONS, renamed)).toMatchObject({ changes: 8, changed: 1 });
+  });
+
   it("snapshot makes the directory exactly the file: every stored person and record it lacks is deleted", async () => {
     const persons = [person(1), person(2, "2023-06-01T00:00:00Z"), person(7)];
     const records = [
@@ -69,8 +79,8 @@ describeEachStore("load modes", (directory) => {
       employee(7, { personId: P(7), companyId: "gamma" }),
     ];
     const summary = await snapshot(directory(), persons, records);
-    // Absent from the file: E3, E4, E5 and P3.
-    expect(summary).toMatchObject({ mode: "snapshot", changes: 6, deletedBySnapshot: 4 });
+    // Absent from the file: E3, E4, E5 and P3. Changed: P2 (createdAt), P7 (new), E1 (name), E7 (new).
+    expect(summary).toMatchObject({ mode: "snapshot", changes: 6, changed: 4, deletedBySnapshot: 4 });
     expect(await employeeIds(directory(), "acme")).toEqual([E(1)]);
     expect(await employeeIds(directory(), "beta")).toEqual([E(2)]);
     expect(await employeeIds(directory(), "gamma")).toEqual([E(7)]);

@@ -191,7 +191,8 @@ export class ChunkWriter {
     };
   }
 
-  async apply(changes: readonly Change[]): Promise<void> {
+  /** Applies a chunk; how many of its changes changed what is stored. */
+  async apply(changes: readonly Change[]): Promise<number> {
     const read: LocationsRead = new Map();
     const plan = planChunk(await readChunk(this.context, changes, read));
     for (const [personId, employeeId] of plan.dangling) {
@@ -200,6 +201,7 @@ export class ChunkWriter {
     }
     for (const company of companiesOf(plan)) this.companies.add(company);
     await this.write(plan, read);
+    return plan.changed;
   }
 
   /**

@@ -94,6 +94,8 @@ export interface ChunkPlan {
   readonly locations: string[];
   /** Per person touched: a record linking to them while they are missing, or null when none does. */
   readonly dangling: Map<string, string | null>;
+  /** The chunk's changes that change what is stored: a record or person upserted as stored is not. */
+  readonly changed: number;
 }
 
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
@@ -273,6 +275,18 @@ function writeBundles({ writes, input, next, reordered, scopes }: ChunkWork) {
   return dangling;
 }
 
+/** How many of the chunk's records and persons differ from what is stored (a delete: if stored). */
+function changedCount(input: ChunkInput): number {
+  let changed = 0;
+  for (const [id, record] of input.records) {
+    const current = input.locations.get(id)?.current;
+    if (record ? current?.hash !== locationOf(record).hash : current !== undefined) changed += 1;
+  }
+  for (const [personId, person] of input.persons)
+    if (!sameJson(input.bundles.get(personId)?.bundle.person ?? null, person)) changed += 1;
+  return changed;
+}
+
 /**
  * The writes of one chunk. `input.locations` must hold every record of a reordered person
  * (see `reorderedPersons`): their record items carry the person's order key and are rewritten.
@@ -291,5 +305,6 @@ export function planChunk(input: ChunkInput): ChunkPlan {
     stamps: [...writes.stamps.values()],
     locations,
     dangling,
+    changed: changedCount(input),
   };
 }

@@ -348,11 +348,13 @@ class DynamoLoadSession implements LoadSession {
       throw new Error("a step of this load was cut short after its last checkpoint; it can only be undone");
   }
 
-  async apply(changes: readonly Change[]): Promise<void> {
+  async apply(changes: readonly Change[]): Promise<number> {
+    let changed = 0;
     for (let i = 0; i < changes.length; i += CHUNK) {
       await this.mayGoOn();
-      await this.chunks.apply(changes.slice(i, i + CHUNK));
+      changed += await this.chunks.apply(changes.slice(i, i + CHUNK));
     }
+    return changed;
   }
 
   storedIds(kind: "person" | "employee", cursor?: string): AsyncIterable<StoredIdsPage> {

@@ -92,12 +92,22 @@ function pendingFrom(state: DirectoryState) {
   return { persons: new Map(state.persons), employees: new Map(state.employees) };
 }
 
-function applyChange(pending: ReturnType<typeof pendingFrom>, change: Change): void {
+/** Applies a change; whether it changed what is stored. */
+function applyChange(pending: ReturnType<typeof pendingFrom>, change: Change): boolean {
+  const same = (stored: unknown, value: unknown) => JSON.stringify(stored) === JSON.stringify(value);
   if (change.op === "upsert") {
-    if ("person" in change) pending.persons.set(change.person.id, change.person);
-    else pending.employees.set(change.employee.id, change.employee);
-  } else if ("person" in change) pending.persons.delete(change.person);
-  else pending.employees.delete(change.employee);
+    if ("person" in change) {
+      const changed = !same(pending.persons.get(change.person.id), change.person);
+      pending.persons.set(change.person.id, change.person);
+      return changed;
+    }
+    const changed = !same(pending.employees.get(change.employee.id), change.employee);
+    pending.employees.set(change.employee.id, change.employee);
+    return changed;
+  }
+  return "person" in change
+    ? pending.persons.delete(change.person)
+    : pending.employees.delete(change.employee);
 }
 
 export interface MemoryDirectory extends DirectoryReader, DirectoryWriter {
@@ -159,7 +169,7 @@ function memoryLoadSession(holder: LoadHolder, mine: { label: string; startedAt:
       return published;
     },
     async apply(changes) {
-      for (const change of changes) applyChange(pending, change);
+      return changes.filter((change) => applyChange(pending, change)).length;
     },
     async *storedIds(kind, cursor) {
       yield* idPages((kind === "person" ? pending.persons : pending.employees).keys(), cursor);
