@@ -50,13 +50,16 @@ const OPTIONS = {
 /** How a load through the inbox ended, when not applied: the line printed as it is. */
 class OutcomeLine extends Error {}
 
-function progress(): (p: { phase: string; changes: number }) => void {
+/** What a progress line counts, per phase. */
+const COUNTED = { validated: "in the file", applied: "of the file", snapshot: "stored ids deleted" } as const;
+
+function progress(): (p: { phase: keyof typeof COUNTED; changes: number }) => void {
   let last = 0;
   return ({ phase, changes }) => {
     const now = Date.now();
     if (phase !== "validated" && now - last < 1_000) return;
     last = now;
-    process.stderr.write(`${phase}: ${changes} changes\n`);
+    process.stderr.write(`${phase}: ${changes} ${COUNTED[phase]}\n`);
   };
 }
 

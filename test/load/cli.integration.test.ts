@@ -91,7 +91,7 @@ describe("npm run load against a running engine", () => {
   it("applies a snapshot allowed to shrink: exit 0, one summary line counting the stored ids it deleted", async () => {
     const file = await fileWith(dataText([person(1)], [employee(1, { personId: P(1), lastName: "Okafor" })]));
     const { code, stdout, stderr } = await loadCli(file, "--mode", "snapshot", "--allow-shrink");
-    expect({ code, stderr: stderr.split("\n")[0] }).toEqual({ code: 0, stderr: "validated: 2 changes" });
+    expect({ code, stderr: stderr.split("\n")[0] }).toEqual({ code: 0, stderr: "validated: 2 in the file" });
     expect(stdout).toMatch(
       new RegExp(
         `^applied ${file} \\(snapshot\\): 2 in the file, 1 changed, 2 stored ids absent from it deleted, in \\d+\\.\\d s\\n$`,

@@ -62,7 +62,7 @@ describeEachEngine(`two loaders started together (LOAD_TEST_SEED=${SEED})`, (get
 
         for (const outcome of outcomes) {
           if (outcome.code === 0) {
-            expect(outcome.stdout).toMatch(/^applied .*: \d+ changes/m);
+            expect(outcome.stdout).toMatch(/^applied .*: \d+ in the file, \d+ changed/m);
             continue;
           }
           // Refused: the message names the other load (its mode and file) and when it started.

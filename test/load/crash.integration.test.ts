@@ -124,7 +124,7 @@ describeEachEngine(`a loader killed with SIGKILL (LOAD_TEST_SEED=${SEED})`, (get
   const expectApplied = (exit: LoaderExit) => {
     // The reason is part of what is compared, so a failure shows it.
     expect({ code: exit.code, reason: exit.code === 0 ? "" : exit.stderr }).toEqual({ code: 0, reason: "" });
-    expect(exit.stdout).toMatch(/^applied .* \((changes|snapshot)\): \d+ changes/m);
+    expect(exit.stdout).toMatch(/^applied .* \((changes|snapshot)\): \d+ in the file, \d+ changed/m);
   };
 
   /** Kills the loader at `kill`, checks the table, then re-runs the file (killed again at `again`, if given). */
