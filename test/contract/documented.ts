@@ -12,6 +12,8 @@ import { expectStandardHeaders } from "../support/contract.js";
 import type { RawResponse } from "../support/raw-http.js";
 
 const match = routeMatcher(ROUTES);
+/** Public documents the local server serves for GET and HEAD without a key (405 for other methods). */
+const DOCUMENTS = new Set(["/", "/openapi.json"]);
 
 /** Internals an answer must never show, unless the caller sent that very text (an echoed field name). */
 const INTERNALS: readonly RegExp[] = [
@@ -36,7 +38,7 @@ const INTERNALS: readonly RegExp[] = [
 
 /** The statuses the contract documents for this method and (server-resolved) path. */
 function documentedStatuses(method: string, path: string): number[] {
-  if (path === "/openapi.json") return method === "GET" || method === "HEAD" ? [200] : [405];
+  if (DOCUMENTS.has(path)) return method === "GET" || method === "HEAD" ? [200] : [405];
   const found = match(method, path);
   if (found.kind === "not_found") return [404];
   if (found.kind === "method_not_allowed") return [405];
@@ -51,7 +53,7 @@ function serverPath(requestPath: string): string {
 /** Parses the body with the strict schema the contract gives this route and status. */
 function expectBodySchema(method: string, path: string, status: number, json: unknown): void {
   const found = match(method, path);
-  if (path === "/openapi.json" || found.kind === "method_not_allowed") {
+  if (DOCUMENTS.has(path) || found.kind === "method_not_allowed") {
     errorBodySchema(["method_not_allowed"]).parse(json);
   } else if (found.kind === "not_found") {
     errorBodySchema(["not_found"]).parse(json);
@@ -74,7 +76,7 @@ export function expectDocumented(method: string, requestPath: string, response: 
   expect(response.status).not.toBe(500);
   expect(documentedStatuses(method, path)).toContain(response.status);
   expectStandardHeaders(response.status, response.headers);
-  if (path === "/openapi.json" && response.status === 200) return;
+  if (DOCUMENTS.has(path) && response.status === 200) return;
   expect(response.headers.get("content-type")).toMatch(/^application\/json/);
   expectBodySchema(method, path, response.status, JSON.parse(response.body));
   // A 200 here is a route's (documentedStatuses allows no other): its body is directory data, which

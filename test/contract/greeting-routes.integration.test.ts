@@ -125,7 +125,12 @@ describe("GET /v1/companies/{companyId}/hello in sandbox", () => {
   });
 
   it("answers 404 not_found for an unknown path", async () => {
-    for (const path of ["/", "/v1/companies/acme", "/v1/companies/acme/hello/", "/v2/companies/acme/hello"]) {
+    for (const path of [
+      "/v1",
+      "/v1/companies/acme",
+      "/v1/companies/acme/hello/",
+      "/v2/companies/acme/hello",
+    ]) {
       expectError(await send(service.url, path, { key: KEYS.full }), 404, "not_found");
     }
   });
