@@ -8,10 +8,9 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { readEndpoints } from "../../lib/local/endpoints-file.js";
-import { runTool, TOOL_TIMEOUT_MS } from "./run-tool.js";
+import { runTool } from "./run-tool.js";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
-const TIMEOUT_MS = 3 * TOOL_TIMEOUT_MS;
 let folder: string;
 let file: string;
 let server: ChildProcess;
@@ -35,7 +34,7 @@ beforeAll(async () => {
     stdio: "ignore",
   });
   await until(() => readEndpoints(file) !== undefined);
-}, TIMEOUT_MS);
+});
 
 afterAll(() => {
   server.kill("SIGKILL");
@@ -43,62 +42,46 @@ afterAll(() => {
 });
 
 describe("commands without --endpoint while npm start runs", () => {
-  it(
-    "directory verify checks the running server's directory",
-    async () => {
-      const { code, stdout, stderr } = await runTool("lib/cli/directory.ts", ["verify"], {
-        ENDPOINTS_FILE: file,
-      });
-      expect(code).toBe(0);
-      expect(stdout).toMatch(/^ok: generation \d+, the whole table: \d+ records/);
-      expect(stderr).toBe(`using the DynamoDB of the running npm start: ${readEndpoints(file)?.dynamodb}\n`);
-    },
-    TIMEOUT_MS,
-  );
+  it("directory verify checks the running server's directory", async () => {
+    const { code, stdout, stderr } = await runTool("lib/cli/directory.ts", ["verify"], {
+      ENDPOINTS_FILE: file,
+    });
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^ok: generation \d+, the whole table: \d+ records/);
+    expect(stderr).toBe(`using the DynamoDB of the running npm start: ${readEndpoints(file)?.dynamodb}\n`);
+  });
 
-  it(
-    "keys list lists the running server's keys",
-    async () => {
-      const { code, stdout } = await runTool("lib/cli/keys.ts", ["list"], { ENDPOINTS_FILE: file });
-      expect(code).toBe(0);
-      expect(stdout).toContain('"partner":"Acme Integrator (two companies)"');
-    },
-    TIMEOUT_MS,
-  );
+  it("keys list lists the running server's keys", async () => {
+    const { code, stdout } = await runTool("lib/cli/keys.ts", ["list"], { ENDPOINTS_FILE: file });
+    expect(code).toBe(0);
+    expect(stdout).toContain('"partner":"Acme Integrator (two companies)"');
+  });
 
-  it(
-    "keys create makes a key there, warning about a company the directory does not hold",
-    async () => {
-      const { code, stdout, stderr } = await runTool(
-        "lib/cli/keys.ts",
-        [
-          "create",
-          "--partner",
-          "P",
-          "--operations",
-          "companies.hello",
-          "--companies",
-          "acme-home-care,acme-typo",
-        ],
-        { ENDPOINTS_FILE: file },
-      );
-      expect(code).toBe(0);
-      expect(stdout).toMatch(/^pd_test_\w+\n$/);
-      expect(stderr).toContain(
-        "warning: not in the directory (no employee records): acme-typo; the key reads nothing there until they are loaded",
-      );
-    },
-    TIMEOUT_MS,
-  );
+  it("keys create makes a key there, warning about a company the directory does not hold", async () => {
+    const { code, stdout, stderr } = await runTool(
+      "lib/cli/keys.ts",
+      [
+        "create",
+        "--partner",
+        "P",
+        "--operations",
+        "companies.hello",
+        "--companies",
+        "acme-home-care,acme-typo",
+      ],
+      { ENDPOINTS_FILE: file },
+    );
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^pd_test_\w+\n$/);
+    expect(stderr).toContain(
+      "warning: not in the directory (no employee records): acme-typo; the key reads nothing there until they are loaded",
+    );
+  });
 
-  it(
-    "the record goes when npm start stops",
-    async () => {
-      const exited = new Promise((resolve) => server.once("exit", resolve));
-      server.kill("SIGINT");
-      await exited;
-      expect(existsSync(file)).toBe(false);
-    },
-    TIMEOUT_MS,
-  );
+  it("the record goes when npm start stops", async () => {
+    const exited = new Promise((resolve) => server.once("exit", resolve));
+    server.kill("SIGINT");
+    await exited;
+    expect(existsSync(file)).toBe(false);
+  });
 });

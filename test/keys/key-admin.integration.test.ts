@@ -274,7 +274,7 @@ describe("npm run keys", () => {
       code: 1,
       stderr: `keys: no keys file ${file} (keys create makes one)\n`,
     });
-  }, 30_000);
+  });
 
   it("says so when the key was already revoked", async () => {
     const file = tempFile();
@@ -288,7 +288,7 @@ describe("npm run keys", () => {
     expect((await cli(["revoke", keyId, "--keys-file", file])).stderr).toBe(
       `${keyId} (Gone) was already revoked\n`,
     );
-  }, 60_000);
+  });
 
   it("refuses bad arguments with a usage message and exit code 2", async () => {
     await expect(

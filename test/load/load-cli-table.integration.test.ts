@@ -37,7 +37,7 @@ it("refuses a table that does not exist, naming the tables there, and creates no
     /^load: refused, nothing changed: --table: no table "Nope"; the engine has no tables\n$/m,
   );
   expect(await tableNames()).toEqual([]);
-}, 60_000);
+});
 
 it("loads into an existing table under another name", async () => {
   await createTables(engine.client(), { directory: "partners-copy", keys: "partners-copy-keys" });
