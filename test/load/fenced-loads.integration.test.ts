@@ -104,7 +104,7 @@ describeEachEngine("loads fenced by generation", (getEngine) => {
 
   beforeAll(async () => {
     context = getEngine();
-    s = await scenario(SEED, { records: 120, added: 60 });
+    s = await scenario(SEED, { records: 80, added: 40 });
   });
   afterAll(async () => {
     await s?.dispose();

@@ -101,7 +101,9 @@ async function stillBeating(
   while (watch.now() - since <= ttlMs) {
     await watch.wait(step);
     const now = (await readManifest(client, table)).lease;
-    if (now?.owner !== held.owner || (now.beat ?? 0) !== (held.beat ?? 0)) return true;
+    // Released meanwhile: the take-over's condition fails and the lease is read again.
+    if (!now) return false;
+    if (now.owner !== held.owner || (now.beat ?? 0) !== (held.beat ?? 0)) return true;
   }
   return false;
 }
