@@ -13,6 +13,13 @@ import {
   type Throttle,
   type ThrottleTier,
 } from "../lib/stages.js";
+import {
+  type CustomDomains,
+  type DeploymentSettings,
+  resolveSettings,
+  type SettingOverrides,
+  SettingsError,
+} from "./deployment-settings.js";
 
 export interface FunctionSizing {
   readonly memoryMb: number;
@@ -84,10 +91,14 @@ interface AlarmThresholds {
 export interface StageConfig {
   readonly stage: DeployedStage;
   /**
-   * The one AWS account this stage deploys to. A synth for another account is refused, and the
-   * stacks are bound to this one (infra/stage-environment.ts). Unset: see STAGE_ACCOUNTS.
+   * The one AWS account this stage deploys to (STAGE_SETTINGS or `-c account`). A synth for another
+   * account is refused, and the stacks are bound to this one (infra/stage-environment.ts).
    */
   readonly account: string | undefined;
+  /** The stage's region (STAGE_SETTINGS or `-c region`); unset in dev, where the CLI's is used. */
+  readonly region: string | undefined;
+  /** sandbox and prod: partners use them, so they synthesize only with every deployment setting. */
+  readonly release: boolean;
   /** Whether the draft search routes (functions and methods) are deployed in this stage. */
   readonly draftRoutes: boolean;
   /** One usage plan per tier; the keys CLI puts each key's API Gateway key in its tier's plan. */
@@ -120,34 +131,38 @@ export interface StageConfig {
   readonly alarms: AlarmThresholds;
   /** Create an SNS topic for the alarms (`-c alarmTopicArn=…` uses an existing topic instead). */
   readonly createAlarmTopic: boolean;
-  /** Subscribe this address to the alarm topic (`-c alarmEmail=…` overrides it). */
+  /** Subscribed to the alarm topic (STAGE_SETTINGS or `-c alarmEmail`). */
   readonly alarmEmail: string | undefined;
-  /**
-   * Stable partner URLs: regional custom domains for both APIs (`-c searchDomain=… -c helloDomain=…
-   * -c certificateArn=…` override it). Unset: partners use the execute-api addresses.
-   */
+  /** Stable partner URLs (STAGE_SETTINGS or `-c`); unset only in dev: execute-api addresses. */
   readonly customDomains: CustomDomains | undefined;
 }
 
-/** The two APIs' custom domains and the one ACM certificate (same region as the APIs) covering both. */
-export interface CustomDomains {
-  /** Serves {base_url}: the search API. */
-  readonly searchDomain: string;
-  /** Serves {hello_base_url}: the greeting API. */
-  readonly helloDomain: string;
-  readonly certificateArn: string;
-}
+/** The stage's limits and sizes, without its deployment settings (those are STAGE_SETTINGS). */
+export type StageDefaults = Omit<StageConfig, "account" | "region" | "alarmEmail" | "customDomains">;
+
+/** The stages partners use: they refuse to synthesize without every deployment setting. */
+const RELEASE_STAGES: readonly DeployedStage[] = ["sandbox", "prod"];
+
+const UNSET: DeploymentSettings = {
+  account: undefined,
+  region: undefined,
+  alarmEmail: undefined,
+  searchDomain: undefined,
+  helloDomain: undefined,
+  certificateArn: undefined,
+  hostedZoneId: undefined,
+};
 
 /**
- * One account per stage (docs/operations.md "One account per stage"). Nothing here is a secret:
- * fill in each stage's 12-digit account id before its first deploy. A stage without one
- * synthesizes only without credentials (tests, `npm run synth`); with credentials it is refused,
- * so no stage can land in whatever account the CLI happens to point at.
+ * Each stage's home (docs/operations.md "First deploy of a stage"). Nothing here is a secret:
+ * fill in a stage's values and commit them before its first deploy, so no redeploy can lose them.
+ * Until then sandbox and prod refuse to synthesize, naming what is missing; `-c` flags override
+ * each field. dev needs only its account, and only to deploy.
  */
-export const STAGE_ACCOUNTS: Readonly<Record<DeployedStage, string | undefined>> = {
-  dev: undefined,
-  sandbox: undefined,
-  prod: undefined,
+export const STAGE_SETTINGS: Readonly<Record<DeployedStage, DeploymentSettings>> = {
+  dev: UNSET,
+  sandbox: UNSET,
+  prod: UNSET,
 };
 
 const ROUTE_FUNCTION = { memoryMb: 1024, timeoutSeconds: 10 } as const;
@@ -175,7 +190,7 @@ const PROD_ALARMS: AlarmThresholds = {
 };
 
 const CONFIGS: Readonly<
-  Record<DeployedStage, Omit<StageConfig, "stage" | "account" | "draftRoutes" | "throttleTiers">>
+  Record<DeployedStage, Omit<StageDefaults, "stage" | "release" | "draftRoutes" | "throttleTiers">>
 > = {
   dev: {
     // Short, so a revoked key or changed scope is visible quickly while developing.
@@ -195,8 +210,6 @@ const CONFIGS: Readonly<
     bodySizeGuard: true,
     alarms: { ...PROD_ALARMS, serverErrorRatePercent: 10, p99LatencyMs: 5000 },
     createAlarmTopic: false,
-    alarmEmail: undefined,
-    customDomains: undefined,
   },
   sandbox: {
     authorizerCacheTtlSeconds: 300,
@@ -216,8 +229,6 @@ const CONFIGS: Readonly<
     bodySizeGuard: true,
     alarms: { ...PROD_ALARMS, serverErrorRatePercent: 5 },
     createAlarmTopic: true,
-    alarmEmail: undefined,
-    customDomains: undefined,
   },
   prod: {
     authorizerCacheTtlSeconds: 300,
@@ -239,8 +250,6 @@ const CONFIGS: Readonly<
     bodySizeGuard: true,
     alarms: PROD_ALARMS,
     createAlarmTopic: true,
-    alarmEmail: undefined,
-    customDomains: undefined,
   },
 };
 
@@ -248,56 +257,37 @@ function isDeployedStage(value: string): value is DeployedStage {
   return (DEPLOYED_STAGES as readonly string[]).includes(value);
 }
 
-export function stageConfig(stage: string): StageConfig {
+export function stageDefaults(stage: string): StageDefaults {
   if (!isDeployedStage(stage)) {
-    throw new Error(`unknown stage "${stage}": use one of ${DEPLOYED_STAGES.join(", ")} (-c stage=…)`);
+    throw new SettingsError(
+      `unknown stage "${stage}": use one of ${DEPLOYED_STAGES.join(", ")} (-c stage=…)`,
+    );
   }
   return {
     stage,
-    account: STAGE_ACCOUNTS[stage],
+    release: RELEASE_STAGES.includes(stage),
     draftRoutes: draftRoutesEnabled(stage),
     throttleTiers: THROTTLE_TIERS,
     ...CONFIGS[stage],
   };
 }
 
-/** Lower-case DNS name of at least two labels (API Gateway refuses upper case). */
-const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
-/** A regional ACM certificate: `arn:<partition>:acm:<region>:<account>:certificate/<id>`. */
-const CERTIFICATE_ARN = /^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate\/[A-Za-z0-9-]+$/;
-
-/**
- * The custom domains from `-c` overrides field by field over the stage config's: all three
- * settings or none, so a stage never half-moves to its stable URLs.
- */
-export function resolveCustomDomains(
-  given: Partial<CustomDomains>,
-  configured: CustomDomains | undefined,
-): CustomDomains | undefined {
-  const searchDomain = given.searchDomain ?? configured?.searchDomain;
-  const helloDomain = given.helloDomain ?? configured?.helloDomain;
-  const certificateArn = given.certificateArn ?? configured?.certificateArn;
-  const settings = { searchDomain, helloDomain, certificateArn };
-  const missing = Object.keys(settings).filter((key) => settings[key as keyof CustomDomains] === undefined);
-  if (missing.length === 3) return undefined;
-  if (searchDomain === undefined || helloDomain === undefined || certificateArn === undefined) {
-    throw new Error(
-      `custom domains need searchDomain, helloDomain and certificateArn together: ${missing.join(" and ")} missing (-c ${missing[0]}=…)`,
-    );
-  }
-  for (const [key, domain] of [
-    ["searchDomain", searchDomain],
-    ["helloDomain", helloDomain],
-  ] as const) {
-    if (!DOMAIN.test(domain)) throw new Error(`${key} "${domain}" is not a lower-case domain name`);
-  }
-  if (searchDomain === helloDomain) {
-    throw new Error(`searchDomain and helloDomain are both "${searchDomain}": each API needs its own`);
-  }
-  if (!CERTIFICATE_ARN.test(certificateArn)) {
-    throw new Error(`certificateArn "${certificateArn}" is not an ACM certificate ARN`);
-  }
-  return { searchDomain, helloDomain, certificateArn };
+/** The whole stage config: defaults and STAGE_SETTINGS with the `-c` overrides, checked. */
+export function stageConfig(stage: string, overrides: SettingOverrides = {}): StageConfig {
+  const defaults = stageDefaults(stage);
+  const settings = resolveSettings(
+    defaults.stage,
+    defaults.release,
+    STAGE_SETTINGS[defaults.stage],
+    overrides,
+  );
+  return {
+    ...defaults,
+    account: settings.account,
+    region: settings.region,
+    alarmEmail: settings.alarmEmail,
+    customDomains: settings.customDomains,
+  };
 }
 
 export { stageParameterNames as ssmParameterNames } from "../lib/stages.js";

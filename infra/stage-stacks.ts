@@ -8,7 +8,8 @@ import { readFileSync } from "node:fs";
 import { App, type Environment, Validations } from "aws-cdk-lib";
 import { AwsSolutionsChecks } from "cdk-nag";
 import type { RouteTable } from "../lib/routes.js";
-import { type CustomDomains, resolveCustomDomains, type StageConfig, stageConfig } from "./config.js";
+import { type StageConfig, stageConfig } from "./config.js";
+import { resolveCustomDomains, type SettingOverrides } from "./deployment-settings.js";
 import { repoPath } from "./paths.js";
 import { stageEnvironment } from "./stage-environment.js";
 import { StatefulStack } from "./stateful-stack.js";
@@ -20,51 +21,35 @@ export interface StageStacks {
   readonly stateless: StatelessStack;
 }
 
-export interface StageOptions extends Partial<CustomDomains> {
-  /** Send the alarms to this existing SNS topic instead of the stage's own (if any). */
-  readonly alarmTopicArn?: string;
-  /** Subscribe this address to the alarm topic (`-c alarmEmail=…`; overrides the stage config). */
-  readonly alarmEmail?: string;
-  /** The account the caller means (`-c account=…`); must be the stage's pinned account. */
-  readonly account?: string;
+/**
+ * The `-c` overrides of STAGE_SETTINGS (infra/deployment-settings.ts); `alarmTopicArn` sends the
+ * alarms to an existing SNS topic instead of the stage's own (if any).
+ */
+export interface StageOptions extends SettingOverrides {
   /**
-   * Default: the stage's pinned account, checked against CDK_DEFAULT_ACCOUNT and `account`
-   * (infra/stage-environment.ts), and CDK_DEFAULT_REGION. Tests pass `{}`: environment-agnostic.
+   * Default: the stage's account, checked against CDK_DEFAULT_ACCOUNT, and its region
+   * (infra/stage-environment.ts). Tests pass `{}`: environment-agnostic.
    */
   readonly env?: Environment;
   /** The route table to deploy (default ROUTES; tests add routes to a copy). */
   readonly routes?: RouteTable;
 }
 
-/** Loose on purpose (SNS checks the address); catches a missing value or a pasted ARN. */
-const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
-
 function stackName(stage: string, part: "Stateful" | "Stateless"): string {
   return `PartnerDirectory-${stage}-${part}`;
 }
 
 export function addStage(app: App, stage: string, options: StageOptions = {}): StageStacks {
-  const base = stageConfig(stage);
-  const alarmEmail = options.alarmEmail ?? base.alarmEmail;
-  if (alarmEmail !== undefined && !EMAIL.test(alarmEmail)) {
-    throw new Error(`alarmEmail "${alarmEmail}" is not an email address`);
-  }
-  const customDomains = resolveCustomDomains(
-    {
-      searchDomain: options.searchDomain,
-      helloDomain: options.helloDomain,
-      certificateArn: options.certificateArn,
-    },
-    base.customDomains,
-  );
-  const config: StageConfig = { ...base, alarmEmail, customDomains };
+  const { env: givenEnv, routes, ...overrides } = options;
+  const config = stageConfig(stage, overrides);
   const env =
-    options.env ??
+    givenEnv ??
     stageEnvironment(config, {
-      contextAccount: options.account,
       cliAccount: process.env.CDK_DEFAULT_ACCOUNT || undefined,
       region: process.env.CDK_DEFAULT_REGION || undefined,
     });
+  // Dev may take its region from the CLI: its certificate must be from there too.
+  if (config.customDomains) resolveCustomDomains(config.customDomains, env.region);
   // Every synth of a stage (cdk synth/deploy, npm run synth, the tests) runs the checks: a finding
   // is fixed, or acknowledged next to its resource with a reason (docs/operations.md).
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
@@ -85,7 +70,7 @@ export function addStage(app: App, stage: string, options: StageOptions = {}): S
     tables: stateful.tables,
     inbox: stateful.inbox,
     alarmTopicArn: options.alarmTopicArn,
-    ...(options.routes ? { routes: options.routes } : {}),
+    ...(routes ? { routes } : {}),
   });
   return { config, stateful, stateless };
 }

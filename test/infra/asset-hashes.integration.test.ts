@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { AssetStaging } from "aws-cdk-lib";
 import { addStage, createApp } from "../../infra/stage-stacks.js";
+import { settingsFor } from "./stage-settings.js";
 import { synthesizeStage } from "./synth.js";
 
 const root = mkdtempSync(join(tmpdir(), "asset-hashes-"));
@@ -23,7 +24,7 @@ function synthLambdaAssets(outdir: string): Record<string, string> {
   // Otherwise a synthesis after the shared one, in this process, would reuse its bundles.
   AssetStaging.clearAssetHashCache();
   const app = createApp(outdir);
-  const { stateless } = addStage(app, "prod", { env: {} });
+  const { stateless } = addStage(app, "prod", { ...settingsFor("prod"), env: {} });
   app.synth();
   return lambdaAssets(
     JSON.parse(readFileSync(join(outdir, `${stateless.stackName}.template.json`), "utf8")) as LambdaTemplate,

@@ -1,22 +1,23 @@
 /** The per-stage configuration and the pure helpers of infra/, without synthesizing anything. */
 import { RemovalPolicy } from "aws-cdk-lib";
 import fc from "fast-check";
-import { STAGE_ACCOUNTS, stageConfig } from "../../infra/config.js";
+import { STAGE_SETTINGS, stageDefaults } from "../../infra/config.js";
 import { accessLogFormat } from "../../infra/constructs/access-log.js";
 import { decimalGreaterThan, MAX_BODY_BYTES } from "../../infra/constructs/body-size-guard.js";
 import { stageEnvironment } from "../../infra/stage-environment.js";
 import { addStage, createApp } from "../../infra/stage-stacks.js";
 import { DEPLOYED_STAGES, THROTTLE_TIERS } from "../../lib/stages.js";
+import { settingsFor } from "./stage-settings.js";
 import { renderAccessLog } from "./template-helpers.js";
 
-describe("stageConfig", () => {
+describe("stageDefaults", () => {
   it("refuses stages that cannot be deployed", () => {
-    expect(() => stageConfig("local")).toThrow(/unknown stage "local"/);
-    expect(() => stageConfig("production")).toThrow(/dev, sandbox, prod/);
+    expect(() => stageDefaults("local")).toThrow(/unknown stage "local"/);
+    expect(() => stageDefaults("production")).toThrow(/dev, sandbox, prod/);
   });
 
   it.each(DEPLOYED_STAGES)("%s: draft routes only in dev, sane limits", (stage) => {
-    const config = stageConfig(stage);
+    const config = stageDefaults(stage);
     expect(config.draftRoutes).toBe(stage === "dev");
     expect(config.routeFunction.timeoutSeconds).toBeLessThan(29);
     expect(config.authorizerFunction.timeoutSeconds).toBeLessThan(29);
@@ -29,7 +30,7 @@ describe("stageConfig", () => {
   it.each(DEPLOYED_STAGES)(
     "%s: limits that only bite on a flood, never on one partner within its tier",
     (stage) => {
-      const config = stageConfig(stage);
+      const config = stageDefaults(stage);
       const tiers = Object.values(THROTTLE_TIERS);
       const fastestRate = Math.max(...tiers.map((tier) => tier.rateLimit));
       const largestBurst = Math.max(...tiers.map((tier) => tier.burstLimit));
@@ -50,13 +51,15 @@ describe("stageConfig", () => {
   );
 
   it("pins each stage to its own account, when pinned", () => {
-    const pinned = Object.values(STAGE_ACCOUNTS).filter((account) => account !== undefined);
+    const pinned = Object.values(STAGE_SETTINGS)
+      .map((settings) => settings.account)
+      .filter((account) => account !== undefined);
     for (const account of pinned) expect(account).toMatch(/^\d{12}$/);
     expect(new Set(pinned).size).toBe(pinned.length);
   });
 
   it("protects prod's data", () => {
-    const prod = stageConfig("prod");
+    const prod = stageDefaults("prod");
     expect(prod.tables).toEqual({ removalPolicy: RemovalPolicy.RETAIN, deletionProtection: true });
     expect(prod.terminationProtection).toBe(true);
     expect(prod.createAlarmTopic).toBe(true);
@@ -103,43 +106,31 @@ describe("accessLogFormat", () => {
 });
 
 describe("stageEnvironment: one account per stage", () => {
-  const PINNED = { stage: "prod", account: "111111111111" } as const;
-  const UNPINNED = { stage: "prod", account: undefined } as const;
+  const PINNED = { stage: "prod", account: "111111111111", region: "eu-west-1" } as const;
+  const UNPINNED = { stage: "dev", account: undefined, region: undefined } as const;
 
-  it("binds a pinned stage to its account, with or without credentials", () => {
-    expect(stageEnvironment(PINNED, {})).toEqual({ account: "111111111111", region: undefined });
-    expect(stageEnvironment(PINNED, { cliAccount: "111111111111", region: "eu-west-1" })).toEqual({
+  it("binds a stage to its account and region, with or without credentials", () => {
+    expect(stageEnvironment(PINNED, {})).toEqual({ account: "111111111111", region: "eu-west-1" });
+    expect(stageEnvironment(PINNED, { cliAccount: "111111111111", region: "us-east-1" })).toEqual({
       account: "111111111111",
       region: "eu-west-1",
     });
-    expect(stageEnvironment(PINNED, { contextAccount: "111111111111" }).account).toBe("111111111111");
   });
 
-  it("refuses a pinned stage for another account, naming both and where the other came from", () => {
+  it("refuses the CLI's credentials for another account, naming both", () => {
     expect(() => stageEnvironment(PINNED, { cliAccount: "222222222222" })).toThrow(
-      /stage prod deploys only to account 111111111111 .*account 222222222222 \(from the CLI's credentials/,
-    );
-    expect(() => stageEnvironment(PINNED, { contextAccount: "222222222222" })).toThrow(
-      /account 222222222222 \(from -c account\)/,
+      /stage prod deploys only to account 111111111111, but the CLI's credentials are for account 222222222222/,
     );
   });
 
-  it("refuses -c account when the credentials are for another account", () => {
-    expect(() =>
-      stageEnvironment(PINNED, { contextAccount: "111111111111", cliAccount: "222222222222" }),
-    ).toThrow(/-c account=111111111111 but the CLI's credentials are for account 222222222222/);
-  });
-
-  it("synthesizes an unpinned stage only when no account is known, environment-agnostic", () => {
-    expect(stageEnvironment(UNPINNED, {})).toEqual({ account: undefined, region: undefined });
+  it("synthesizes a stage without an account only when no account is known, environment-agnostic", () => {
+    expect(stageEnvironment(UNPINNED, { region: "eu-west-1" })).toEqual({
+      account: undefined,
+      region: "eu-west-1",
+    });
     expect(() => stageEnvironment(UNPINNED, { cliAccount: "222222222222" })).toThrow(
-      /stage prod has no account pinned: .*STAGE_ACCOUNTS\.prod in infra\/config\.ts/,
+      /stage dev has no account: .*STAGE_SETTINGS\.dev\.account in infra\/config\.ts/,
     );
-  });
-
-  it("refuses account ids that are not 12 digits", () => {
-    expect(() => stageEnvironment(UNPINNED, { contextAccount: "prod" })).toThrow(/not a 12-digit account id/);
-    expect(() => stageEnvironment({ stage: "prod", account: "1234" }, {})).toThrow(/not a 12-digit/);
   });
 });
 
@@ -153,18 +144,24 @@ describe("addStage", () => {
   it.each(DEPLOYED_STAGES)(
     "%s: refuses the CLI's account unless it is the stage's, before building anything",
     (stage) => {
-      const foreign = STAGE_ACCOUNTS[stage] === "999999999999" ? "888888888888" : "999999999999";
+      const foreign = "999999999999";
       process.env.CDK_DEFAULT_ACCOUNT = foreign;
       const app = createApp();
-      expect(() => addStage(app, stage)).toThrow(new RegExp(`stage ${stage} .*account ${foreign}`));
+      expect(() => addStage(app, stage, settingsFor(stage))).toThrow(
+        new RegExp(`stage ${stage} .*account ${foreign}`),
+      );
       expect(app.node.children).toHaveLength(0);
     },
   );
 
   it("refuses an alarm email that is not an address", () => {
     delete process.env.CDK_DEFAULT_ACCOUNT;
-    expect(() => addStage(createApp(), "prod", { alarmEmail: "arn:aws:sns:eu-west-1:1:x", env: {} })).toThrow(
-      /alarmEmail "arn:aws:sns:eu-west-1:1:x" is not an email address/,
-    );
+    expect(() =>
+      addStage(createApp(), "prod", {
+        ...settingsFor("prod"),
+        alarmEmail: "arn:aws:sns:eu-west-1:1:x",
+        env: {},
+      }),
+    ).toThrow(/alarmEmail "arn:aws:sns:eu-west-1:1:x" is not an email address/);
   });
 });

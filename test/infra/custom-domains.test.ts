@@ -1,30 +1,29 @@
 /**
- * Stable partner URLs: with `-c searchDomain=… -c helloDomain=… -c certificateArn=…` each API gets a
- * regional custom domain (TLS 1.2+) mapped to its stage, and its execute-api address is switched
- * off; without them prod synthesizes as before. Templates only: no bundling.
+ * Stable partner URLs: with searchDomain, helloDomain and certificateArn each API gets a regional
+ * custom domain (TLS 1.2+) mapped to its stage, and its execute-api address is switched off;
+ * without them (dev only) the execute-api addresses stay. Templates only: no bundling.
  */
 import { App } from "aws-cdk-lib";
 import { Template } from "aws-cdk-lib/assertions";
-import { type CustomDomains, resolveCustomDomains } from "../../infra/config.js";
+import { type CustomDomains, resolveCustomDomains } from "../../infra/deployment-settings.js";
 import { addStage, cdkJsonContext, type StageOptions } from "../../infra/stage-stacks.js";
+import { RELEASE_SETTINGS } from "./stage-settings.js";
 import { logicalId, props, refersTo, resources } from "./template-helpers.js";
 
-const DOMAINS: CustomDomains = {
-  searchDomain: "search.partners.example.com",
-  helloDomain: "hello.partners.example.com",
-  certificateArn: "arn:aws:acm:eu-west-1:111111111111:certificate/0a1b2c3d-4e5f-6789-abcd-ef0123456789",
-};
+const { searchDomain, helloDomain, certificateArn } = RELEASE_SETTINGS.prod;
+if (!searchDomain || !helloDomain || !certificateArn) throw new Error("prod's test settings lack domains");
+const DOMAINS: CustomDomains = { searchDomain, helloDomain, certificateArn };
 
-function synthProd(options: Omit<StageOptions, "env"> = {}) {
+function synthStage(stage: string, options: Omit<StageOptions, "env"> = {}) {
   const app = new App({ context: { ...cdkJsonContext(), "aws:cdk:bundling-stacks": [] } });
-  const stacks = addStage(app, "prod", { ...options, env: {} });
+  const stacks = addStage(app, stage, { ...options, env: {} });
   return { ...stacks, template: Template.fromStack(stacks.stateless) };
 }
 
 type Outputs = Record<string, { Value: unknown }>;
 
 describe("prod with custom domains", () => {
-  const { stateless, template } = synthProd(DOMAINS);
+  const { stateless, template } = synthStage("prod", RELEASE_SETTINGS.prod);
   const outputs = () => template.toJSON().Outputs as Outputs;
 
   it("gives each API a regional domain with TLS 1.2+ and the one certificate", () => {
@@ -83,10 +82,10 @@ describe("prod with custom domains", () => {
   });
 });
 
-describe("prod without custom domains", () => {
-  const { stateless, template } = synthProd();
+describe("dev without custom domains", () => {
+  const { stateless, template } = synthStage("dev");
 
-  it("has no domain and keeps the execute-api endpoints and URLs, as before", () => {
+  it("has no domain and keeps the execute-api endpoints and URLs", () => {
     expect(resources(template, "AWS::ApiGateway::DomainName")).toEqual([]);
     expect(resources(template, "AWS::ApiGateway::BasePathMapping")).toEqual([]);
     for (const [, api] of resources(template, "AWS::ApiGateway::RestApi")) {
@@ -99,7 +98,7 @@ describe("prod without custom domains", () => {
     ] as const) {
       const value = JSON.stringify(outputs[name]?.Value);
       expect(value).toContain(".execute-api.");
-      expect(value).toContain("/prod");
+      expect(value).toContain("/dev");
       expect(refersTo(outputs[name]?.Value, logicalId(stateless.api(apiId).restApi))).toBe(true);
     }
     expect(Object.keys(outputs).filter((name) => name.endsWith("DomainTarget"))).toEqual([]);
@@ -110,7 +109,7 @@ describe("custom domain settings", () => {
   it("are all three or none, naming what is missing, before anything is built", () => {
     const app = new App({ context: cdkJsonContext() });
     expect(() =>
-      addStage(app, "prod", {
+      addStage(app, "dev", {
         searchDomain: DOMAINS.searchDomain,
         helloDomain: DOMAINS.helloDomain,
         env: {},
@@ -118,22 +117,22 @@ describe("custom domain settings", () => {
     ).toThrow(
       /custom domains need searchDomain, helloDomain and certificateArn together: certificateArn missing/,
     );
-    expect(() => addStage(app, "prod", { certificateArn: DOMAINS.certificateArn, env: {} })).toThrow(
+    expect(() => addStage(app, "dev", { certificateArn: DOMAINS.certificateArn, env: {} })).toThrow(
       /searchDomain and helloDomain missing/,
     );
     expect(app.node.children).toHaveLength(0);
   });
 
   it("refuses values that cannot be a domain or a certificate, and one domain for both APIs", () => {
-    expect(() => resolveCustomDomains({ ...DOMAINS, searchDomain: "Search.Example.com" }, undefined)).toThrow(
-      /searchDomain "Search.Example.com" is not a lower-case domain name/,
-    );
     expect(() =>
-      resolveCustomDomains({ ...DOMAINS, helloDomain: "https://hello.example.com" }, undefined),
+      resolveCustomDomains({ ...DOMAINS, searchDomain: "Search.Example.com" }, "eu-west-1"),
+    ).toThrow(/searchDomain "Search.Example.com" is not a lower-case domain name/);
+    expect(() =>
+      resolveCustomDomains({ ...DOMAINS, helloDomain: "https://hello.example.com" }, "eu-west-1"),
     ).toThrow(/helloDomain .* is not a lower-case domain name/);
-    expect(() => resolveCustomDomains({ ...DOMAINS, helloDomain: DOMAINS.searchDomain }, undefined)).toThrow(
-      /each API needs its own/,
-    );
+    expect(() =>
+      resolveCustomDomains({ ...DOMAINS, helloDomain: DOMAINS.searchDomain }, "eu-west-1"),
+    ).toThrow(/each API needs its own/);
     expect(() =>
       resolveCustomDomains(
         { ...DOMAINS, certificateArn: "arn:aws:iam::111111111111:server-certificate/x" },
@@ -142,12 +141,9 @@ describe("custom domain settings", () => {
     ).toThrow(/is not an ACM certificate ARN/);
   });
 
-  it("take -c values over the stage config's, field by field", () => {
-    expect(resolveCustomDomains({}, undefined)).toBeUndefined();
-    expect(resolveCustomDomains({}, DOMAINS)).toEqual(DOMAINS);
-    expect(resolveCustomDomains({ helloDomain: "hi.example.com" }, DOMAINS)).toEqual({
-      ...DOMAINS,
-      helloDomain: "hi.example.com",
-    });
+  it("are taken whole, in the stage's region or where it is unknown", () => {
+    expect(resolveCustomDomains({}, "eu-west-1")).toBeUndefined();
+    expect(resolveCustomDomains(DOMAINS, "eu-west-1")).toEqual(DOMAINS);
+    expect(resolveCustomDomains(DOMAINS, undefined)).toEqual(DOMAINS);
   });
 });

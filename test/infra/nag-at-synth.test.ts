@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { App } from "aws-cdk-lib";
 import { Topic } from "aws-cdk-lib/aws-sns";
 import { addStage, cdkJsonContext } from "../../infra/stage-stacks.js";
+import { settingsFor } from "./stage-settings.js";
 import { synthesizeStage } from "./synth.js";
 
 const apps: App[] = [];
@@ -24,7 +25,7 @@ function unbundledApp(): App {
 describe("cdk-nag at synth", () => {
   it("fails the synth of a stage with an unacknowledged finding, and the report names the rule", () => {
     const app = unbundledApp();
-    const { stateless } = addStage(app, "prod", { env: {} });
+    const { stateless } = addStage(app, "prod", { ...settingsFor("prod"), env: {} });
     // No TLS-only policy: AwsSolutions-SNS3, an error.
     new Topic(stateless, "UncheckedTopic");
     expect(() => app.synth()).toThrow(/UncheckedTopic[\s\S]*AwsSolutions-SNS3/);

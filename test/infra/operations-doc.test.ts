@@ -1,6 +1,6 @@
 /** docs/operations.md states the stage configuration; this keeps its tables true to infra/config.ts. */
 import { readFileSync } from "node:fs";
-import { stageConfig } from "../../infra/config.js";
+import { stageDefaults } from "../../infra/config.js";
 
 const doc = readFileSync(new URL("../../docs/operations.md", import.meta.url), "utf8");
 
@@ -15,7 +15,7 @@ function stageCells(label: string): string[] {
     .slice(-3);
 }
 
-const stages = ["dev", "sandbox", "prod"].map((stage) => stageConfig(stage));
+const stages = ["dev", "sandbox", "prod"].map((stage) => stageDefaults(stage));
 
 describe("docs/operations.md against infra/config.ts", () => {
   it("gives each stage's alarm thresholds", () => {

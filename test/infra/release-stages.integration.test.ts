@@ -3,25 +3,12 @@
  * synthesized once (real esbuild bundling, cdk-nag on).
  */
 import { rmSync } from "node:fs";
-import type { StageOptions } from "../../infra/stage-stacks.js";
 import { apiAssertions } from "./api-assertions.js";
 import { platformAssertions } from "./platform-assertions.js";
 import { type SynthesizedStage, synthesizeStage } from "./synth.js";
 
+/** Each with its test settings (stage-settings.ts), as `-c account=… -c region=… …` would give them. */
 const RELEASE_STAGES = ["sandbox", "prod"] as const;
-/**
- * prod as `-c alarmEmail=… -c searchDomain=… -c helloDomain=… -c certificateArn=…` deploys it;
- * sandbox without, as a bare `-c stage=sandbox`.
- */
-const OPTIONS: Record<(typeof RELEASE_STAGES)[number], Omit<StageOptions, "env">> = {
-  sandbox: {},
-  prod: {
-    alarmEmail: "oncall@example.com",
-    searchDomain: "search.partners.example.com",
-    helloDomain: "hello.partners.example.com",
-    certificateArn: "arn:aws:acm:eu-west-1:111111111111:certificate/0a1b2c3d-4e5f-6789-abcd-ef0123456789",
-  },
-};
 const synthesized = new Map<string, SynthesizedStage>();
 
 function get(stage: string): SynthesizedStage {
@@ -32,7 +19,7 @@ function get(stage: string): SynthesizedStage {
 
 beforeAll(() => {
   for (const stage of RELEASE_STAGES) {
-    const result = synthesizeStage(stage, OPTIONS[stage]);
+    const result = synthesizeStage(stage);
     synthesized.set(stage, result);
     console.info(`${stage} synthesized in ${result.millis} ms`);
   }

@@ -16,6 +16,7 @@ import { Template } from "aws-cdk-lib/assertions";
 import type { IConstruct } from "constructs";
 import { addStage, createApp, type StageOptions, type StageStacks } from "../../infra/stage-stacks.js";
 import { SYNTH_DIR_ENV } from "./global-setup.js";
+import { settingsFor } from "./stage-settings.js";
 
 export interface SynthesizedStage extends StageStacks {
   /** What the stage was synthesized with (as `-c …` would give). */
@@ -46,10 +47,13 @@ interface Synthesis {
   readonly acknowledgments: SynthesizedStage["acknowledgments"];
 }
 
-/** Environment-agnostic, as a synth without credentials is (the account pinning has its own tests). */
+/**
+ * Environment-agnostic, as a synth without credentials is (the account pinning has its own tests),
+ * with the stage's test settings (stage-settings.ts) under `given`.
+ */
 export function synthesizeStage(stage: string, given: Omit<StageOptions, "env"> = {}): SynthesizedStage {
   const started = Date.now();
-  const options: StageOptions = { ...given, env: {} };
+  const options: StageOptions = { ...settingsFor(stage), ...given, env: {} };
   const runDir = process.env[SYNTH_DIR_ENV];
   // A route table holds code, which no key can tell apart: such a stage is its caller's alone.
   const { stacks, outdir, synthError, acknowledgments } =
