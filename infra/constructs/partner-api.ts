@@ -2,7 +2,7 @@
  * One partner-facing REST API ({base_url} or {hello_base_url}): the routes of lib/routes.ts that
  * belong to it, all behind the TOKEN authorizer with API keys taken from the authorizer, the
  * contract's gateway responses, 405/404 for what it does not serve, and JSON access logs. With a
- * custom domain, partners call only that (TLS 1.2+); the execute-api address is switched off.
+ * custom domain, partners call only that (TLS 1.3, strict); the execute-api address is switched off.
  */
 import { Aws, Duration, Fn, Validations } from "aws-cdk-lib";
 import {
@@ -10,6 +10,7 @@ import {
   ApiKeySourceType,
   AuthorizationType,
   DomainName,
+  EndpointAccessMode,
   EndpointType,
   IdentitySource,
   LambdaIntegration,
@@ -144,13 +145,18 @@ export class PartnerApi extends Construct {
     );
   }
 
-  /** The domain's root maps to this API's stage: the URL carries no stage name. */
+  /**
+   * The domain's root maps to this API's stage: the URL carries no stage name. TLS 1.3 only, and
+   * strict: API Gateway answers only requests whose Host (and SNI) is this domain, so the
+   * domain's endpoint cannot be reached under another name.
+   */
   private addDomain(customDomain: NonNullable<PartnerApiProps["customDomain"]>): DomainName {
     return new DomainName(this, "Domain", {
       domainName: customDomain.domainName,
       certificate: customDomain.certificate,
       endpointType: EndpointType.REGIONAL,
-      securityPolicy: SecurityPolicy.TLS_1_2,
+      securityPolicy: SecurityPolicy.TLS13_1_3_2025_09,
+      endpointAccessMode: EndpointAccessMode.STRICT,
       mapping: this.restApi,
     });
   }

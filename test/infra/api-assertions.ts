@@ -415,7 +415,10 @@ export function apiAssertions(stage: string, synthesized: () => SynthesizedStage
       const withDomains = s().options.searchDomain !== undefined;
       const domains = resources(template(), "AWS::ApiGateway::DomainName");
       expect(domains).toHaveLength(withDomains ? 2 : 0);
-      for (const [, domain] of domains) expect(props(domain).SecurityPolicy).toBe("TLS_1_2");
+      for (const [, domain] of domains) {
+        expect(props(domain).SecurityPolicy).toBe("SecurityPolicy_TLS13_1_3_2025_09");
+        expect(props(domain).EndpointAccessMode).toBe("STRICT");
+      }
       for (const [, api] of resources(template(), "AWS::ApiGateway::RestApi")) {
         expect(props(api).DisableExecuteApiEndpoint).toBe(withDomains ? true : undefined);
       }

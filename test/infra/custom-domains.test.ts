@@ -1,6 +1,6 @@
 /**
  * Stable partner URLs: with searchDomain, helloDomain and certificateArn each API gets a regional
- * custom domain (TLS 1.2+) mapped to its stage, and its execute-api address is switched off;
+ * custom domain (TLS 1.3, strict endpoint access) mapped to its stage, and its execute-api address is switched off;
  * without them (dev only) the execute-api addresses stay. Templates only: no bundling.
  */
 import { App } from "aws-cdk-lib";
@@ -26,7 +26,7 @@ describe("prod with custom domains", () => {
   const { stateless, template } = synthStage("prod", RELEASE_SETTINGS.prod);
   const outputs = () => template.toJSON().Outputs as Outputs;
 
-  it("gives each API a regional domain with TLS 1.2+ and the one certificate", () => {
+  it("gives each API a regional domain with TLS 1.3, strict endpoint access and the one certificate", () => {
     const domains = resources(template, "AWS::ApiGateway::DomainName").map(([, domain]) => props(domain));
     expect(domains.map((domain) => domain.DomainName).sort()).toEqual([
       DOMAINS.helloDomain,
@@ -34,7 +34,8 @@ describe("prod with custom domains", () => {
     ]);
     for (const domain of domains) {
       expect(domain.EndpointConfiguration).toEqual({ Types: ["REGIONAL"] });
-      expect(domain.SecurityPolicy).toBe("TLS_1_2");
+      expect(domain.SecurityPolicy).toMatch(/^SecurityPolicy_TLS13_1_3_/);
+      expect(domain.EndpointAccessMode).toBe("STRICT");
       expect(domain.RegionalCertificateArn).toBe(DOMAINS.certificateArn);
       expect(domain.CertificateArn).toBeUndefined();
     }
@@ -78,6 +79,17 @@ describe("prod with custom domains", () => {
       const domain = stateless.api(apiId).domain;
       if (!domain) throw new Error(`${apiId} has no domain`);
       expect(outputs()[name]?.Value).toEqual({ "Fn::GetAtt": [logicalId(domain), "RegionalDomainName"] });
+    }
+  });
+});
+
+describe("dev with custom domains", () => {
+  const { template } = synthStage("dev", DOMAINS);
+
+  it("switches off execute-api too: whenever a domain exists", () => {
+    expect(resources(template, "AWS::ApiGateway::DomainName")).toHaveLength(2);
+    for (const [, api] of resources(template, "AWS::ApiGateway::RestApi")) {
+      expect(props(api).DisableExecuteApiEndpoint).toBe(true);
     }
   });
 });
