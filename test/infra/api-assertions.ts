@@ -341,12 +341,14 @@ export function apiAssertions(stage: string, synthesized: () => SynthesizedStage
       };
     };
 
-    it("is on both API stages, with the rate rule first and nothing else blocking", () => {
+    it("is on both API stages, with the rate rule first and the body-size rule last", () => {
       const { acl, rules } = rulesOf();
       expect(acl.DefaultAction).toEqual({ Allow: {} });
       expect(rules.map((rule) => [rule.Name, rule.Priority])).toEqual([
         ["rate-per-ip", 0],
-        ["body-over-1MiB", 1],
+        ["AWSManagedRulesAmazonIpReputationList", 1],
+        ["AWSManagedRulesKnownBadInputsRuleSet", 2],
+        ["body-over-1MiB", 3],
       ]);
       for (const rule of rules) expect(rule.VisibilityConfig.SampledRequestsEnabled).toBe(false);
       const associations = resources(template(), "AWS::WAFv2::WebACLAssociation");
