@@ -71,9 +71,11 @@ interface AlarmThresholds {
   readonly serverErrorRatePercent: number;
   /** Below this many requests in a period the 5xx rate is not judged (1 error in 3 requests is noise). */
   readonly minRequestsForErrorRate: number;
-  /** 5xx responses per API in one period, whatever the traffic: an outage at low traffic. */
+  /** The window (minutes) of the count alarms below that fire on their first breach. */
+  readonly countWindowMinutes: number;
+  /** 5xx responses per API in one count window, whatever the traffic: an outage at low traffic. */
   readonly serverErrors: number;
-  /** Requests the authorizer failed (crash, timeout, DynamoDB error) in one period, both APIs. */
+  /** Requests the authorizer failed (crash, timeout, DynamoDB error) in one count window, both APIs. */
   readonly authorizerFailures: number;
   /** p99 of API Gateway's Latency (the whole request, authorizer included), per API. */
   readonly p99LatencyMs: number;
@@ -82,10 +84,16 @@ interface AlarmThresholds {
   readonly lambdaThrottles: number;
   /** Read throttle events of a table and its indexes together. */
   readonly dynamoReadThrottles: number;
-  /** Messages waiting in the ingest's dead-letter queue (its maximum over 5 minutes). */
-  readonly ingestDeadLetters: number;
-  /** Ingest executions that failed or timed out in one period. */
+  /** Write throttle events of a table and its indexes together. */
+  readonly dynamoWriteThrottles: number;
+  /** DynamoDB's own errors (HTTP 500) on a table, all operations. */
+  readonly dynamoSystemErrors: number;
+  /** Age in seconds of the oldest message in the ingest's dead-letter queue. */
+  readonly ingestDeadLetterAgeSeconds: number;
+  /** Ingest executions that failed, were aborted or timed out in one period. */
   readonly ingestFailedExecutions: number;
+  /** Requests WAF blocked (every rule) in one count window: a flood or an attack. */
+  readonly wafBlockedRequests: number;
 }
 
 export interface StageConfig {
@@ -129,6 +137,11 @@ export interface StageConfig {
   /** A WAF rule that answers 400 to bodies over 1 MiB before they reach a Lambda (see docs/operations.md). */
   readonly bodySizeGuard: boolean;
   readonly alarms: AlarmThresholds;
+  /**
+   * A monthly AWS Budgets cost budget (USD) for the stage's account, which holds only this stage:
+   * on-call is told at 80 % spent and at 100 % forecast. Undefined: no budget.
+   */
+  readonly monthlyBudgetUsd: number | undefined;
   /** Create an SNS topic for the alarms (`-c alarmTopicArn=…` uses an existing topic instead). */
   readonly createAlarmTopic: boolean;
   /** Subscribed to the alarm topic (STAGE_SETTINGS or `-c alarmEmail`). */
@@ -179,14 +192,19 @@ const PROD_ALARMS: AlarmThresholds = {
   datapointsToAlarm: 3,
   serverErrorRatePercent: 1,
   minRequestsForErrorRate: 20,
-  serverErrors: 1,
-  authorizerFailures: 1,
+  // At least 3 in 5 minutes: one failed request is not worth waking anyone.
+  countWindowMinutes: 5,
+  serverErrors: 3,
+  authorizerFailures: 3,
   p99LatencyMs: 3000,
   lambdaErrors: 1,
   lambdaThrottles: 1,
   dynamoReadThrottles: 1,
-  ingestDeadLetters: 1,
+  dynamoWriteThrottles: 1,
+  dynamoSystemErrors: 1,
+  ingestDeadLetterAgeSeconds: 60,
   ingestFailedExecutions: 1,
+  wafBlockedRequests: 1000,
 };
 
 const CONFIGS: Readonly<
@@ -209,6 +227,7 @@ const CONFIGS: Readonly<
     retryAfterSeconds: { throttled: 1, quotaExceeded: 3600 },
     bodySizeGuard: true,
     alarms: { ...PROD_ALARMS, serverErrorRatePercent: 10, p99LatencyMs: 5000 },
+    monthlyBudgetUsd: undefined,
     createAlarmTopic: false,
   },
   sandbox: {
@@ -228,6 +247,7 @@ const CONFIGS: Readonly<
     retryAfterSeconds: { throttled: 1, quotaExceeded: 3600 },
     bodySizeGuard: true,
     alarms: { ...PROD_ALARMS, serverErrorRatePercent: 5 },
+    monthlyBudgetUsd: undefined,
     createAlarmTopic: true,
   },
   prod: {
@@ -249,6 +269,8 @@ const CONFIGS: Readonly<
     retryAfterSeconds: { throttled: 1, quotaExceeded: 3600 },
     bodySizeGuard: true,
     alarms: PROD_ALARMS,
+    // A ceiling that catches runaway cost (a flood, a loop of executions), not a forecast.
+    monthlyBudgetUsd: 1000,
     createAlarmTopic: true,
   },
 };

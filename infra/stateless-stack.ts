@@ -23,6 +23,7 @@ import { AUTHORIZER_RETRY_LIMITS } from "../lib/store/retry-limits.js";
 import type { TableId } from "../lib/store/tables.js";
 import type { StageConfig } from "./config.js";
 import { ApiGatewayAccountLogging } from "./constructs/api-gateway-account.js";
+import { addBudget } from "./constructs/budget.js";
 import { DirectoryFunction } from "./constructs/directory-function.js";
 import { Ingest } from "./constructs/ingest.js";
 import { alarmNamePrefix, OnCall } from "./constructs/on-call.js";
@@ -143,6 +144,8 @@ export class StatelessStack extends Stack {
 
   private addOnCall(routes: readonly RouteDefinition[], props: StatelessStackProps): OnCall {
     const { config, tables } = props;
+    const alarmTopic = this.alarmTopic(config, props.alarmTopicArn);
+    addBudget(this, config, alarmTopic);
     return new OnCall(this, "OnCall", {
       config,
       apis: API_IDS.map((apiId) => ({
@@ -157,7 +160,8 @@ export class StatelessStack extends Stack {
       tables: (Object.keys(tables) as TableId[]).map((tableId) => ({ id: tableId, table: tables[tableId] })),
       routeLogGroups: routes.map((route) => this.routeFunction(route.id).logGroup),
       ingest: this.ingest,
-      alarmTopic: this.alarmTopic(config, props.alarmTopicArn),
+      webAclName: this.firewall.webAclName,
+      alarmTopic,
     });
   }
 
@@ -232,6 +236,17 @@ export class StatelessStack extends Stack {
           StringEquals: { "aws:SourceAccount": Aws.ACCOUNT_ID },
           ArnLike: { "aws:SourceArn": alarmArnPattern(this, config) },
         },
+      }),
+    );
+    // AWS Budgets tells on-call of the stage's cost budget here (constructs/budget.ts).
+    topic.addToResourcePolicy(
+      new PolicyStatement({
+        sid: "AllowThisAccountsBudgets",
+        effect: Effect.ALLOW,
+        principals: [new ServicePrincipal("budgets.amazonaws.com")],
+        actions: ["sns:Publish"],
+        resources: [topic.topicArn],
+        conditions: { StringEquals: { "aws:SourceAccount": Aws.ACCOUNT_ID } },
       }),
     );
     Validations.of(topic).acknowledge({

@@ -1,7 +1,7 @@
 /**
  * The stage's CloudWatch dashboard: per API requests, 4xx, 5xx and 429 by route, latency; then
  * Lambda errors, throttles and duration; then DynamoDB reads and throttles, and the alarms; then
- * the ingest's executions and dead letters; then read cost by API key, from the route functions'
+ * the ingest's executions and dead letters; then WAF's blocks; then read cost by API key, from the route functions'
  * EMF records (lib/observability/metrics.ts).
  */
 import { Duration } from "aws-cdk-lib";
@@ -18,9 +18,10 @@ import {
 } from "aws-cdk-lib/aws-cloudwatch";
 import type { ILogGroup } from "aws-cdk-lib/aws-logs";
 import type { Construct } from "constructs";
+import { wafBlockedRequests } from "./data-alarms.js";
 import { METRICS_NAMESPACE } from "./directory-function.js";
 import type { OnCallProps } from "./on-call.js";
-import { ApiMetrics, RATE_LIMITED_METRIC, tableReadThrottles } from "./service-metrics.js";
+import { ApiMetrics, RATE_LIMITED_METRIC, tableThrottles } from "./service-metrics.js";
 
 export function addDashboard(scope: Construct, props: OnCallProps, alarms: readonly Alarm[]): Dashboard {
   const { config } = props;
@@ -40,6 +41,7 @@ export function addDashboard(scope: Construct, props: OnCallProps, alarms: reado
   addLambdaRow(dashboard, props.functions, period);
   addTableRow(dashboard, props.tables, alarms, period);
   addIngestRow(dashboard, props.ingest, period);
+  addWafRow(dashboard, props.webAclName, period);
   addReadCostRow(dashboard, props.routeLogGroups);
   return dashboard;
 }
@@ -136,14 +138,25 @@ function addIngestRow(dashboard: Dashboard, ingest: OnCallProps["ingest"], perio
         stateMachine.metricSucceeded({ period, label: "succeeded" }),
         stateMachine.metricFailed({ period, label: "failed" }),
         stateMachine.metricTimedOut({ period, label: "timed out" }),
+        stateMachine.metricAborted({ period, label: "aborted" }),
       ],
       12,
     ),
     graph(
       "Ingest dead letters waiting",
-      [deadLetters.metricApproximateNumberOfMessagesVisible({ statistic: "Maximum", label: "messages" })],
+      [
+        deadLetters.metricApproximateNumberOfMessagesVisible({ statistic: "Maximum", label: "messages" }),
+        deadLetters.metricApproximateAgeOfOldestMessage({ statistic: "Maximum", label: "oldest (s)" }),
+      ],
       12,
     ),
+  );
+}
+
+/** WAF: requests blocked, every rule together, per period. */
+function addWafRow(dashboard: Dashboard, webAclName: string, period: Duration): void {
+  dashboard.addWidgets(
+    graph("WAF blocked requests (all rules)", [wafBlockedRequests(webAclName, period)], 24),
   );
 }
 
@@ -159,8 +172,11 @@ function addTableRow(
       tables.map(({ id, table }) => table.metricConsumedReadCapacityUnits({ period, label: id })),
     ),
     graph(
-      "DynamoDB read throttles",
-      tables.map(({ id, table }) => tableReadThrottles(id, table, period)),
+      "DynamoDB read and write throttles",
+      tables.flatMap(({ id, table }) => [
+        tableThrottles(id, table, "Read", period),
+        tableThrottles(id, table, "Write", period),
+      ]),
     ),
     new AlarmStatusWidget({ title: "Alarms", alarms: [...alarms], width: 8, height: 6 }),
   );

@@ -20,6 +20,7 @@ import { type ApiId, AUTHORIZER, type RouteDefinition } from "../../lib/routes.j
 import type { TableId } from "../../lib/store/tables.js";
 import type { StageConfig } from "../config.js";
 import { addDashboard } from "./dashboard.js";
+import { ingestAlarms, tableAlarms, wafAlarm } from "./data-alarms.js";
 import type { Ingest } from "./ingest.js";
 import type { PartnerApi } from "./partner-api.js";
 import {
@@ -27,7 +28,6 @@ import {
   addAuthorizerFailuresMetricFilter,
   addRateLimitedMetricFilter,
   authorizerFailures,
-  tableReadThrottles,
 } from "./service-metrics.js";
 
 export interface OnCallProps {
@@ -51,6 +51,8 @@ export interface OnCallProps {
   readonly routeLogGroups: readonly ILogGroup[];
   /** The ingest's state machine and dead-letter queue. */
   readonly ingest: Pick<Ingest, "stateMachine" | "deadLetters">;
+  /** The stage's web ACL, by name (WAF's metrics use it). */
+  readonly webAclName: string;
   readonly alarmTopic?: ITopic;
 }
 
@@ -62,61 +64,28 @@ export function alarmNamePrefix(stage: string): string {
 /** How many periods an alarm looks at; "any" alarms fire on the first breaching period. */
 type Evaluation = "sustained" | "any";
 
+interface AlarmOptions {
+  readonly evaluation?: Evaluation;
+  /** Default NOT_BREACHING: no traffic is not an incident. */
+  readonly missingData?: TreatMissingData;
+}
+
 /** Adds one alarm of the stage: its id (also its name's suffix), metric, threshold and what it means. */
-type AlarmMaker = (
+export type AlarmMaker = (
   alarmId: string,
   metric: IMetric,
   threshold: number,
   what: string,
-  evaluation?: Evaluation,
+  options?: AlarmOptions,
 ) => void;
-
-/**
- * SQS reports a queue's depth every minute or so, and nothing for an idle empty queue: over
- * 5-minute periods a waiting dead letter is seen in every period, so the alarm does not flap.
- */
-const DEAD_LETTER_PERIOD = Duration.minutes(5);
-
-/** The ingest's alarms: a dead letter waiting, and executions that failed or timed out. */
-function ingestAlarms(
-  ingest: OnCallProps["ingest"],
-  limits: OnCallProps["config"]["alarms"],
-  period: Duration,
-  alarm: AlarmMaker,
-) {
-  alarm(
-    "ingest-dead-letters",
-    ingest.deadLetters.metricApproximateNumberOfMessagesVisible({
-      period: DEAD_LETTER_PERIOD,
-      statistic: "Maximum",
-    }),
-    limits.ingestDeadLetters,
-    "a failed ingest (or an inbox event the rule could not deliver) waits in the dead-letter queue",
-    "any",
-  );
-  alarm(
-    "ingest-executions-failed",
-    ingest.stateMachine.metricFailed({ period }),
-    limits.ingestFailedExecutions,
-    "ingest executions failed",
-    "any",
-  );
-  alarm(
-    "ingest-executions-timed-out",
-    ingest.stateMachine.metricTimedOut({ period }),
-    limits.ingestFailedExecutions,
-    "ingest executions timed out",
-    "any",
-  );
-}
 
 /** An API's alarms: its 5xx rate and count, and its p99 latency. */
 function apiAlarms(
-  apiId: string,
-  metrics: ApiMetrics,
+  { id: apiId, api }: OnCallProps["apis"][number],
   limits: OnCallProps["config"]["alarms"],
   alarm: AlarmMaker,
 ) {
+  const metrics = new ApiMetrics(api, apiId, Duration.minutes(limits.periodMinutes));
   const rate = metrics.serverErrorRate(limits.minRequestsForErrorRate);
   alarm(
     `${apiId}-5xx-rate`,
@@ -125,12 +94,13 @@ function apiAlarms(
     `5xx are ${limits.serverErrorRatePercent}%+ of ${apiId} API requests`,
   );
   // The rate alarm ignores quiet periods; this one sees an outage however little traffic there is.
+  const countMetrics = new ApiMetrics(api, apiId, Duration.minutes(limits.countWindowMinutes));
   alarm(
     `${apiId}-5xx-count`,
-    metrics.stage("5XXError", "Sum"),
+    countMetrics.stage("5XXError", "Sum"),
     limits.serverErrors,
-    `${limits.serverErrors}+ 5xx answers of the ${apiId} API in a period`,
-    "any",
+    `${limits.serverErrors}+ 5xx answers of the ${apiId} API in ${limits.countWindowMinutes} minutes`,
+    { evaluation: "any" },
   );
   alarm(
     `${apiId}-p99-latency`,
@@ -149,21 +119,21 @@ export class OnCall extends Construct {
     const { config } = props;
     const limits = config.alarms;
     const period = Duration.minutes(limits.periodMinutes);
-    const alarm: AlarmMaker = (alarmId, metric, threshold, what, evaluation = "sustained") =>
+    const alarm: AlarmMaker = (alarmId, metric, threshold, what, options = {}) =>
       this.addAlarm(
         alarmId,
         `${alarmNamePrefix(config.stage)}${alarmId}`,
         metric,
         threshold,
         what,
-        evaluation,
+        options,
         props,
       );
 
-    for (const { id: apiId, api } of props.apis) {
-      addRateLimitedMetricFilter(this, `${apiId}RateLimited`, api);
-      addAuthorizerFailuresMetricFilter(this, `${apiId}AuthorizerFailures`, api);
-      apiAlarms(apiId, new ApiMetrics(api, apiId, period), limits, alarm);
+    for (const api of props.apis) {
+      addRateLimitedMetricFilter(this, `${api.id}RateLimited`, api.api);
+      addAuthorizerFailuresMetricFilter(this, `${api.id}AuthorizerFailures`, api.api);
+      apiAlarms(api, limits, alarm);
     }
     for (const { id: fnId, fn, alarmOnErrors } of props.functions) {
       if (alarmOnErrors)
@@ -182,21 +152,14 @@ export class OnCall extends Construct {
     }
     alarm(
       `${AUTHORIZER.id}-errors`,
-      authorizerFailures(period),
+      authorizerFailures(Duration.minutes(limits.countWindowMinutes)),
       limits.authorizerFailures,
-      "the authorizer failed (crash, timeout, throttle or DynamoDB error), not a refused key",
-      "any",
+      `the authorizer failed ${limits.authorizerFailures}+ times in ${limits.countWindowMinutes} minutes (crash, timeout, throttle or DynamoDB error), not a refused key`,
+      { evaluation: "any" },
     );
-    for (const { id: tableId, table } of props.tables) {
-      const throttles = tableReadThrottles(tableId, table, period);
-      alarm(
-        `${tableId}-table-read-throttles`,
-        throttles,
-        limits.dynamoReadThrottles,
-        `${tableId} table or index read throttles`,
-      );
-    }
+    tableAlarms(props.tables, limits, period, alarm);
     ingestAlarms(props.ingest, limits, period, alarm);
+    wafAlarm(props.webAclName, limits, alarm);
     this.dashboard = addDashboard(this, props, this.alarms);
   }
 
@@ -206,7 +169,7 @@ export class OnCall extends Construct {
     metric: IMetric,
     threshold: number,
     what: string,
-    evaluation: Evaluation,
+    { evaluation = "sustained", missingData = TreatMissingData.NOT_BREACHING }: AlarmOptions,
     props: OnCallProps,
   ): void {
     const periods =
@@ -223,8 +186,7 @@ export class OnCall extends Construct {
       threshold,
       comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       ...periods,
-      // No traffic is not an incident.
-      treatMissingData: TreatMissingData.NOT_BREACHING,
+      treatMissingData: missingData,
     });
     if (props.alarmTopic) {
       const action = new SnsAction(props.alarmTopic);

@@ -26,17 +26,18 @@ export class RequestFirewall extends Construct {
   readonly associations: CfnWebACLAssociation[];
   /** WAF's log group: its name must start with `aws-waf-logs-`. */
   readonly logs: LogGroup;
-  /** The metric prefix of every rule: `<prefix>-<rule name>` in AWS/WAFV2. */
-  readonly metricPrefix: string;
+  /** `partner-directory-<stage>`: WAF's metrics name the web ACL by it. */
+  readonly webAclName: string;
 
   constructor(scope: Construct, id: string, props: RequestFirewallProps) {
     super(scope, id);
     const { config } = props;
     const metricPrefix = `partner-directory-${config.stage}`;
-    this.metricPrefix = metricPrefix;
+    this.webAclName = metricPrefix;
     const rules = [ipRateRule(config.ipRateLimit, metricPrefix, 0), ...managedRules(metricPrefix, 1)];
     if (config.bodySizeGuard) rules.push(bodySizeRule(metricPrefix, 1 + MANAGED_GROUPS.length));
     this.webAcl = new CfnWebACL(this, "WebAcl", {
+      name: this.webAclName,
       scope: "REGIONAL",
       // CloudFormation allows only a few punctuation characters here.
       description:

@@ -109,16 +109,23 @@ export function authorizerFailures(period: Duration): Metric {
   });
 }
 
-/** Read throttles of a table and all its indexes, as one series. */
-export function tableReadThrottles(tableId: TableId, table: ITable, period: Duration): MathExpression {
-  // Ids are unique per table: one graph shows the expressions of several tables.
+/** Read or write throttles of a table and all its indexes, as one series. */
+export function tableThrottles(
+  tableId: TableId,
+  table: ITable,
+  kind: "Read" | "Write",
+  period: Duration,
+): MathExpression {
+  const metricName = `${kind}ThrottleEvents`;
+  // Ids are unique per table and kind: one graph shows the expressions of several tables.
+  const prefix = `${tableId}_${kind.toLowerCase()}`;
   const metrics: Record<string, IMetric> = {
-    [`${tableId}_table`]: table.metric("ReadThrottleEvents", { statistic: "Sum", period }),
+    [`${prefix}_table`]: table.metric(metricName, { statistic: "Sum", period }),
   };
   TABLES[tableId].indexes.forEach((index, i) => {
-    metrics[`${tableId}_index${i}`] = new Metric({
+    metrics[`${prefix}_index${i}`] = new Metric({
       namespace: "AWS/DynamoDB",
-      metricName: "ReadThrottleEvents",
+      metricName,
       dimensionsMap: { TableName: table.tableName, GlobalSecondaryIndexName: index.name },
       statistic: "Sum",
       period,
@@ -130,6 +137,6 @@ export function tableReadThrottles(tableId: TableId, table: ITable, period: Dura
       .join(" + "),
     usingMetrics: metrics,
     period,
-    label: `${tableId} read throttles`,
+    label: `${tableId} ${kind.toLowerCase()} throttles`,
   });
 }

@@ -32,11 +32,23 @@ describe("docs/operations.md against infra/config.ts", () => {
     expect(stageCells("`directory-table-read-throttles`")).toEqual(
       stages.map((c) => `≥ ${c.alarms.dynamoReadThrottles}`),
     );
-    expect(stageCells("`ingest-dead-letters`")).toEqual(stages.map((c) => `≥ ${c.alarms.ingestDeadLetters}`));
+    expect(stageCells("`ingest-dead-letters`")).toEqual(
+      stages.map((c) => `≥ ${c.alarms.ingestDeadLetterAgeSeconds} s`),
+    );
+    expect(stageCells("`directory-table-write-throttles`")).toEqual(
+      stages.map((c) => `≥ ${c.alarms.dynamoWriteThrottles}`),
+    );
+    expect(stageCells("`directory-table-system-errors`")).toEqual(
+      stages.map((c) => `≥ ${c.alarms.dynamoSystemErrors}`),
+    );
+    expect(stageCells("`waf-blocked-spike`")).toEqual(stages.map((c) => `≥ ${c.alarms.wafBlockedRequests}`));
     expect(stageCells("`ingest-executions-failed`")).toEqual(
       stages.map((c) => `≥ ${c.alarms.ingestFailedExecutions}`),
     );
     expect(stageCells("`ingest-executions-timed-out`")).toEqual(
+      stages.map((c) => `≥ ${c.alarms.ingestFailedExecutions}`),
+    );
+    expect(stageCells("`ingest-executions-aborted`")).toEqual(
       stages.map((c) => `≥ ${c.alarms.ingestFailedExecutions}`),
     );
     for (const config of stages) {
@@ -44,6 +56,7 @@ describe("docs/operations.md against infra/config.ts", () => {
       expect(doc).toContain(`${datapointsToAlarm} of the last ${evaluationPeriods} one-minute periods`);
       expect(periodMinutes).toBe(1);
       expect(doc).toContain(`once there are ${minRequestsForErrorRate} requests in a period`);
+      expect(doc).toContain(`count over ${config.alarms.countWindowMinutes} minutes`);
     }
   });
 

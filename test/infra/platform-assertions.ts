@@ -358,23 +358,28 @@ export function platformAssertions(stage: string, synthesized: () => Synthesized
         ]),
         `${p}-authorizer-errors`,
         `${p}-authorizer-throttles`,
-        `${p}-directory-table-read-throttles`,
-        `${p}-keys-table-read-throttles`,
+        ...["directory", "keys"].flatMap((table) => [
+          `${p}-${table}-table-read-throttles`,
+          `${p}-${table}-table-write-throttles`,
+          `${p}-${table}-table-system-errors`,
+        ]),
         `${p}-ingest-dead-letters`,
         `${p}-ingest-executions-failed`,
+        `${p}-ingest-executions-aborted`,
         `${p}-ingest-executions-timed-out`,
+        `${p}-waf-blocked-spike`,
       ];
       expect(alarmNames().sort()).toEqual(expected.sort());
     });
 
-    it("fires the 5xx-count alarms on any 5xx in one period, however few requests there were", () => {
+    it("fires the 5xx-count alarms on 3 5xx in 5 minutes, however few requests there were", () => {
       for (const apiId of ["search", "greeting"] as const) {
         const alarm = alarmNamed(`${apiId}-5xx-count`);
         expect(alarm).toMatchObject({
           Namespace: "AWS/ApiGateway",
           MetricName: "5XXError",
           Statistic: "Sum",
-          Period: 60,
+          Period: 300,
           Threshold: s().config.alarms.serverErrors,
           ComparisonOperator: "GreaterThanOrEqualToThreshold",
           EvaluationPeriods: 1,
@@ -387,16 +392,17 @@ export function platformAssertions(stage: string, synthesized: () => Synthesized
         // No request-count condition, unlike the rate alarm.
         expect(alarm.Metrics).toBeUndefined();
       }
-      expect(s().config.alarms.serverErrors).toBe(1);
+      expect(s().config.alarms.serverErrors).toBe(3);
     });
 
-    it("alarms on any authorizer failure seen by either API, and not on refused keys", () => {
+    it("alarms on 3 authorizer failures in 5 minutes seen by either API, and not on refused keys", () => {
       const alarm = alarmNamed("authorizer-errors");
       expect(alarm).toMatchObject({
         Namespace: "PartnerDirectory",
         MetricName: "AuthorizerFailures",
         Statistic: "Sum",
-        Threshold: 1,
+        Period: 300,
+        Threshold: 3,
         EvaluationPeriods: 1,
         DatapointsToAlarm: 1,
       });
@@ -503,8 +509,9 @@ export function platformAssertions(stage: string, synthesized: () => Synthesized
         "Lambda errors",
         "Lambda throttles",
         "DynamoDB consumed read capacity",
-        "DynamoDB read throttles",
+        "DynamoDB read and write throttles",
         "Ingest executions",
+        "WAF blocked requests",
         "Ingest dead letters waiting",
       ]) {
         expect(body).toContain(title);
