@@ -1,5 +1,6 @@
 /**
- * API Gateway TOKEN authorizer for both APIs. A missing, malformed, unknown or revoked key throws
+ * API Gateway TOKEN authorizer for both APIs. A missing, malformed, unknown or revoked key (or a
+ * test key on prod) throws
  * `Unauthorized` (API Gateway answers 401 `invalid_api_key`); a valid key gets an Allow policy for
  * the whole API, its usage key for throttling, and a context describing the caller.
  */
@@ -8,7 +9,7 @@ import middy from "@middy/core";
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from "aws-lambda";
 import { authorizeHeader } from "../lib/auth/authorize.js";
 import { cachedKeyLookup } from "../lib/auth/key-lookup-cache.js";
-import { allowPolicy } from "../lib/auth/policy.js";
+import { allowPolicy, methodArnStage } from "../lib/auth/policy.js";
 import { toAuthorizerContext } from "../lib/auth/principal.js";
 import { logger } from "../lib/observability/logger.js";
 import { countUnknownKey } from "../lib/observability/metrics.js";
@@ -35,7 +36,8 @@ const keys = {
 };
 
 async function authorize(event: APIGatewayTokenAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
-  const outcome = await authorizeHeader(event.authorizationToken, keys);
+  // The stage as API Gateway (or the local server, with its STAGE) names it in the method ARN.
+  const outcome = await authorizeHeader(event.authorizationToken, keys, methodArnStage(event.methodArn));
   if (!outcome.allowed) {
     logger.info("key refused", { reason: outcome.reason, keyId: outcome.keyId });
     // A key with a valid checksum that no record holds: forged, or deleted. Counted, never logged.

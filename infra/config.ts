@@ -118,7 +118,10 @@ export interface StageConfig {
   readonly stageThrottle: Throttle;
   /** WAF's per-IP rate rule: blocked requests get 429 `{"error":"rate_limited"}` from WAF. */
   readonly ipRateLimit: IpRateLimit;
-  /** How long API Gateway caches the authorizer's answer per Authorization header (max 3600). */
+  /**
+   * How long API Gateway caches the authorizer's answer per Authorization header: at most 60 s,
+   * the bound on a scope change reaching requests (docs/operations.md "Keys").
+   */
   readonly authorizerCacheTtlSeconds: number;
   /** Retention of Lambda logs, API access logs and API execution logs. */
   readonly logRetention: RetentionDays;
@@ -211,7 +214,6 @@ const CONFIGS: Readonly<
   Record<DeployedStage, Omit<StageDefaults, "stage" | "release" | "draftRoutes" | "throttleTiers">>
 > = {
   dev: {
-    // Short, so a revoked key or changed scope is visible quickly while developing.
     authorizerCacheTtlSeconds: 60,
     logRetention: RetentionDays.ONE_WEEK,
     logRemovalPolicy: RemovalPolicy.DESTROY,
@@ -231,7 +233,7 @@ const CONFIGS: Readonly<
     createAlarmTopic: false,
   },
   sandbox: {
-    authorizerCacheTtlSeconds: 300,
+    authorizerCacheTtlSeconds: 60,
     logRetention: RetentionDays.ONE_MONTH,
     logRemovalPolicy: RemovalPolicy.DESTROY,
     logLevel: "INFO",
@@ -251,14 +253,14 @@ const CONFIGS: Readonly<
     createAlarmTopic: true,
   },
   prod: {
-    authorizerCacheTtlSeconds: 300,
+    authorizerCacheTtlSeconds: 60,
     logRetention: RetentionDays.THREE_MONTHS,
     // Access logs are the audit trail of partner calls: they outlive the stack.
     logRemovalPolicy: RemovalPolicy.RETAIN,
     logLevel: "INFO",
     // 500 requests a second (the stage throttle) at up to 200 ms each.
     routeFunction: { ...ROUTE_FUNCTION, reservedConcurrency: 100 },
-    // Its answers are cached per key for 5 minutes: it runs far less often than the routes.
+    // Its answers are cached per key for a minute: it runs far less often than the routes.
     authorizerFunction: { ...AUTHORIZER_FUNCTION, reservedConcurrency: 50 },
     ingestFunction: INGEST_FUNCTION,
     inbox: { ...INBOX_LIFECYCLE, removalPolicy: RemovalPolicy.RETAIN },

@@ -12,6 +12,11 @@ export function wildcardResource(methodArn: string): string {
   return `${apiArn}/${stage}/*`;
 }
 
+/** The API stage a request was made on: the second part of `arn:…:apiId/stage/METHOD/path`. */
+export function methodArnStage(methodArn: string): string | undefined {
+  return methodArn.split("/")[1] || undefined;
+}
+
 export function allowPolicy(
   methodArn: string,
   context: AuthorizerContext,

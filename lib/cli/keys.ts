@@ -9,7 +9,7 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { OPERATIONS, type Operation } from "../auth/operations.js";
 import { isCompanyId } from "../directory/company-id.js";
-import { KEY_ENVIRONMENTS, type KeyEnvironment } from "../keys/api-key.js";
+import { KEY_ENVIRONMENTS, type KeyEnvironment, keyEnvironmentAllowed } from "../keys/api-key.js";
 import { describeKey, issueKey, type KeyTarget, type NewKeyRequest } from "../keys/key-admin.js";
 import { findDiscrepancies, reportAndRepair } from "../keys/reconcile.js";
 import { tableKeyTarget } from "../keys/table-target.js";
@@ -117,6 +117,8 @@ function newKeyRequest(values: Values): NewKeyRequest {
   if (companies.length === 0) throw new UsageError("--companies must list the companies the key may read");
   const environment: KeyEnvironment =
     choiceOption("env", values.env, KEY_ENVIRONMENTS) ?? (values.stage === "prod" ? "live" : "test");
+  if (!keyEnvironmentAllowed(environment, values.stage))
+    throw new UsageError(`--env ${environment} keys are refused on ${values.stage}: issue a live key`);
   return {
     partner,
     operations: operations as Operation[],

@@ -75,6 +75,20 @@ export function isWellFormedApiKey(text: string): boolean {
   return keyChecksum(`pd_${environment}_${body}`) === check;
 }
 
+/**
+ * The one rule on key environments: a test key (`pd_test_…`) never opens prod. The authorizer
+ * applies it on AWS and in `npm start` with STAGE=prod alike (both run functions/authorizer.ts,
+ * with the stage of the request's method ARN), and the keys CLI will not issue one for prod.
+ */
+export function keyEnvironmentAllowed(environment: KeyEnvironment, stage: string | undefined): boolean {
+  return !(stage === "prod" && environment === "test");
+}
+
+/** The environment of a well-formed key. */
+export function keyEnvironmentOf(key: string): KeyEnvironment | undefined {
+  return KEY_PATTERN.exec(key)?.[1] as KeyEnvironment | undefined;
+}
+
 /** What the keys table stores instead of the key: its SHA-256, hex. */
 export function hashApiKey(key: string): string {
   return createHash("sha256").update(key, "utf8").digest("hex");

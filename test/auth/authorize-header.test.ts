@@ -50,14 +50,29 @@ describe("authorizeHeader refuses without any lookup", () => {
     ["a truncated key", `Bearer ${KEY.slice(0, -1)}`, "malformed"],
   ])("%s", async (_, header, reason) => {
     const table = fakeTable();
-    expect(await authorizeHeader(header, table)).toEqual({ allowed: false, reason });
+    expect(await authorizeHeader(header, table, "prod")).toEqual({ allowed: false, reason });
     expect(table.lookups).toHaveLength(0);
+  });
+
+  it("for a test key on prod, and only on prod", async () => {
+    const testKey = generateApiKey("test");
+    const table = fakeTable((hash) =>
+      hash === hashApiKey(testKey) ? { ...RECORD, keyHash: hash } : undefined,
+    );
+    expect(await authorizeHeader(`Bearer ${testKey}`, table, "prod")).toEqual({
+      allowed: false,
+      reason: "test_key_on_prod",
+    });
+    expect(table.lookups).toHaveLength(0);
+    for (const stage of ["local", "dev", "sandbox", undefined]) {
+      expect((await authorizeHeader(`Bearer ${testKey}`, table, stage)).allowed).toBe(true);
+    }
   });
 
   it("for every single-character typo of a valid key", async () => {
     const table = fakeTable();
     for (let position = 0; position < KEY.length; position++) {
-      const outcome = await authorizeHeader(`Bearer ${changedAt(KEY, position)}`, table);
+      const outcome = await authorizeHeader(`Bearer ${changedAt(KEY, position)}`, table, "prod");
       expect(outcome.allowed).toBe(false);
     }
     expect(table.lookups).toHaveLength(0);
@@ -69,7 +84,10 @@ describe("authorizeHeader with a well-formed key", () => {
     "allows an active key (scheme %s) with one lookup by its hash, returning the record",
     async (scheme) => {
       const table = fakeTable();
-      expect(await authorizeHeader(`${scheme} ${KEY}`, table)).toEqual({ allowed: true, record: RECORD });
+      expect(await authorizeHeader(`${scheme} ${KEY}`, table, "prod")).toEqual({
+        allowed: true,
+        record: RECORD,
+      });
       expect(table.lookups).toEqual([hashApiKey(KEY)]);
     },
   );
@@ -77,13 +95,16 @@ describe("authorizeHeader with a well-formed key", () => {
   it("refuses an unknown key after exactly one lookup", async () => {
     const table = fakeTable();
     const unknown = generateApiKey("live");
-    expect(await authorizeHeader(`Bearer ${unknown}`, table)).toEqual({ allowed: false, reason: "unknown" });
+    expect(await authorizeHeader(`Bearer ${unknown}`, table, "prod")).toEqual({
+      allowed: false,
+      reason: "unknown",
+    });
     expect(table.lookups).toEqual([hashApiKey(unknown)]);
   });
 
   it("refuses a revoked key, naming it by id and never by the key", async () => {
     const table = fakeTable(() => ({ ...RECORD, status: "revoked", revokedAt: "2026-02-01T00:00:00.000Z" }));
-    const outcome = await authorizeHeader(`Bearer ${KEY}`, table);
+    const outcome = await authorizeHeader(`Bearer ${KEY}`, table, "prod");
     expect(outcome).toEqual({ allowed: false, reason: "revoked", keyId: RECORD.keyId });
     expect(JSON.stringify(outcome)).not.toContain(KEY.slice(8, 40));
     expect(table.lookups).toHaveLength(1);
@@ -91,7 +112,7 @@ describe("authorizeHeader with a well-formed key", () => {
 
   it("refuses a pending key (a deployed stage's create that has not finished)", async () => {
     const table = fakeTable(() => ({ ...RECORD, status: "pending" }));
-    expect(await authorizeHeader(`Bearer ${KEY}`, table)).toEqual({
+    expect(await authorizeHeader(`Bearer ${KEY}`, table, "prod")).toEqual({
       allowed: false,
       reason: "revoked",
       keyId: RECORD.keyId,
@@ -100,7 +121,10 @@ describe("authorizeHeader with a well-formed key", () => {
 
   it("refuses a record whose stored hash is not the key's (a lookup that answered the wrong record)", async () => {
     const table = fakeTable(() => ({ ...RECORD, keyHash: hashApiKey(generateApiKey("live")) }));
-    expect(await authorizeHeader(`Bearer ${KEY}`, table)).toEqual({ allowed: false, reason: "unknown" });
+    expect(await authorizeHeader(`Bearer ${KEY}`, table, "prod")).toEqual({
+      allowed: false,
+      reason: "unknown",
+    });
   });
 
   it("lets a failing keys table fail the call, never allowing it", async () => {
@@ -109,7 +133,7 @@ describe("authorizeHeader with a well-formed key", () => {
         throw new Error("ProvisionedThroughputExceededException");
       },
     };
-    await expect(authorizeHeader(`Bearer ${KEY}`, failing)).rejects.toThrow(
+    await expect(authorizeHeader(`Bearer ${KEY}`, failing, "prod")).rejects.toThrow(
       "ProvisionedThroughputExceededException",
     );
   });

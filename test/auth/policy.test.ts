@@ -1,4 +1,4 @@
-import { allowPolicy, wildcardResource } from "../../lib/auth/policy.js";
+import { allowPolicy, methodArnStage, wildcardResource } from "../../lib/auth/policy.js";
 import { toAuthorizerContext } from "../../lib/auth/principal.js";
 import { ROUTES } from "../../lib/routes.js";
 
@@ -14,6 +14,14 @@ function iamMatches(pattern: string, resource: string): boolean {
     .join("");
   return new RegExp(`^${source}$`).test(resource);
 }
+
+describe("methodArnStage", () => {
+  it("names the stage the request was made on", () => {
+    expect(methodArnStage(methodArn("prod", "GET", "/v1/companies/acme/hello"))).toBe("prod");
+    expect(methodArnStage(methodArn("local", "POST", "/v1/persons/search"))).toBe("local");
+    expect(methodArnStage("not-an-arn")).toBeUndefined();
+  });
+});
 
 describe("wildcardResource", () => {
   it("turns a method ARN into one that covers the whole API stage", () => {

@@ -1,5 +1,6 @@
 /**
- * Draft search routes by stage, over HTTP: served in `local`, absent (404) in `prod`. Both services
+ * Draft search routes by stage, over HTTP: served in `local`, absent (404) in `prod`; prod refuses
+ * test keys. Both services
  * share one dynalite: handlers read their environment once, at import, as on Lambda.
  */
 import { generateApiKey } from "../../lib/keys/api-key.js";
@@ -8,7 +9,9 @@ import { parseKeysFile } from "../../lib/local/keys-file.js";
 import { type LocalService, startLocalService } from "../../lib/local/service.js";
 import { expectServiceHeaders, send } from "../support/http-client.js";
 
-const KEY = generateApiKey("test");
+// A live key: prod refuses test keys.
+const KEY = generateApiKey("live");
+const TEST_KEY = generateApiKey("test");
 const { records } = parseKeysFile(
   JSON.stringify({
     keys: [
@@ -16,6 +19,13 @@ const { records } = parseKeysFile(
         key: KEY,
         partner: "Stages",
         operations: ["persons.search", "employees.search", "companies.hello"],
+        companies: ["acme"],
+        throttle: { rateLimit: 1_000, burstLimit: 1_000 },
+      },
+      {
+        key: TEST_KEY,
+        partner: "Stages (test key)",
+        operations: ["companies.hello"],
         companies: ["acme"],
         throttle: { rateLimit: 1_000, burstLimit: 1_000 },
       },
@@ -72,5 +82,11 @@ describe("stage prod", () => {
     const answer = await send(prod.url, "/v1/companies/acme/hello", { key: KEY });
     expect(answer.status).toBe(200);
     expectServiceHeaders(answer);
+  });
+
+  it("refuses a test key 401 invalid_api_key, which local accepts", async () => {
+    const answer = await send(prod.url, "/v1/companies/acme/hello", { key: TEST_KEY });
+    expect([answer.status, answer.json]).toEqual([401, { error: "invalid_api_key" }]);
+    expect((await send(local.url, "/v1/companies/acme/hello", { key: TEST_KEY })).status).toBe(200);
   });
 });

@@ -22,7 +22,7 @@ describe("stageDefaults", () => {
     expect(config.routeFunction.timeoutSeconds).toBeLessThan(29);
     expect(config.authorizerFunction.timeoutSeconds).toBeLessThan(29);
     expect(config.authorizerCacheTtlSeconds).toBeGreaterThanOrEqual(0);
-    expect(config.authorizerCacheTtlSeconds).toBeLessThanOrEqual(3600);
+    expect(config.authorizerCacheTtlSeconds).toBeLessThanOrEqual(60);
     expect(config.retryAfterSeconds.throttled).toBeGreaterThan(0);
     expect(config.alarms.datapointsToAlarm).toBeLessThanOrEqual(config.alarms.evaluationPeriods);
   });

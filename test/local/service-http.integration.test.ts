@@ -10,7 +10,8 @@ import { expectContractResponse } from "../support/contract.js";
 
 const ALL = ["persons.search", "employees.search", "companies.hello"];
 const KEYS = {
-  full: generateApiKey("test"),
+  // Live: prod (below) refuses test keys.
+  full: generateApiKey("live"),
   helloOnly: generateApiKey("test"),
   searchOnly: generateApiKey("live"),
   slow: generateApiKey("test"),
