@@ -94,6 +94,10 @@ interface AlarmThresholds {
   readonly ingestFailedExecutions: number;
   /** Requests WAF blocked (every rule) in one count window: a flood or an attack. */
   readonly wafBlockedRequests: number;
+  /** The greeting canary runs every 5 minutes; its success rate is judged over this window. */
+  readonly canaryWindowMinutes: number;
+  /** Below this share (%) of successful canary runs in the window, the canary alarm fires. */
+  readonly canarySuccessPercent: number;
 }
 
 export interface StageConfig {
@@ -208,6 +212,9 @@ const PROD_ALARMS: AlarmThresholds = {
   ingestDeadLetterAgeSeconds: 60,
   ingestFailedExecutions: 1,
   wafBlockedRequests: 1000,
+  // Three runs: one failed run (67 %) is a blip, two are an outage.
+  canaryWindowMinutes: 15,
+  canarySuccessPercent: 60,
 };
 
 const CONFIGS: Readonly<

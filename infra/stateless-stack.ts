@@ -25,6 +25,7 @@ import type { StageConfig } from "./config.js";
 import { ApiGatewayAccountLogging } from "./constructs/api-gateway-account.js";
 import { addBudget } from "./constructs/budget.js";
 import { DirectoryFunction } from "./constructs/directory-function.js";
+import { GreetingCanary } from "./constructs/greeting-canary.js";
 import { Ingest } from "./constructs/ingest.js";
 import { alarmNamePrefix, OnCall } from "./constructs/on-call.js";
 import { PartnerApi } from "./constructs/partner-api.js";
@@ -53,6 +54,7 @@ export class StatelessStack extends Stack {
   readonly usagePlans: UsagePlans;
   readonly firewall: RequestFirewall;
   readonly ingest: Ingest;
+  readonly canary: GreetingCanary;
   readonly onCall: OnCall;
 
   constructor(scope: Construct, id: string, props: StatelessStackProps) {
@@ -83,6 +85,10 @@ export class StatelessStack extends Stack {
       apiStages: partnerApis.map((api) => api.restApi.deploymentStage),
     });
     this.ingest = new Ingest(this, "Ingest", { config, tables, inbox: props.inbox });
+    this.canary = new GreetingCanary(this, "GreetingCanary", {
+      config,
+      helloBaseUrl: this.api("greeting").baseUrl,
+    });
     this.onCall = this.addOnCall(routes, props);
     this.addOutputs();
   }
@@ -161,6 +167,7 @@ export class StatelessStack extends Stack {
       routeLogGroups: routes.map((route) => this.routeFunction(route.id).logGroup),
       ingest: this.ingest,
       webAclName: this.firewall.webAclName,
+      canary: this.canary.canary,
       alarmTopic,
     });
   }

@@ -15,6 +15,7 @@ import type { ITable } from "aws-cdk-lib/aws-dynamodb";
 import type { IFunction } from "aws-cdk-lib/aws-lambda";
 import type { ILogGroup } from "aws-cdk-lib/aws-logs";
 import type { ITopic } from "aws-cdk-lib/aws-sns";
+import type { Canary } from "aws-cdk-lib/aws-synthetics";
 import { Construct } from "constructs";
 import { type ApiId, AUTHORIZER, type RouteDefinition } from "../../lib/routes.js";
 import type { TableId } from "../../lib/store/tables.js";
@@ -53,6 +54,8 @@ export interface OnCallProps {
   readonly ingest: Pick<Ingest, "stateMachine" | "deadLetters">;
   /** The stage's web ACL, by name (WAF's metrics use it). */
   readonly webAclName: string;
+  /** The greeting canary (greeting-canary.ts). */
+  readonly canary: Canary;
   readonly alarmTopic?: ITopic;
 }
 
@@ -68,6 +71,8 @@ interface AlarmOptions {
   readonly evaluation?: Evaluation;
   /** Default NOT_BREACHING: no traffic is not an incident. */
   readonly missingData?: TreatMissingData;
+  /** Default: at or above the threshold. */
+  readonly below?: boolean;
 }
 
 /** Adds one alarm of the stage: its id (also its name's suffix), metric, threshold and what it means. */
@@ -160,6 +165,17 @@ export class OnCall extends Construct {
     tableAlarms(props.tables, limits, period, alarm);
     ingestAlarms(props.ingest, limits, period, alarm);
     wafAlarm(props.webAclName, limits, alarm);
+    // A canary that stops running (or never could) is as bad as one that fails: missing data breaches.
+    alarm(
+      "canary-greeting",
+      props.canary.metricSuccessPercent({
+        period: Duration.minutes(limits.canaryWindowMinutes),
+        statistic: "Average",
+      }),
+      limits.canarySuccessPercent,
+      `the greeting canary succeeded in under ${limits.canarySuccessPercent}% of its runs over ${limits.canaryWindowMinutes} minutes (domain, DNS, TLS, WAF, authorizer or function)`,
+      { evaluation: "any", missingData: TreatMissingData.BREACHING, below: true },
+    );
     this.dashboard = addDashboard(this, props, this.alarms);
   }
 
@@ -169,7 +185,7 @@ export class OnCall extends Construct {
     metric: IMetric,
     threshold: number,
     what: string,
-    { evaluation = "sustained", missingData = TreatMissingData.NOT_BREACHING }: AlarmOptions,
+    { evaluation = "sustained", missingData = TreatMissingData.NOT_BREACHING, below = false }: AlarmOptions,
     props: OnCallProps,
   ): void {
     const periods =
@@ -184,7 +200,9 @@ export class OnCall extends Construct {
       alarmDescription: `${what}. See docs/runbook.md.`,
       metric,
       threshold,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      comparisonOperator: below
+        ? ComparisonOperator.LESS_THAN_THRESHOLD
+        : ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       ...periods,
       treatMissingData: missingData,
     });

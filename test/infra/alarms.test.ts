@@ -100,6 +100,38 @@ describe("WAF", () => {
   });
 });
 
+describe("the greeting canary", () => {
+  const [, canary] = resources(prod, "AWS::Synthetics::Canary")[0] ?? [];
+  const canaryProps = () => props(canary ?? { Type: "" });
+
+  it("calls the greeting at the custom domain every 5 minutes, with the key from Secrets Manager", () => {
+    expect(canaryProps().Schedule).toMatchObject({ Expression: "rate(5 minutes)" });
+    const { EnvironmentVariables: env } = canaryProps().RunConfig as {
+      EnvironmentVariables: Record<string, string>;
+    };
+    expect(env.HELLO_BASE_URL).toBe(`https://${RELEASE_SETTINGS.prod.helloDomain}`);
+    expect(env.CANARY_SECRET_ID).toBe("partner-directory/prod/canary-key");
+    const script = String((canaryProps().Code as { Script: string }).Script);
+    expect(script).toContain("/hello");
+    expect(script).toContain("GetSecretValueCommand");
+  });
+
+  it("never holds a key in the template", () => {
+    expect(JSON.stringify(prod.toJSON())).not.toMatch(/pd_(live|test)_[0-9A-Za-z]{8}/);
+  });
+
+  it("alarms when under 60 % of its runs succeed in 15 minutes, or when it stops reporting", () => {
+    expect(alarm("canary-greeting")).toMatchObject({
+      Namespace: "CloudWatchSynthetics",
+      MetricName: "SuccessPercent",
+      Period: 900,
+      Threshold: 60,
+      ComparisonOperator: "LessThanThreshold",
+      TreatMissingData: "breaching",
+    });
+  });
+});
+
 describe("the dashboard", () => {
   it("shows the ingest and WAF", () => {
     const [, dashboard] = resources(prod, "AWS::CloudWatch::Dashboard")[0] ?? [];

@@ -42,6 +42,9 @@ describe("docs/operations.md against infra/config.ts", () => {
       stages.map((c) => `≥ ${c.alarms.dynamoSystemErrors}`),
     );
     expect(stageCells("`waf-blocked-spike`")).toEqual(stages.map((c) => `≥ ${c.alarms.wafBlockedRequests}`));
+    expect(stageCells("`canary-greeting`")).toEqual(
+      stages.map((c) => `< ${c.alarms.canarySuccessPercent} %`),
+    );
     expect(stageCells("`ingest-executions-failed`")).toEqual(
       stages.map((c) => `≥ ${c.alarms.ingestFailedExecutions}`),
     );

@@ -368,6 +368,7 @@ export function platformAssertions(stage: string, synthesized: () => Synthesized
         `${p}-ingest-executions-aborted`,
         `${p}-ingest-executions-timed-out`,
         `${p}-waf-blocked-spike`,
+        `${p}-canary-greeting`,
       ];
       expect(alarmNames().sort()).toEqual(expected.sort());
     });
