@@ -3,7 +3,7 @@
  * inbox bucket that files to load arrive in. Kept apart from the functions and APIs so those can
  * be replaced freely without touching the data.
  */
-import { Stack, type StackProps } from "aws-cdk-lib";
+import { RemovalPolicy, Stack, type StackProps } from "aws-cdk-lib";
 import {
   AttributeType,
   BillingMode,
@@ -12,12 +12,14 @@ import {
   Table,
   TableEncryption,
 } from "aws-cdk-lib/aws-dynamodb";
+import type { Role } from "aws-cdk-lib/aws-iam";
 import type { IBucket } from "aws-cdk-lib/aws-s3";
 import { StringParameter } from "aws-cdk-lib/aws-ssm";
 import type { Construct } from "constructs";
 import { type KeyAttribute, TABLES, type TableDefinition, type TableId } from "../lib/store/tables.js";
 import { type StageConfig, ssmParameterNames } from "./config.js";
 import { addInboxBucket } from "./constructs/inbox-bucket.js";
+import { addInboxWriters } from "./constructs/inbox-writers.js";
 
 export interface StatefulStackProps extends StackProps {
   readonly config: StageConfig;
@@ -26,6 +28,8 @@ export interface StatefulStackProps extends StackProps {
 export class StatefulStack extends Stack {
   readonly tables: Readonly<Record<TableId, ITable>>;
   readonly inbox: IBucket;
+  /** The only principal besides the ingest that may write the inbox (constructs/inbox-writers.ts). */
+  readonly loaderRole: Role;
 
   constructor(scope: Construct, id: string, props: StatefulStackProps) {
     super(scope, id, props);
@@ -45,7 +49,14 @@ export class StatefulStack extends Stack {
       stringValue: this.tables.directory.tableName,
       description: "Physical name of the directory table (read by the load CLI)",
     });
-    this.inbox = addInboxBucket(this, "InboxBucket", config.inbox);
+    const inbox = addInboxBucket(this, "InboxBucket", config.inbox);
+    this.inbox = inbox;
+    this.loaderRole = addInboxWriters(
+      this,
+      inbox,
+      config,
+      config.inbox.removalPolicy === RemovalPolicy.DESTROY,
+    );
     new StringParameter(this, "InboxBucketName", {
       parameterName: ssmParameterNames.inboxBucketName(config.stage),
       stringValue: this.inbox.bucketName,

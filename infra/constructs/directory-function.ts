@@ -54,6 +54,8 @@ export interface DirectoryFunctionProps {
   readonly dynamoRetryLimits?: RetryLimits;
   readonly tables: Readonly<Record<TableId, ITable>>;
   readonly description: string;
+  /** A fixed role name, for a policy elsewhere that must name the role (the inbox's). */
+  readonly roleName?: string;
 }
 
 export class DirectoryFunction extends NodejsFunction {
@@ -67,7 +69,10 @@ export class DirectoryFunction extends NodejsFunction {
     });
     // Its own role instead of AWSLambdaBasicExecutionRole: it may write to its own log group only
     // (and, through active tracing, send X-Ray segments).
-    const role = new Role(scope, `${id}Role`, { assumedBy: new ServicePrincipal("lambda.amazonaws.com") });
+    const role = new Role(scope, `${id}Role`, {
+      assumedBy: new ServicePrincipal("lambda.amazonaws.com"),
+      ...(props.roleName ? { roleName: props.roleName } : {}),
+    });
     logGroup.grantWrite(role);
     super(scope, id, {
       entry: repoPath(props.entry),

@@ -41,6 +41,7 @@ import { INGEST_RETRY_LIMITS } from "../../lib/store/retry-limits.js";
 import type { TableId } from "../../lib/store/tables.js";
 import type { StageConfig } from "../config.js";
 import { DirectoryFunction } from "./directory-function.js";
+import { ingestRoleName } from "./inbox-writers.js";
 import { acknowledgeWildcardResources } from "./wildcard-acknowledgment.js";
 
 const INGEST_ENTRY = "functions/ingest-step.ts";
@@ -105,6 +106,8 @@ export class Ingest extends Construct {
       // Checked at synth: a call's worst case ends before the function's timeout.
       dynamoRetryLimits: INGEST_RETRY_LIMITS,
       tables: props.tables,
+      // The inbox's bucket policy lets only this role and the loader role write.
+      roleName: ingestRoleName(config.stage),
     });
     grantInbox(this.stepFunction, props.inbox);
     this.deadLetters = new Queue(this, "DeadLetters", {

@@ -401,16 +401,17 @@ describe("prod: the dead-letter queue", () => {
     ]);
   });
 
-  it("alarms as soon as a message waits in it, to the stage's topic", () => {
+  it("alarms once a message has waited a minute, to the stage's topic, keeping its state without data", () => {
     const [[, alarm] = ["", { Type: "" }]] = resources(stateless(), "AWS::CloudWatch::Alarm").filter(
       ([, a]) => props(a).AlarmName === "partner-directory-prod-ingest-dead-letters",
     );
     expect(props(alarm)).toMatchObject({
       Namespace: "AWS/SQS",
-      MetricName: "ApproximateNumberOfMessagesVisible",
+      MetricName: "ApproximateAgeOfOldestMessage",
       Statistic: "Maximum",
       Period: 300,
-      Threshold: 1,
+      Threshold: 60,
+      TreatMissingData: "ignore",
       ComparisonOperator: "GreaterThanOrEqualToThreshold",
       EvaluationPeriods: 1,
       DatapointsToAlarm: 1,
@@ -425,9 +426,10 @@ describe("prod: the dead-letter queue", () => {
     expect(props(alarm).AlarmActions).toEqual([{ Ref: topic }]);
   });
 
-  it("alarms on ingest executions that failed or timed out", () => {
+  it("alarms on ingest executions that failed, were aborted or timed out", () => {
     for (const [suffix, metric] of [
       ["ingest-executions-failed", "ExecutionsFailed"],
+      ["ingest-executions-aborted", "ExecutionsAborted"],
       ["ingest-executions-timed-out", "ExecutionsTimedOut"],
     ]) {
       const [[, alarm] = ["", { Type: "" }]] = resources(stateless(), "AWS::CloudWatch::Alarm").filter(
