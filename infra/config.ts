@@ -155,10 +155,15 @@ export interface StageConfig {
   readonly alarmEmail: string | undefined;
   /** Stable partner URLs (STAGE_SETTINGS or `-c`); unset only in dev: execute-api addresses. */
   readonly customDomains: CustomDomains | undefined;
+  /** The Route 53 zone of the domains, when it is in the stage's account (`npm run preflight`). */
+  readonly hostedZoneId: string | undefined;
 }
 
 /** The stage's limits and sizes, without its deployment settings (those are STAGE_SETTINGS). */
-export type StageDefaults = Omit<StageConfig, "account" | "region" | "alarmEmail" | "customDomains">;
+export type StageDefaults = Omit<
+  StageConfig,
+  "account" | "region" | "alarmEmail" | "customDomains" | "hostedZoneId"
+>;
 
 /** The stages partners use: they refuse to synthesize without every deployment setting. */
 const RELEASE_STAGES: readonly DeployedStage[] = ["sandbox", "prod"];
@@ -318,6 +323,7 @@ export function stageConfig(stage: string, overrides: SettingOverrides = {}): St
     region: settings.region,
     alarmEmail: settings.alarmEmail,
     customDomains: settings.customDomains,
+    hostedZoneId: settings.hostedZoneId,
   };
 }
 

@@ -35,7 +35,7 @@ export interface StageOptions extends SettingOverrides {
   readonly routes?: RouteTable;
 }
 
-function stackName(stage: string, part: "Stateful" | "Stateless"): string {
+export function stackName(stage: string, part: "Stateful" | "Stateless"): string {
   return `PartnerDirectory-${stage}-${part}`;
 }
 
