@@ -245,17 +245,19 @@ export class StatelessStack extends Stack {
         },
       }),
     );
-    // AWS Budgets tells on-call of the stage's cost budget here (constructs/budget.ts).
-    topic.addToResourcePolicy(
-      new PolicyStatement({
-        sid: "AllowThisAccountsBudgets",
-        effect: Effect.ALLOW,
-        principals: [new ServicePrincipal("budgets.amazonaws.com")],
-        actions: ["sns:Publish"],
-        resources: [topic.topicArn],
-        conditions: { StringEquals: { "aws:SourceAccount": Aws.ACCOUNT_ID } },
-      }),
-    );
+    // AWS Budgets tells on-call of the stage's cost budget here, where it has one (constructs/budget.ts).
+    if (config.monthlyBudgetUsd !== undefined) {
+      topic.addToResourcePolicy(
+        new PolicyStatement({
+          sid: "AllowThisAccountsBudgets",
+          effect: Effect.ALLOW,
+          principals: [new ServicePrincipal("budgets.amazonaws.com")],
+          actions: ["sns:Publish"],
+          resources: [topic.topicArn],
+          conditions: { StringEquals: { "aws:SourceAccount": Aws.ACCOUNT_ID } },
+        }),
+      );
+    }
     Validations.of(topic).acknowledge({
       id: "AwsSolutions-SNS2",
       reason:
