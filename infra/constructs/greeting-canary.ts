@@ -5,7 +5,7 @@
  * in the template: the canary reads the secret `partner-directory/<stage>/canary-key`
  * (`{"key":"pd_live_…","companyId":"…"}`, created by hand; docs/operations.md) when it runs.
  */
-import { Aws, Duration, RemovalPolicy, Validations } from "aws-cdk-lib";
+import { ArnFormat, Duration, RemovalPolicy, Stack, Validations } from "aws-cdk-lib";
 import { BlockPublicAccess, Bucket, BucketEncryption } from "aws-cdk-lib/aws-s3";
 import { Secret } from "aws-cdk-lib/aws-secretsmanager";
 import { Canary, Code, Runtime, Schedule, Test } from "aws-cdk-lib/aws-synthetics";
@@ -79,7 +79,13 @@ export class GreetingCanary extends Construct {
       this.canary.role,
       [
         `${artifacts.bucketArn}/*`,
-        `arn:${Aws.PARTITION}:logs:${Aws.REGION}:${Aws.ACCOUNT_ID}:log-group:/aws/lambda/cwsyn-*`,
+        // As CDK writes it: concrete where the stack has an account and region.
+        Stack.of(this).formatArn({
+          service: "logs",
+          resource: "log-group",
+          resourceName: "/aws/lambda/cwsyn-*",
+          arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+        }),
       ],
       "The canary's own artifacts bucket's objects, and the log groups of the Lambda functions Synthetics creates for canaries (cwsyn-<name>-<id>, named by Synthetics).",
     );
