@@ -4,7 +4,6 @@
  * another host's clock. A pause is a hold on every call of the loader's own client, released by the
  * test; the taker's clock is a fake that moves only when told. Nothing waits on time.
  */
-import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { SourceEmployee } from "../../lib/directory/source.js";
 import { loadFile } from "../../lib/load/load-file.js";
 import { dynamoDirectory } from "../../lib/store/dynamo/directory.js";
@@ -16,6 +15,7 @@ import { documentClientFor } from "../../lib/store/dynamo-client.js";
 import { type Change, LoadInProgressError } from "../../lib/store/port.js";
 import { describeEachEngine, type EngineContext } from "../support/engines.js";
 import { fakeWatch } from "../support/lease-watch.js";
+import { PAUSES, pauseOn, type Starts } from "../support/pause.js";
 import { memoryReaderOf, type Scenario, scenario, searchAnswers } from "./load-scenario.js";
 import { type LoadTable, loadTable } from "./load-tables.js";
 
@@ -37,64 +37,6 @@ function pausedChanges(before: Scenario["before"]): Change[] {
     ...moved.map((employee) => ({ op: "upsert" as const, employee })),
     ...before.persons.slice(0, 3).map((person) => ({ op: "delete" as const, person: person.id })),
   ];
-}
-
-type Input = Record<string, unknown>;
-type Starts = (command: string, input: Input) => boolean;
-
-/** The first byte of a binary key value as the SDK holds it at this step: bytes, or `{ B: bytes }`. */
-const firstByte = (value: unknown): number | undefined => {
-  if (value instanceof Uint8Array) return value[0];
-  const b = (value as { B?: unknown } | undefined)?.B;
-  return b instanceof Uint8Array ? b[0] : undefined;
-};
-
-/** Where a paused loader stops: before its chunk's batch, its first stamp, its first location. */
-const PAUSES: readonly (readonly [string, Starts])[] = [
-  ["its chunk's writes", (command) => command === "BatchWriteItemCommand"],
-  ["its stamps", (command) => command === "UpdateItemCommand"],
-  [
-    "its locations",
-    (command, input) =>
-      command === "PutItemCommand" && firstByte((input.Item as Input | undefined)?.p) === 0x01,
-  ],
-];
-
-/**
- * Holds every call of `client` from the first one `starts` matches, once armed, until `release()`:
- * the process is as good as stopped (SIGSTOP) from there on, its lease renewals included.
- */
-function pauseOn(client: DynamoDBDocumentClient, starts: Starts) {
-  let armed = false;
-  let paused = false;
-  let reached!: () => void;
-  let release!: () => void;
-  const gate = {
-    reached: new Promise<void>((resolve) => {
-      reached = resolve;
-    }),
-    released: new Promise<void>((resolve) => {
-      release = resolve;
-    }),
-  };
-  client.middlewareStack.add(
-    (next, context) => async (args) => {
-      if (armed && !paused && starts(String(context.commandName), args.input as Input)) {
-        paused = true;
-        reached();
-      }
-      if (paused) await gate.released;
-      return next(args);
-    },
-    { step: "initialize", priority: "high", name: "pauseLoader" },
-  );
-  return {
-    reached: gate.reached,
-    release,
-    arm: () => {
-      armed = true;
-    },
-  };
 }
 
 describeEachEngine("loads fenced by generation", (getEngine) => {
