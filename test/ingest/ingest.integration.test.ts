@@ -13,12 +13,16 @@ import type { IngestState } from "../../lib/ingest/ingest-state.js";
 import { ingestStep } from "../../lib/ingest/ingest-step.js";
 import { type LocalExecution, runLocalExecution } from "../../lib/ingest/local-execution.js";
 import { generateApiKey } from "../../lib/keys/api-key.js";
+import { loadFile } from "../../lib/load/load-file.js";
 import { ALLOW_SHRINK_METADATA } from "../../lib/load/shrink-guard.js";
 import { dynamoDirectory } from "../../lib/store/dynamo/directory.js";
 import { readManifest } from "../../lib/store/dynamo/manifest.js";
+import { documentClientFor } from "../../lib/store/dynamo-client.js";
 import { type Scenario, scenario, stateAfter } from "../load/load-scenario.js";
 import { type LoadTable, loadTable } from "../load/load-tables.js";
 import { describeEachEngine } from "../support/engines.js";
+import { fakeWatch } from "../support/lease-watch.js";
+import { pauseOn } from "../support/pause.js";
 import { personInput, testUuid } from "../support/records.js";
 import { type LocalS3, startLocalS3 } from "../support/s3rver.js";
 
@@ -262,6 +266,40 @@ describeEachEngine("the ingest", (getEngine) => {
     await table.expectState(world.beforeState);
     await table.expectVerified();
     expect((await readManifest(table.documents, table.table)).lease).toBeUndefined();
+  });
+
+  it("a step paused past its lease, woken after another load published, changes nothing searches see", async () => {
+    const { table, world } = ready();
+    const object = await put("merge/paused.ndjson", await readFile(world.file("merge")));
+    // The paused step's own client: its lease looks expired at once, and it is never renewed.
+    const client = documentClientFor(getEngine().engine.client());
+    const pause = pauseOn(client, (command) => command === "BatchWriteItemCommand");
+    pause.arm();
+    const paused = dynamoDirectory(client, table.table, {
+      writer: { graceMs: 0, leaseTtlMs: 1, renewEveryMs: 3_600_000 },
+    });
+    const execution = runLocalExecution(object, (state) =>
+      ingestStep(state, { inbox: inbox(), directory: paused, deadline: everyNth(2), chunk: 25 }),
+    );
+    await pause.reached;
+
+    // Another load takes the lease over (its heartbeat stood still) and publishes.
+    const taker = dynamoDirectory(table.documents, table.table, {
+      writer: { graceMs: 0, leaseWatch: fakeWatch() },
+    });
+    await loadFile(world.file("changes"), "changes", taker);
+    const changed = await stateAfter(world.before, [{ path: world.file("changes"), mode: "changes" }]);
+    await table.expectState(changed);
+
+    // The step wakes: what it still sends lands in an abandoned generation, and the ingest fails.
+    pause.release();
+    const { state } = await execution;
+    expect(state.status).not.toBe("applied");
+    await table.expectState(changed);
+    // The next load removes what the woken step left; the directory is the taker's.
+    await loadFile(world.file("changes"), "changes", taker);
+    await table.expectState(changed);
+    await table.expectVerified();
   });
 
   it("waits while another load holds the lease, then applies", async () => {
