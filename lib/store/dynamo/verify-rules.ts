@@ -96,40 +96,40 @@ export function checkManifest(
   return { manifest };
 }
 
-/** A version or stamp of a generation abandoned when its load lost its lease. */
-function fencedOff(gen: number, x: number | undefined, at: Generation): string | undefined {
-  if (isAbandoned(gen, at))
-    return `written by generation ${gen}, abandoned when its load lost its lease (the next load removes it)`;
-  if (x !== undefined && isAbandoned(x, at))
-    return `stamped superseded by generation ${x}, abandoned when its load lost its lease (the next load removes the stamp)`;
-  return undefined;
-}
-
 /** What the manifest allows beyond the committed state; a stale lease was reported already. */
 export function allowances(manifest: Manifest) {
   const committed = manifest.committed;
   const loading = manifest.lease?.gen;
   const cleanup = manifest.cleanup;
   const at: Generation = { gen: committed, abandoned: abandonedOf(manifest) };
+  /** What is wrong with a stamp `x` on a version of `gen`, if anything. */
+  const stampProblem = (gen: number, x: number): string | undefined => {
+    if (x <= gen) return `superseded at generation ${x}, not after its own ${gen}`;
+    if (gen > committed && gen !== loading)
+      return `written by generation ${gen} > committed ${committed} with no load of it in progress (left by a dead load)`;
+    if (x <= committed && x !== cleanup)
+      return `superseded at generation ${x} <= committed ${committed} and never removed (stale garbage)`;
+    if (x > committed && x !== loading)
+      return `stamped superseded by generation ${x}, which never committed and has no load in progress`;
+    return undefined;
+  };
   return {
     committed,
     /** The committed generation as searches read it. */
     at,
     /** What is wrong with a version written at `gen` and superseded at `x`, if anything. */
-    version(gen: number, x: number | undefined): string | undefined {
-      const fenced = fencedOff(gen, x, at);
-      if (fenced) return fenced;
-      if (x !== undefined && x <= gen) return `superseded at generation ${x}, not after its own ${gen}`;
-      if (gen > committed && gen !== loading)
+    version(gen: number, stamp: number | undefined): string | undefined {
+      // Versions and stamps of abandoned generations are never seen, and the next load removes
+      // them from their journal (kept for that): allowed, as a load in progress's are.
+      if (isAbandoned(gen, at)) return undefined;
+      const x = stamp !== undefined && isAbandoned(stamp, at) ? undefined : stamp;
+      if (gen > committed && gen !== loading && (x === undefined || x > gen))
         return `written by generation ${gen} > committed ${committed} with no load of it in progress (left by a dead load)`;
-      if (x !== undefined && x <= committed && x !== cleanup)
-        return `superseded at generation ${x} <= committed ${committed} and never removed (stale garbage)`;
-      if (x !== undefined && x > committed && x !== loading)
-        return `stamped superseded by generation ${x}, which never committed and has no load in progress`;
-      return undefined;
+      return x === undefined ? undefined : stampProblem(gen, x);
     },
     /** A location deleted at `gen` (no current value) stays only until its generation's clean-up. */
     deletedLocation(gen: number): string | undefined {
+      if (isAbandoned(gen, at)) return undefined;
       if (gen > committed) return gen === loading ? undefined : this.version(gen, undefined);
       return gen === cleanup
         ? undefined
