@@ -13,7 +13,7 @@ import {
   readUuid,
   writeUuid,
 } from "../binary-keys.js";
-import { ByteReader, ByteWriter, compareText, FormatError, utf8Bytes, utf8Of } from "../bytes.js";
+import { ByteReader, ByteWriter, compareText, equalBytes, FormatError, utf8Bytes, utf8Of } from "../bytes.js";
 import type { BlockRef, OrderIndex } from "./counted-order.js";
 
 /** Version 1 was the packed-block layout; version 2 the generations of docs/data-model.md. */
@@ -26,6 +26,12 @@ const value = (capacity?: number) => new ByteWriter(capacity).u8(FORMAT);
 function valueReader(stored: Uint8Array): ByteReader {
   if (stored[0] !== FORMAT) throw new FormatError(`item in format ${stored[0]}, expected ${FORMAT}`);
   return new ByteReader(stored, 1);
+}
+
+/** `read`'s result, once it has read the whole value: bytes after it are damage, refused. */
+function whole<T>(reader: ByteReader, read: T): T {
+  if (reader.remaining !== 0) throw new FormatError(`${reader.remaining} bytes past the end of the value`);
+  return read;
 }
 
 /** The value with no content: the `d` of key entries. */
@@ -46,6 +52,16 @@ export function compress(json: unknown): Uint8Array {
 
 export const decompress = <T>(stored: Uint8Array): T =>
   JSON.parse(utf8Of(brotliDecompressSync(valueReader(stored).rest()))) as T;
+
+/**
+ * Whether a compressed value (in chunks, or one) is exactly what `compress` writes for what it holds, `json`: brotli ignores
+ * bytes past its stream's end and some bits of its last byte, so verify compares the bytes.
+ */
+export function isCompressedExactly(chunks: readonly Uint8Array[], json: unknown): boolean {
+  const joined = value();
+  for (const chunk of chunks) joined.bytes(valueReader(chunk).rest());
+  return equalBytes(compress(json), joined.done());
+}
 
 /**
  * A compressed value split into chunks of at most `chunkBytes` after the format byte, which every
@@ -103,10 +119,11 @@ export function encodeNamePairs(pairs: readonly NamePair[]): Uint8Array {
 export function decodeNamePairs(stored: Uint8Array): NamePair[] {
   const reader = valueReader(stored);
   const count = reader.varint();
-  return Array.from({ length: count }, () => {
+  const pairs = Array.from({ length: count }, () => {
     const firstName = readName(reader);
     return { firstName, lastName: readName(reader) };
   });
+  return whole(reader, pairs);
 }
 
 /** Where an employee record's items are: its company, order key, person and content hash. */
@@ -153,11 +170,12 @@ export function encodeOrderIndex(index: OrderIndex): Uint8Array {
 
 export function decodeOrderIndex(stored: Uint8Array): BlockRef[] {
   const reader = valueReader(stored);
-  return Array.from({ length: reader.varint() }, () => ({
+  const index = Array.from({ length: reader.varint() }, () => ({
     low: orderKeyOfBytes(reader.bytes(ORDER_KEY_BYTES)),
     gen: reader.u32(),
     count: reader.varint(),
   }));
+  return whole(reader, index);
 }
 
 /** An order's block: its keys, 25 bytes each, in order. */
@@ -227,5 +245,5 @@ export function decodeScopeMarker(stored: Uint8Array, markerGen: number): ScopeM
     const company = reader.text(reader.u8());
     changed.set(company, reader.u32());
   }
-  return { base, changed };
+  return whole(reader, { base, changed });
 }
