@@ -1,13 +1,15 @@
 /**
- * `npm run directory -- get employee ID | get person ID | company ID [--records] | verify [--company ID]`
- * with `--endpoint URL | --stage S` and `--table NAME`: looks at the directory as searches see it
- * (the committed generation), or checks every invariant of its items (docs/runbook.md, "Inspect,
- * verify and repair the directory"). Exit 0 on an answer or a clean verify; 1 for an unknown id,
- * a broken item or a failure; 2 for a bad call.
+ * `npm run directory -- get employee ID | get person ID | company ID [--records] | verify [--company ID]
+ * | repair [--company ID]` with `--endpoint URL | --stage S` and `--table NAME`: looks at the
+ * directory as searches see it (the committed generation), checks every invariant of its items, or
+ * rebuilds its derived items as a load (docs/runbook.md, "Inspect, verify and repair the
+ * directory"). Exit 0 on an answer, a clean verify or a repair; 1 for an unknown id, a broken item
+ * or a failure; 2 for a bad call.
  */
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { isCompanyId } from "../directory/company-id.js";
 import { directoryInspection } from "../store/dynamo/inspect.js";
+import { repairDerived } from "../store/dynamo/load-session.js";
 import { problemText, verifyDirectory } from "../store/dynamo/verify.js";
 import { documentClientFor } from "../store/dynamo-client.js";
 import { type CommandLine, cli, quoted, UsageError, urlOption } from "./args.js";
@@ -20,12 +22,14 @@ const USAGE = [
   "  get person ID            the person with all their employee records",
   "  company ID [--records]   counts of the company's records and persons (--records: their ids, in order)",
   "  verify [--company ID]    checks every invariant; names the first broken item",
+  "  repair [--company ID]    rebuilds orders, name postings and scopes from the entries, as a load",
 ].join("\n");
 
 type Command =
   | { name: "employee" | "person"; id: string }
   | { name: "company"; id: string; records: boolean }
-  | { name: "verify"; companyId?: string };
+  | { name: "verify"; companyId?: string }
+  | { name: "repair"; companyId?: string };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -63,9 +67,10 @@ function namedCommand({ values, positionals }: CommandLine<typeof OPTIONS>): Com
     arity(1);
     return { name, id: companyId(first), records: values.records === true };
   }
-  if (name === "verify") {
+  if (name === "verify" || name === "repair") {
     arity(0);
-    return values.company === undefined ? { name } : { name, companyId: companyId(values.company) };
+    const company = values.company === undefined ? {} : { companyId: companyId(values.company) };
+    return name === "verify" ? { name, ...company } : { name, ...company };
   }
   throw new UsageError(name ? `unknown command: ${quoted([name, first].join(" ").trim())}` : "no command");
 }
@@ -75,8 +80,8 @@ function commandOf(line: CommandLine<typeof OPTIONS>): Command {
   const command = namedCommand(line);
   if (values.records !== undefined && command.name !== "company")
     throw new UsageError("--records goes with company");
-  if (values.company !== undefined && command.name !== "verify")
-    throw new UsageError("--company goes with verify");
+  if (values.company !== undefined && command.name !== "verify" && command.name !== "repair")
+    throw new UsageError("--company goes with verify or repair");
   if (values.stage && values.endpoint) throw new UsageError("give --stage or --endpoint, not both");
   return command;
 }
@@ -104,6 +109,17 @@ async function verify(documents: DynamoDBDocumentClient, table: string, companyI
   return 0;
 }
 
+/** What repair cannot rebuild: the items it derives from, and the bundles entries come from. */
+const NOT_REBUILT =
+  "not rebuilt (they are what the rest is derived from): records, locations, bundles, and the key, names and person entries; run verify";
+
+async function repair(documents: DynamoDBDocumentClient, table: string, companyId: string | undefined) {
+  const companies = await repairDerived(documents, table, companyId === undefined ? {} : { companyId });
+  console.log(`repaired: orders, name postings and kept scopes of ${companies.length} companies rebuilt`);
+  console.log(NOT_REBUILT);
+  return 0;
+}
+
 /** Runs the command; the exit code. */
 async function run(command: Command, flags: TableFlags): Promise<number> {
   const { client, table } = await openDirectoryTable(flags);
@@ -111,6 +127,7 @@ async function run(command: Command, flags: TableFlags): Promise<number> {
   const inspection = directoryInspection(documents, table);
   try {
     if (command.name === "verify") return await verify(documents, table, command.companyId);
+    if (command.name === "repair") return await repair(documents, table, command.companyId);
     if (command.name === "company")
       return answer(await inspection.company(command.id, command.records), `company ${command.id}`, table);
     if (command.name === "employee")

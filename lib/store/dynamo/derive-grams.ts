@@ -126,10 +126,12 @@ export async function deriveCompanyGrams(
   const { gen } = context;
   const p = companyPartition(companyId);
   const committed = { gen: context.committed, abandoned: context.abandoned, consistent: true };
-  const [covered, stored] = await Promise.all([
-    context.reads.grams.covered(p, committed),
-    context.reads.grams.census(p, committed),
-  ]);
+  const [covered, stored] = context.rebuild
+    ? [false, undefined]
+    : await Promise.all([
+        context.reads.grams.covered(p, committed),
+        context.reads.grams.census(p, committed),
+      ]);
   if (covered && !stored) throw new Error(`company ${companyId} has a postings marker but no names census`);
   const census = covered && stored ? stored.census.copy() : new GramCensus();
   const work: GramWork = { p, gen, abandoned: context.abandoned, covered, census, posted: new Map() };

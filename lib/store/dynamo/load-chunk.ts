@@ -48,6 +48,8 @@ export interface ChunkContext extends Generation {
   readonly committed: number;
   /** Blocks an order index item holds before it is stored in parts (counted-order.ts's default). */
   readonly indexPartBlocks?: number;
+  /** A repair: every derived item was superseded, so each company's postings are posted whole. */
+  readonly rebuild?: boolean;
 }
 
 /** The last change of each id in a chunk: a later line about the same id wins. */

@@ -23,7 +23,15 @@ import { deriveCompanyOrders } from "./derive-orders.js";
 import { buildScopePostings } from "./derive-scope-grams.js";
 import { companyPersons, deriveScopeOrder, keepScopes, scopesAtLoad } from "./derive-scopes.js";
 import { type Journal, journal } from "./journal.js";
-import { bundleGenOf, type Generation, idOfPartition, type ScopeId, visibleAt } from "./layout.js";
+import {
+  bundleGenOf,
+  companyPartition,
+  type Generation,
+  idOfPartition,
+  type ScopeId,
+  scopePartition,
+  visibleAt,
+} from "./layout.js";
 import { type LeaseHolder, thisProcess } from "./lease-holder.js";
 import { type ChunkProgress, ChunkWriter } from "./load-chunk.js";
 import { locationSeenAt } from "./load-plan.js";
@@ -42,6 +50,7 @@ import {
 } from "./manifest.js";
 import { MANIFEST_TTL_MS, MAX_READ_AGE_MS } from "./reader.js";
 import { type DirectoryReads, directoryReads } from "./reads.js";
+import { storedCompanies, supersedeDerived } from "./rebuild.js";
 import type { RegisteredScope } from "./scope-registry.js";
 
 export interface WriterOptions {
@@ -94,7 +103,15 @@ export function dynamoDirectoryWriter(
   table: string,
   options: WriterOptions = {},
 ): DirectoryWriter {
-  const store: Store = {
+  const store = storeOf(client, table, options);
+  return {
+    beginLoad: (label) => beginLoad(store, label),
+    resumeLoad: (checkpoint) => resumeLoad(store, checkpoint),
+  };
+}
+
+function storeOf(client: DynamoDBDocumentClient, table: string, options: WriterOptions): Store {
+  return {
     client,
     table,
     options,
@@ -102,10 +119,6 @@ export function dynamoDirectoryWriter(
     ttl: options.leaseTtlMs ?? LEASE_TTL_MS,
     reads: directoryReads(client, table),
     log: journal(client, table),
-  };
-  return {
-    beginLoad: (label) => beginLoad(store, label),
-    resumeLoad: (checkpoint) => resumeLoad(store, checkpoint),
   };
 }
 
@@ -173,6 +186,28 @@ async function beginLoad(store: Store, label: string): Promise<LoadSession> {
   }
   const fence = { gen: lease.gen, committed: manifest.committed, abandoned: abandonedOf(manifest) };
   return new DynamoLoadSession(store, owner, fence, renewal);
+}
+
+/**
+ * `npm run directory -- repair`: a load that rebuilds the derived items of one company or all
+ * (rebuild.ts) and of the kept scopes holding them from their entries, and publishes them; the
+ * companies rebuilt.
+ */
+export async function repairDerived(
+  client: DynamoDBDocumentClient,
+  table: string,
+  options: WriterOptions & { companyId?: string } = {},
+): Promise<string[]> {
+  const session = (await beginLoad(storeOf(client, table, options), "repair")) as DynamoLoadSession;
+  try {
+    const companies = await session.rebuild(options.companyId);
+    const report = await session.commit();
+    if (report.cleanupDeferred) throw new Error(`repaired; its clean-up failed: ${report.cleanupDeferred}`);
+    return companies;
+  } catch (error) {
+    await session.abort().catch(() => undefined);
+    throw error;
+  }
 }
 
 /**
@@ -382,9 +417,37 @@ class DynamoLoadSession implements LoadSession {
     for (const scopeId of toDerive) this.chunks.scopes.add(scopeId);
   }
 
+  private rebuilding = false;
+
   private context() {
     const { indexPartBlocks } = this.store.options;
-    return { ...this.store, ...this.fence, ...(indexPartBlocks === undefined ? {} : { indexPartBlocks }) };
+    return {
+      ...this.store,
+      ...this.fence,
+      ...(indexPartBlocks === undefined ? {} : { indexPartBlocks }),
+      ...(this.rebuilding ? { rebuild: true } : {}),
+    };
+  }
+
+  /**
+   * Supersedes the derived items of a company (all, when undefined) and of the kept scopes holding
+   * it, and marks them to derive at commit: they are written again whole. The companies.
+   */
+  async rebuild(companyId?: string): Promise<string[]> {
+    await this.mayGoOn();
+    this.rebuilding = true;
+    const context = this.context();
+    const companies = companyId === undefined ? await storedCompanies(context) : [companyId];
+    for (const company of companies) {
+      await supersedeDerived(context, this.chunks, companyPartition(company));
+      this.chunks.companies.add(company);
+    }
+    for (const [scopeId, scope] of await scopesAtLoad(context))
+      if (scope.companies.some((company) => companies.includes(company))) {
+        await supersedeDerived(context, this.chunks, scopePartition(scope.home));
+        this.chunks.scopes.add(scopeId);
+      }
+    return companies;
   }
 
   /**

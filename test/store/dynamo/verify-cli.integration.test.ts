@@ -5,7 +5,7 @@ import { type Engine, startDynalite } from "../../../lib/local/engines.js";
 import { LOCAL_TABLE_NAMES } from "../../../lib/local/service.js";
 import { createTables } from "../../../lib/store/create-tables.js";
 import { employmentOrder } from "../../../lib/store/dynamo/items.js";
-import { companyPartition, entrySort, FAMILY } from "../../../lib/store/dynamo/layout.js";
+import { companyPartition, entrySort, FAMILY, gramCensusSort } from "../../../lib/store/dynamo/layout.js";
 import { documentClientFor } from "../../../lib/store/dynamo-client.js";
 import { E1, loadTwice, recordOf, tableItems } from "./verify-fixture.js";
 
@@ -74,6 +74,21 @@ describe("npm run directory", () => {
     });
     await expect(cli(["verify", "--company", "beta"])).resolves.toMatchObject({
       stdout: expect.stringContaining("ok: generation 2, company beta"),
+    });
+  });
+
+  it("repair rebuilds a company's damaged census as a load, and verify passes again", async () => {
+    if (!engine) throw new Error("no engine");
+    const items = tableItems(documentClientFor(engine.client()), LOCAL_TABLE_NAMES.directory);
+    // beta's census, written by the first load: deleted, its marker left alone.
+    await items.remove({ p: companyPartition("beta"), s: gramCensusSort(1, 0) });
+    await expect(cli(["verify", "--company", "beta"])).rejects.toMatchObject({ code: 1 });
+    const { stdout } = await cli(["repair", "--company", "beta"]);
+    expect(stdout).toMatch(
+      /^repaired: orders, name postings and kept scopes of 1 companies rebuilt\nnot rebuilt/,
+    );
+    await expect(cli(["verify", "--company", "beta"])).resolves.toMatchObject({
+      stdout: expect.stringContaining("ok: generation 3, company beta"),
     });
   });
 });

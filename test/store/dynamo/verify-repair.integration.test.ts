@@ -1,5 +1,9 @@
 /** The repairs docs/runbook.md gives for what verify reports actually make it pass again. */
+import { keepScopes } from "../../../lib/load/keep-scopes.js";
 import { loadData } from "../../../lib/load/load-file.js";
+import { namesOf } from "../../../lib/search/matching.js";
+import { type Item, keyOf } from "../../../lib/store/dynamo/batch.js";
+import { decodeOrderIndex, encodeOrderIndex } from "../../../lib/store/dynamo/codec.js";
 import { dynamoDirectory } from "../../../lib/store/dynamo/directory.js";
 import { employmentOrder } from "../../../lib/store/dynamo/items.js";
 import {
@@ -7,14 +11,39 @@ import {
   entrySort,
   FAMILY,
   gramMarkerSort,
+  isScopePartition,
   LOCATION_SORT,
   locationPartition,
 } from "../../../lib/store/dynamo/layout.js";
+import { repairDerived } from "../../../lib/store/dynamo/load-session.js";
 import { verifyDirectory } from "../../../lib/store/dynamo/verify.js";
 import { documentClientFor } from "../../../lib/store/dynamo-client.js";
 import { describeEachEngine } from "../../support/engines.js";
 import { fakeWatch } from "../../support/lease-watch.js";
-import { E1, E3, loadTwice, recordOf, tableItems } from "./verify-fixture.js";
+import { E1, E3, loadTwice, recordOf, SECOND, tableItems } from "./verify-fixture.js";
+
+const COMPANIES = ["acme", "beta"];
+
+/** Searches of every kind the derived items serve: orders, name postings, the scope's order and postings. */
+async function searches(documents: ReturnType<typeof documentClientFor>, table: string) {
+  const reader = dynamoDirectory(documents, table, { reader: { manifestTtlMs: 0, answerCacheBytes: 0 } });
+  const page = { created: {}, offset: 0, limit: 10 };
+  const fragments = SECOND.employees.flatMap((record) => {
+    const { firstName, lastName } = namesOf(record);
+    return [
+      ...(firstName ? [{ firstName: firstName.slice(0, 3) }, { firstName: firstName.slice(0, 2) }] : []),
+      ...(lastName ? [{ lastName: lastName.slice(1, 5) }] : []),
+    ];
+  });
+  const answers: unknown[] = [];
+  for (const filter of [{}, ...fragments]) {
+    for (const company of COMPANIES)
+      answers.push(await reader.employees({ filter: { companies: new Set([company]), ...filter }, ...page }));
+    const scope = new Set(COMPANIES);
+    answers.push(await reader.persons({ filter: { companies: scope, ...filter }, readable: scope, ...page }));
+  }
+  return answers;
+}
 
 describeEachEngine("repairs of what verify reports", (getEngine) => {
   const documents = () => documentClientFor(getEngine().client);
@@ -25,6 +54,48 @@ describeEachEngine("repairs of what verify reports", (getEngine) => {
     await tableItems(documents(), table()).wipe();
     await loadTwice(documents(), table());
   });
+
+  it("repair rebuilds damaged orders, postings, census and scope items: verify passes, searches as a fresh load", async () => {
+    const keep = () =>
+      keepScopes(dynamoDirectory(documents(), table(), { writer: { graceMs: 0 } }), [COMPANIES]);
+    await keep();
+    const items = tableItems(documents(), table());
+    const all = await items.all();
+    const first = (test: (item: Item) => boolean) => {
+      const found = all.find(test);
+      if (!found) throw new Error("no such item in the fixture");
+      return found;
+    };
+    const inAcme = (item: Item, family: number) =>
+      Buffer.from(item.p as Uint8Array).equals(Buffer.from("acme")) && (item.s as Uint8Array)[0] === family;
+    const lowered = (item: Item): Item => {
+      const [block, ...rest] = decodeOrderIndex(item.d as Uint8Array);
+      if (!block) throw new Error("an empty index");
+      return { ...item, d: encodeOrderIndex([{ ...block, count: block.count - 1 }, ...rest]) };
+    };
+    await items.remove(keyOf(first((item) => inAcme(item, 0x08))));
+    await items.remove(keyOf(first((item) => inAcme(item, 0x0b))));
+    await items.put(lowered(first((item) => inAcme(item, 0x0a))));
+    const census = first((item) => inAcme(item, 0x0c));
+    const d = Uint8Array.from(census.d as Uint8Array);
+    d[d.length - 1] = (d[d.length - 1] ?? 0) ^ 1;
+    await items.put({ ...census, d });
+    await items.put(
+      lowered(first((item) => isScopePartition(item.p as Uint8Array) && (item.s as Uint8Array)[0] === 0x0a)),
+    );
+    await items.remove(
+      keyOf(first((item) => isScopePartition(item.p as Uint8Array) && (item.s as Uint8Array)[0] === 0x0b)),
+    );
+    expect((await verify()).problem).toBeDefined();
+
+    expect(await repairDerived(documents(), table(), { graceMs: 0 })).toEqual(COMPANIES);
+    expect((await verify()).problem).toBeUndefined();
+    const repaired = await searches(documents(), table());
+    await items.wipe();
+    await loadTwice(documents(), table());
+    await keep();
+    expect(repaired).toEqual(await searches(documents(), table()));
+  }, 60_000);
 
   it("a dead load is undone by the next load once its lease expired", async () => {
     const dying = dynamoDirectory(documents(), table(), { writer: { renewEveryMs: 3_600_000 } });
