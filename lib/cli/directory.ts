@@ -22,7 +22,7 @@ const USAGE = [
   "  get person ID            the person with all their employee records",
   "  company ID [--records]   counts of the company's records and persons (--records: their ids, in order)",
   "  verify [--company ID]    checks every invariant; names the first broken item",
-  "  repair [--company ID]    rebuilds orders, name postings and scopes from the entries, as a load",
+  "  repair [--company ID]    rebuilds entries, orders, name postings and scopes from the records, as a load",
 ].join("\n");
 
 type Command =
@@ -109,15 +109,22 @@ async function verify(documents: DynamoDBDocumentClient, table: string, companyI
   return 0;
 }
 
-/** What repair cannot rebuild: the items it derives from, and the bundles entries come from. */
+/** What repair cannot rebuild: what the rest is derived from. */
 const NOT_REBUILT =
-  "not rebuilt (they are what the rest is derived from): records, locations, bundles, and the key, names and person entries; run verify";
+  "not rebuilt (the rest is derived from them): record contents, locations, bundles; run verify";
 
 async function repair(documents: DynamoDBDocumentClient, table: string, companyId: string | undefined) {
-  const companies = await repairDerived(documents, table, companyId === undefined ? {} : { companyId });
-  console.log(`repaired: orders, name postings and kept scopes of ${companies.length} companies rebuilt`);
+  const { companies, unhealed } = await repairDerived(
+    documents,
+    table,
+    companyId === undefined ? {} : { companyId },
+  );
+  console.log(
+    `repaired: entries, orders, name postings and kept scopes of ${companies.length} companies rebuilt`,
+  );
   console.log(NOT_REBUILT);
-  return 0;
+  for (const message of unhealed) console.error(`not healed: ${message}`);
+  return unhealed.length > 0 ? 1 : 0;
 }
 
 /** Runs the command; the exit code. */

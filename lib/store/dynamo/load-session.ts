@@ -50,7 +50,7 @@ import {
 } from "./manifest.js";
 import { MANIFEST_TTL_MS, MAX_READ_AGE_MS } from "./reader.js";
 import { type DirectoryReads, directoryReads } from "./reads.js";
-import { storedCompanies, supersedeDerived } from "./rebuild.js";
+import { rebuildEntries, storedCompanies, supersedeDerived } from "./rebuild.js";
 import type { RegisteredScope } from "./scope-registry.js";
 
 export interface WriterOptions {
@@ -188,22 +188,27 @@ async function beginLoad(store: Store, label: string): Promise<LoadSession> {
   return new DynamoLoadSession(store, owner, fence, renewal);
 }
 
+/** What a repair did: the companies rebuilt, and what it could not heal (messages). */
+export interface RepairReport {
+  readonly companies: readonly string[];
+  readonly unhealed: readonly string[];
+}
+
 /**
- * `npm run directory -- repair`: a load that rebuilds the derived items of one company or all
- * (rebuild.ts) and of the kept scopes holding them from their entries, and publishes them; the
- * companies rebuilt.
+ * `npm run directory -- repair`: a load that rebuilds one company's entries and derived items, or
+ * every company's (rebuild.ts), and those of the kept scopes holding them, and publishes them.
  */
 export async function repairDerived(
   client: DynamoDBDocumentClient,
   table: string,
   options: WriterOptions & { companyId?: string } = {},
-): Promise<string[]> {
+): Promise<RepairReport> {
   const session = (await beginLoad(storeOf(client, table, options), "repair")) as DynamoLoadSession;
   try {
-    const companies = await session.rebuild(options.companyId);
+    const repaired = await session.rebuild(options.companyId);
     const report = await session.commit();
     if (report.cleanupDeferred) throw new Error(`repaired; its clean-up failed: ${report.cleanupDeferred}`);
-    return companies;
+    return repaired;
   } catch (error) {
     await session.abort().catch(() => undefined);
     throw error;
@@ -430,15 +435,19 @@ class DynamoLoadSession implements LoadSession {
   }
 
   /**
-   * Supersedes the derived items of a company (all, when undefined) and of the kept scopes holding
-   * it, and marks them to derive at commit: they are written again whole. The companies.
+   * Writes a company's entries again from its records and bundles (all companies, when undefined),
+   * supersedes its derived items and those of the kept scopes holding it, and marks them to derive
+   * at commit: they are written again whole.
    */
-  async rebuild(companyId?: string): Promise<string[]> {
+  async rebuild(companyId?: string): Promise<RepairReport> {
     await this.mayGoOn();
     this.rebuilding = true;
     const context = this.context();
     const companies = companyId === undefined ? await storedCompanies(context) : [companyId];
+    const unhealed: string[] = [];
     for (const company of companies) {
+      await this.mayGoOn();
+      unhealed.push(...(await rebuildEntries(context, this.chunks, company)));
       await supersedeDerived(context, this.chunks, companyPartition(company));
       this.chunks.companies.add(company);
     }
@@ -447,7 +456,7 @@ class DynamoLoadSession implements LoadSession {
         await supersedeDerived(context, this.chunks, scopePartition(scope.home));
         this.chunks.scopes.add(scopeId);
       }
-    return companies;
+    return { companies, unhealed };
   }
 
   /**

@@ -7,22 +7,30 @@
  * over the one stored and supersedes the rest (derive-grams.ts, posted whole).
  */
 import { ScanCommand } from "@aws-sdk/lib-dynamodb";
+import type { SourceEmployee } from "../../directory/source.js";
+import { orderKeyParts } from "../binary-keys.js";
 import { DIRECTORY_ATTR as A } from "../tables.js";
-import { betweenQuery, bytesOf, keyOf, queryPages } from "./batch.js";
+import { betweenQuery, bytesOf, type Item, inParallel, keyOf, keyText, queryPages } from "./batch.js";
+import { decompress } from "./codec.js";
 import { writeInPieces } from "./derive-orders.js";
+import { personEntryItems, personOrder, recordItems } from "./items.js";
 import {
   companyOfPartition,
+  companyPartition,
+  FAMILY,
   genOf,
   gramCensusGenOf,
   isCompanyPartition,
   isGramCensusSort,
   isPostingSort,
+  orderOfSort,
   type PartitionKey,
   type SortKey,
   visibleAt,
 } from "./layout.js";
-import type { ChunkContext, ChunkWriter } from "./load-chunk.js";
+import { type ChunkContext, type ChunkWriter, loadAt } from "./load-chunk.js";
 import { Writes } from "./load-plan.js";
+import { companyItemVisible } from "./versions.js";
 
 /** Sort keys of a partition's derived items: blocks (0x08, 0x09) to index parts (0x0e). */
 const DERIVED = { low: Uint8Array.of(0x08) as SortKey, high: Uint8Array.of(0x0e, 0xff) as SortKey };
@@ -69,4 +77,94 @@ export async function storedCompanies(context: Pick<ChunkContext, "client" | "ta
     start = page.LastEvaluatedKey;
   } while (start);
   return [...companies].sort();
+}
+
+const isPersonEntry = (s: Uint8Array) => s[0] === FAMILY.personKey || (s[0] ?? 0) >= FAMILY.personNames;
+
+/** Sort keys of a company's records and entries: families 0x01 to 0x07. */
+const ENTRIES = { low: Uint8Array.of(0x01) as SortKey, high: Uint8Array.of(0x07, 0xff) as SortKey };
+
+/** What a company's entries rebuild puts, keeps as they are, and could not heal. */
+interface EntryWork {
+  readonly writes: Writes;
+  /** Keys left as they are: the items of a record whose person has no bundle. */
+  readonly kept: Set<string>;
+  /** Persons with records here but no visible bundle: their entries are left as they are. */
+  readonly orphans: Set<string>;
+  readonly unhealed: string[];
+}
+
+type Found = Awaited<ReturnType<ChunkContext["reads"]["bundle"]>>;
+
+/** The record items and key and names entries of each record, with its person's order key as `q`. */
+function recordWrites(
+  work: EntryWork,
+  records: readonly { gen: number; record: SourceEmployee }[],
+  bundles: ReadonlyMap<string, Found>,
+) {
+  for (const { gen, record } of records) {
+    const bundle = record.personId ? bundles.get(record.personId) : undefined;
+    const person = bundle?.bundle.person ? personOrder(bundle.bundle.person) : null;
+    const items = recordItems(record, gen, person);
+    if (record.personId && !person) {
+      work.unhealed.push(`record ${record.id} links to person ${record.personId}, who has no visible bundle`);
+      work.orphans.add(record.personId);
+      for (const item of items) work.kept.add(keyText(keyOf(item)));
+    } else for (const item of items) work.writes.put(item);
+  }
+}
+
+/** Any other visible entry is superseded. */
+function strayWrites(work: EntryWork, visible: readonly Item[]) {
+  const expected = new Set([...work.writes.puts.values()].map((item) => keyText(keyOf(item))));
+  for (const item of visible) {
+    const key = keyOf(item);
+    const text = keyText(key);
+    const orphan = isPersonEntry(key.s) && work.orphans.has(orderKeyParts(orderOfSort(key.s)).id);
+    if (!expected.has(text) && !work.kept.has(text) && !orphan) work.writes.supersede([key], genOf(key.s));
+  }
+}
+
+/**
+ * A company's record items and entries written again from what the records hold (their `d`) and
+ * their persons' bundles, at the generations they carry (so in place: a damaged one is overwritten,
+ * a missing one put back); any other visible entry is superseded. What it cannot rebuild: the
+ * items of a record whose person has no visible bundle (it holds the person), left as they are.
+ * Returns those, as messages.
+ */
+export async function rebuildEntries(
+  context: ChunkContext,
+  writer: ChunkWriter,
+  companyId: string,
+): Promise<string[]> {
+  const p = companyPartition(companyId);
+  const at = loadAt(context);
+  const visible: Item[] = [];
+  const pages = queryPages(context.client, betweenQuery(context.table, { p, ...ENTRIES }, true));
+  for await (const page of pages) visible.push(...page.filter((item) => companyItemVisible(item, at)));
+  const records = visible
+    .filter((item) => bytesOf(item[A.sort])[0] === FAMILY.record)
+    .map((item) => ({
+      gen: genOf(bytesOf(item[A.sort])),
+      record: decompress<SourceEmployee>(bytesOf(item[A.data])),
+    }));
+  const persons = [...new Set(records.flatMap(({ record }) => (record.personId ? [record.personId] : [])))];
+  const bundles = new Map(
+    await inParallel(persons, 32, async (id) => [id, await context.reads.bundle(id, at)] as const),
+  );
+  const work: EntryWork = {
+    writes: new Writes(context.gen),
+    kept: new Set(),
+    orphans: new Set(),
+    unhealed: [],
+  };
+  recordWrites(work, records, bundles);
+  for (const found of bundles.values()) {
+    if (!found?.bundle.person) continue;
+    const here = found.bundle.employees.filter((record) => record.companyId === companyId);
+    for (const item of personEntryItems(found.bundle.person, here, found.gen)) work.writes.put(item);
+  }
+  strayWrites(work, visible);
+  await writeInPieces(writer, work.writes);
+  return work.unhealed;
 }

@@ -85,7 +85,7 @@ describe("npm run directory", () => {
     await expect(cli(["verify", "--company", "beta"])).rejects.toMatchObject({ code: 1 });
     const { stdout } = await cli(["repair", "--company", "beta"]);
     expect(stdout).toMatch(
-      /^repaired: orders, name postings and kept scopes of 1 companies rebuilt\nnot rebuilt/,
+      /^repaired: entries, orders, name postings and kept scopes of 1 companies rebuilt\nnot rebuilt/,
     );
     await expect(cli(["verify", "--company", "beta"])).resolves.toMatchObject({
       stdout: expect.stringContaining("ok: generation 3, company beta"),

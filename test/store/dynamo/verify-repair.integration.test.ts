@@ -14,13 +14,14 @@ import {
   isScopePartition,
   LOCATION_SORT,
   locationPartition,
+  personPartition,
 } from "../../../lib/store/dynamo/layout.js";
 import { repairDerived } from "../../../lib/store/dynamo/load-session.js";
 import { verifyDirectory } from "../../../lib/store/dynamo/verify.js";
 import { documentClientFor } from "../../../lib/store/dynamo-client.js";
 import { describeEachEngine } from "../../support/engines.js";
 import { fakeWatch } from "../../support/lease-watch.js";
-import { E1, E3, loadTwice, recordOf, SECOND, tableItems } from "./verify-fixture.js";
+import { E1, E2, E3, loadTwice, P1, recordOf, SECOND, tableItems } from "./verify-fixture.js";
 
 const COMPANIES = ["acme", "beta"];
 
@@ -55,7 +56,7 @@ describeEachEngine("repairs of what verify reports", (getEngine) => {
     await loadTwice(documents(), table());
   });
 
-  it("repair rebuilds damaged orders, postings, census and scope items: verify passes, searches as a fresh load", async () => {
+  it("repair rebuilds damaged entries, orders, postings, census and scope items: verify passes, searches as a fresh load", async () => {
     const keep = () =>
       keepScopes(dynamoDirectory(documents(), table(), { writer: { graceMs: 0 } }), [COMPANIES]);
     await keep();
@@ -86,15 +87,40 @@ describeEachEngine("repairs of what verify reports", (getEngine) => {
     await items.remove(
       keyOf(first((item) => isScopePartition(item.p as Uint8Array) && (item.s as Uint8Array)[0] === 0x0b)),
     );
+    // Entries: a key entry and a person names entry deleted, a record's phone attribute removed,
+    // a person key entry copied to a company where the person has no record.
+    await items.remove(keyOf(first((item) => inAcme(item, 0x01))));
+    await items.remove(keyOf(first((item) => inAcme(item, 0x05))));
+    const { t: _, ...phoneless } = first((item) => inAcme(item, 0x03) && item.t !== undefined);
+    await items.put(phoneless);
+    await items.put({ ...first((item) => inAcme(item, 0x02)), p: companyPartition("beta") });
     expect((await verify()).problem).toBeDefined();
 
-    expect(await repairDerived(documents(), table(), { graceMs: 0 })).toEqual(COMPANIES);
+    expect(await repairDerived(documents(), table(), { graceMs: 0 })).toEqual({
+      companies: COMPANIES,
+      unhealed: [],
+    });
     expect((await verify()).problem).toBeUndefined();
     const repaired = await searches(documents(), table());
     await items.wipe();
     await loadTwice(documents(), table());
     await keep();
     expect(repaired).toEqual(await searches(documents(), table()));
+  }, 60_000);
+
+  it("repair says what it cannot heal, a deleted bundle of a person with records, and leaves their items", async () => {
+    const items = tableItems(documents(), table());
+    const bundle = (await items.all()).filter((item) =>
+      Buffer.from(item.p as Uint8Array).equals(Buffer.from(personPartition(P1))),
+    );
+    for (const item of bundle) await items.remove(keyOf(item));
+    const broken = (await verify()).problem?.what;
+    expect(broken).toContain(`person ${P1}`);
+    const { unhealed } = await repairDerived(documents(), table(), { graceMs: 0, companyId: "acme" });
+    expect(unhealed).toEqual(
+      [E1, E2].map((id) => `record ${id} links to person ${P1}, who has no visible bundle`),
+    );
+    expect((await verify()).problem?.what).toBe(broken);
   }, 60_000);
 
   it("a dead load is undone by the next load once its lease expired", async () => {
