@@ -25,8 +25,8 @@ import {
   decodeScopeMarker,
   decompress,
   decompressChunks,
+  endsWithItsStream,
   FORMAT,
-  isCompressedExactly,
   type Location,
   type ScopeMarker,
 } from "./codec.js";
@@ -122,7 +122,7 @@ const ownerPartition = (owner: string): PartitionKey =>
 export const orderBlockId = (family: number, company: string, low: OrderKey, gen: number) =>
   `${orderId(family, company)}/${hexOf(orderKeyBytes(low))}/${gen}`;
 
-const NOT_EXACT = "`d` is not the bytes its value compresses to (altered, or bytes past its end)";
+const PAST_END = "`d` holds bytes past the end of its compressed value";
 const sameBytes = (a: unknown, b: Uint8Array | undefined) =>
   b === undefined ? a === undefined : a instanceof Uint8Array && equalBytes(a, b);
 const textOrNull = (value: unknown) => (typeof value === "string" ? value : null);
@@ -321,7 +321,7 @@ export class Census {
     const first = { p: key.p, s: gramCensusSort(gen, 0) };
     const gathered = this.gather(first, gramCensusChunkOf(key.s), item, "names census");
     if (gathered === undefined || typeof gathered === "string") return gathered;
-    if (!isCompressedExactly(gathered, decompressChunks(gathered))) return NOT_EXACT;
+    if (!endsWithItsStream(gathered)) return PAST_END;
     return this.grams.census(first, owner, GramCensus.decode(gathered));
   }
 
@@ -364,7 +364,7 @@ export class Census {
     logical: EntryKey,
   ): string | undefined {
     const record = decompress<SourceEmployee>(data);
-    if (!isCompressedExactly([data], record)) return NOT_EXACT;
+    if (!endsWithItsStream([data])) return PAST_END;
     const expected = locationOf(record);
     if (expected.companyId !== company || expected.order !== order)
       return `holds record ${record.id} of company ${record.companyId}, whose key is another`;
@@ -394,7 +394,7 @@ export class Census {
     const gathered = this.gather(first, bundleChunkOf(key.s), item, "bundle");
     if (gathered === undefined || typeof gathered === "string") return gathered;
     const bundle = decompressChunks<Bundle>(gathered);
-    if (!isCompressedExactly(gathered, bundle)) return NOT_EXACT;
+    if (!endsWithItsStream(gathered)) return PAST_END;
     return this.bundle(idOfPartition(key.p), gen, bundle, item[A.hasPerson]);
   }
 

@@ -3,7 +3,7 @@
  * whole; then, one item at a time and undone after each, every stored item (but the manifest) is
  * deleted (but for one kind, below), altered (a byte of `d` flipped, a byte added, an attribute removed, a count lowered) and
  * copied where it does not belong (another generation, another record or person, the other
- * company): verify must report each. The misses are gathered, so a failure lists them all.
+ * company): verify must report each, unless what the item holds is unchanged (below). The misses are gathered, so a failure lists them all.
  */
 import { keepScopes } from "../../../lib/load/keep-scopes.js";
 import { type Item, type ItemKey, keyOf } from "../../../lib/store/dynamo/batch.js";
@@ -135,6 +135,21 @@ const damages = (item: Item): Damage[] => [
   ...copies(item),
 ];
 
+/**
+ * A compressed value whose altered bytes still decompress to what it held (a padding bit of
+ * brotli's last byte): nothing any reader sees changed, and verify cannot tell without compressing
+ * again, which it does not (brotli's output may change with its library).
+ */
+function holdsTheSame(item: Item, damage: Damage): boolean {
+  const altered = damage.put?.[A.data];
+  if (!(altered instanceof Uint8Array) || damage.remove) return false;
+  try {
+    return JSON.stringify(decompress(altered)) === JSON.stringify(decompress(bytes(item[A.data])));
+  } catch {
+    return false;
+  }
+}
+
 describeEachEngine("verify notices any single damaged item", (getEngine) => {
   const documents = () => documentClientFor(getEngine().client);
   const table = () => getEngine().tables.directory;
@@ -164,7 +179,8 @@ describeEachEngine("verify notices any single damaged item", (getEngine) => {
     const misses: string[] = [];
     for (const item of stored)
       for (const damage of damages(item))
-        if (!(await reported(item, damage))) misses.push(`${named(keyOf(item))}: ${damage.what}`);
+        if (!(await reported(item, damage)) && !holdsTheSame(item, damage))
+          misses.push(`${named(keyOf(item))}: ${damage.what}`);
     expect(misses).toEqual([]);
     expect((await verifyDirectory(documents(), table())).problem).toBeUndefined();
   }, 600_000);
