@@ -9,6 +9,7 @@
 import { ScanCommand } from "@aws-sdk/lib-dynamodb";
 import type { SourceEmployee } from "../../directory/source.js";
 import { orderKeyParts } from "../binary-keys.js";
+import { equalBytes } from "../bytes.js";
 import { DIRECTORY_ATTR as A } from "../tables.js";
 import { betweenQuery, bytesOf, type Item, inParallel, keyOf, keyText, queryPages } from "./batch.js";
 import { decompress } from "./codec.js";
@@ -83,6 +84,17 @@ const isPersonEntry = (s: Uint8Array) => s[0] === FAMILY.personKey || (s[0] ?? 0
 
 /** Sort keys of a company's records and entries: families 0x01 to 0x07. */
 const ENTRIES = { low: Uint8Array.of(0x01) as SortKey, high: Uint8Array.of(0x07, 0xff) as SortKey };
+
+/** Whether two items hold the same attributes with the same values. */
+function sameItem(a: Item, b: Item | undefined): boolean {
+  if (!b || Object.keys(a).length !== Object.keys(b).length) return false;
+  return Object.entries(a).every(([name, value]) => {
+    const other = b[name];
+    return value instanceof Uint8Array && other instanceof Uint8Array
+      ? equalBytes(value, other)
+      : value === other;
+  });
+}
 
 /** What a company's entries rebuild puts, keeps as they are, and could not heal. */
 interface EntryWork {
@@ -165,6 +177,10 @@ export async function rebuildEntries(
     for (const item of personEntryItems(found.bundle.person, here, found.gen)) work.writes.put(item);
   }
   strayWrites(work, visible);
+  // An item stored exactly as it would be written is not written again.
+  const stored = new Map(visible.map((item) => [keyText(keyOf(item)), item]));
+  for (const [text, item] of work.writes.puts)
+    if (sameItem(item, stored.get(text))) work.writes.puts.delete(text);
   await writeInPieces(writer, work.writes);
   return work.unhealed;
 }
