@@ -3,8 +3,8 @@
  * | repair [--company ID]` with `--endpoint URL | --stage S` and `--table NAME`: looks at the
  * directory as searches see it (the committed generation), checks every invariant of its items, or
  * rebuilds its derived items as a load (docs/runbook.md, "Inspect, verify and repair the
- * directory"). Exit 0 on an answer, a clean verify or a repair; 1 for an unknown id, a broken item
- * or a failure; 2 for a bad call.
+ * directory"). Exit 0 on an answer, a clean verify or a repair; 1 for an unknown id, a broken item,
+ * a record repair could not heal, or a failure; 2 for a bad call.
  */
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { isCompanyId } from "../directory/company-id.js";

@@ -5,7 +5,8 @@
  * is kept in memory is a summary per visible record, entry, bundle and location (ids, order keys,
  * hashes and name pairs), never the records: about 1.3 KB per record (one person each, measured
  * before name postings; their tallies add about 200 bytes a named record, estimated), so a million
- * records need about 1.5 GB; `--company` holds one company's.
+ * records need about 1.5 GB; `--company` holds one company's. Each compressed value is decompressed
+ * twice (the second time without its last byte, which must fail: bytes past its end are damage).
  */
 import { type DynamoDBDocumentClient, GetCommand, ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { orderKeyParts } from "../binary-keys.js";
