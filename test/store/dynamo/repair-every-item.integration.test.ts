@@ -49,7 +49,7 @@ describeEachEngine("repair heals any single damaged entry or derived item", (get
   beforeAll(async () => {
     await loadTwice(documents(), table());
     await keepScopes(dynamoDirectory(documents(), table(), { writer: { graceMs: 0 } }), [["acme", "beta"]]);
-  }, 60_000);
+  });
 
   it("deleted, or a byte of `d` flipped, each is healed by repair and verify passes", async () => {
     const items = tableItems(documents(), table());
@@ -76,5 +76,5 @@ describeEachEngine("repair heals any single damaged entry or derived item", (get
         if (left) unhealed.push(left);
       }
     expect(unhealed).toEqual([]);
-  }, 900_000);
+  });
 });

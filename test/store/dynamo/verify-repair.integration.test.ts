@@ -106,7 +106,7 @@ describeEachEngine("repairs of what verify reports", (getEngine) => {
     await loadTwice(documents(), table());
     await keep();
     expect(repaired).toEqual(await searches(documents(), table()));
-  }, 60_000);
+  });
 
   it("repair says what it cannot heal, a deleted bundle of a person with records, and leaves their items", async () => {
     const items = tableItems(documents(), table());
@@ -121,7 +121,7 @@ describeEachEngine("repairs of what verify reports", (getEngine) => {
       [E1, E2].map((id) => `record ${id} links to person ${P1}, who has no visible bundle`),
     );
     expect((await verify()).problem?.what).toBe(broken);
-  }, 60_000);
+  });
 
   it("a dead load is undone by the next load once its lease expired", async () => {
     const dying = dynamoDirectory(documents(), table(), { writer: { renewEveryMs: 3_600_000 } });
