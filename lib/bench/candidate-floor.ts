@@ -1,5 +1,5 @@
 /**
- * A name query's `candidateRcu` (issue 17): what one ideal Query over a trigram index would read
+ * A name query's `candidateRcu`: what one ideal Query over a trigram index would read
  * for a fragment of 3 or more characters. Such an index keys an entry by each trigram of each
  * normalized name, so a search reads the entries of the fragment's rarest trigram (and checks the
  * whole fragment on them). The candidates are the floor's (records in scope that carry the names

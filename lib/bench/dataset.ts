@@ -39,7 +39,7 @@ export interface Dataset {
 export const DEFAULT_DATASET: DatasetOptions = { records: 100_000, companies: 50, seed: 1 };
 
 /**
- * The scale profile's (issue 17). Zipf exponent 1 over 1,000 companies: the largest weighs
+ * The scale profile's. Zipf exponent 1 over 1,000 companies: the largest weighs
  * 1/H(1000), about 13% of the companies drawn (a person's employers are distinct, so a little less
  * of the records).
  */
@@ -50,7 +50,7 @@ export const SCALE_DATASET: DatasetOptions = {
   companySizes: { zipf: 1 },
 };
 
-/** The issue's skew: the largest company holds at least 5% of the records. */
+/** The required skew: the largest company holds at least 5% of the records. */
 const MIN_LARGEST_SHARE = 0.05;
 
 /** Fails the run when the generated directory is not as skewed as the scale profile needs. */

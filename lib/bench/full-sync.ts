@@ -1,5 +1,5 @@
 /**
- * fullSync (issue 17): a partner copying everything its key may read, persons with no filter, page
+ * fullSync: a partner copying everything its key may read, persons with no filter, page
  * after page of `limit` 100 from offset 0 until past the total. Each page is measured, priced and
  * dropped as it comes (a million records make about 3,700 pages): only sums are kept.
  */

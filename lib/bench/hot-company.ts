@@ -1,5 +1,5 @@
 /**
- * hotCompany (issue 17): one company searched again and again in one process, as a warm Lambda
+ * hotCompany: one company searched again and again in one process, as a warm Lambda
  * serves a partner polling it. The reader is built as a route function builds it
  * (serviceDirectoryReader: the manifest cached for a second, not for the whole run as the other
  * measurements have it), so the manifest re-reads are part of what is measured, and so is

@@ -1,6 +1,6 @@
 /**
- * The benchmark's result: the JSON written by `--out` (its shape is fixed by the issue) and the
- * same as text tables, with each target of the issue checked against it.
+ * The benchmark's result: the JSON written by `--out` (its shape is fixed) and the same as
+ * text tables, with each benchmark target checked against it.
  */
 import type { BundleResult } from "./bundles.js";
 import type { BenchRoute, QueryKind } from "./query-mix.js";

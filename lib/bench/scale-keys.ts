@@ -1,5 +1,5 @@
 /**
- * The scale profile's keys (issue 17): one company, 50 companies and every company. The one is the
+ * The scale profile's keys: one company, 50 companies and every company. The one is the
  * largest; the 50 sit at ranks spread evenly through the size distribution, from the largest to the
  * smallest, so the key reads huge, middling and tiny companies alike, and every key reads the
  * largest company (its employees queries run under any of them).

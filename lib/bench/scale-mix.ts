@@ -1,5 +1,5 @@
 /**
- * The scale profile's queries (issue 17), picked from the dataset by fixed rules like the queries
+ * The scale profile's queries, picked from the dataset by fixed rules like the queries
  * profile's mix: the employees of the largest company (first page, deep page, last name, created
  * range, phone) under the one-company key, and per key the persons with no filter (first page and
  * the last full page), plus, for keys of more than one company, a last-name fragment of 3 letters

@@ -1,7 +1,7 @@
 /**
- * The scale profile's result: the JSON written by `--out` (issue 17 fixes the fields of its
- * queries, `fullSync` and `hotCompany`) and the same as text tables, with the issue's targets
- * checked (scale-targets.ts).
+ * The scale profile's result: the JSON written by `--out` (the fields of its queries, `fullSync`
+ * and `hotCompany` are fixed) and the same as text tables, with the scale targets checked
+ * (scale-targets.ts).
  */
 
 import type { WriteFigures } from "./capacity-recorder.js";
@@ -28,7 +28,7 @@ export interface ScaleReport extends BenchReport {
   /** The mix again in a process limited like a 1,024 MB Lambda: the worst p99 and the heap's growth. */
   readonly limitedProcess: LimitedProcessReport;
   readonly fullSync: FullSyncReport;
-  /** Issue 17's point 4: the full load (a snapshot into the empty directory), one record, one scope change. */
+  /** The writes measured: the full load (a snapshot into the empty directory), one record, one scope change. */
   readonly writes: ScaleWritesReport & {
     readonly fullLoad: WriteFigures & { mode: string; records: number };
   };

@@ -1,5 +1,5 @@
 /**
- * The scale profile (issue 17): a Zipf-sized directory (by default a million records over 1,000
+ * The scale profile: a Zipf-sized directory (by default a million records over 1,000
  * companies), loaded as the queries profile loads it; the scale mix measured under keys of 1, 50
  * and every company; one company searched again and again; the mix again in a process limited
  * like a 1,024 MB Lambda; and a full sync of everything the widest key may read.

@@ -1,5 +1,5 @@
 /**
- * Issue 17's targets, checked on a scale report. Each is a bound the store must meet on a million
+ * The scale targets, checked on a scale report. Each is a bound the store must meet on a million
  * records whatever the key's scope; the report says met or missed with the figures, and a miss
  * does not fail the run (as the queries profile's targets).
  */

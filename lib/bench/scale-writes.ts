@@ -1,9 +1,9 @@
 /**
- * What the scale profile's writes cost (issue 17, point 4): each derived structure is kept by the
- * loads, so a change writes in proportion to itself. Measured on the loaded bench tables, after the
- * queries: a one-record change (a merge load renaming one record of the largest company) and a
- * key's scope change (the 50-company key given one company more: its new scope's order is written
- * whole, the old one's stamped). The full load's figures come from openBench.
+ * What the scale profile's writes cost: each derived structure is kept by the loads, so a change
+ * writes in proportion to itself. Measured on the loaded bench tables, after the queries: a
+ * one-record change (a merge load renaming one record of the largest company) and a key's scope
+ * change (the 50-company key given one company more: the new scope takes over the old one's
+ * partition). The full load's figures come from openBench.
  */
 
 import { keepScopes } from "../load/keep-scopes.js";

@@ -9,7 +9,7 @@
  * each measured in capacity, calls, time, peak RSS and items stored.
  * scale: a Zipf-sized directory (a million records over 1,000 companies by default), the scale
  * mix under keys of 1, 50 and every company, a hot company, the mix in a 1,024 MB heap and a full
- * sync, checked against issue 17's targets.
+ * sync, checked against the scale targets.
  * Tables go to stdout, progress to stderr; docs/performance.md explains every figure.
  */
 import { writeFileSync } from "node:fs";
@@ -29,7 +29,7 @@ const USAGE = `usage: npm run bench -- [--profile queries|loads|scale] [--record
 
   --profile P     queries (default: the search mix, floors, naive yardstick, bundles),
                   loads (what loads write, and the loading process's peak RSS)
-                  or scale (issue 17: Zipf-sized companies, keys of 1, 50 and all, full sync)
+                  or scale (Zipf-sized companies, keys of 1, 50 and all, full sync)
   --records N     employee records (default ${DEFAULT_DATASET.records}; scale ${SCALE_DATASET.records})
   --companies N   companies (default ${DEFAULT_DATASET.companies}; scale ${SCALE_DATASET.companies}; loads use one)
   --seed S        demo generator seed (default ${DEFAULT_DATASET.seed})

@@ -1,7 +1,7 @@
 /**
  * How the demo generator spreads records over companies: evenly, or Zipf-like (the company of rank
  * r weighs 1/r^s), so a few companies are huge and most are small, as in a real directory. The
- * scale benchmark (issue 17) needs the skew: a cost that grows with a company's size shows there.
+ * scale benchmark needs the skew: a cost that grows with a company's size shows there.
  */
 import type { DemoRandom } from "./demo-random.js";
 

@@ -1,5 +1,5 @@
 /**
- * Read-cost regression test of the structures issue 17 added (counted orders, scope orders, name
+ * Read-cost regression test of the scale structures (counted orders, scope orders, name
  * postings), on a small skewed dataset: the scale profile's mix (lib/bench/scale-mix.ts) under its
  * keys of 1, 50 and every company, with the keys' scopes kept before the dataset's snapshot, as
  * the bench runs it. Each query must stay at or under its budget in scale-cost-budget.json (consumed capacity is

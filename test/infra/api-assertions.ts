@@ -17,7 +17,7 @@ import {
   resources,
 } from "./template-helpers.js";
 
-/** The mapping of API Gateway's own answers to contract errors (plus the extra types covered). */
+/** The required mapping of API Gateway's own answers to contract errors (plus the extra types covered). */
 const EXPECTED_GATEWAY_RESPONSES: readonly [type: string, status: string, error: string][] = [
   ["UNAUTHORIZED", "401", "invalid_api_key"],
   ["INVALID_API_KEY", "401", "invalid_api_key"],

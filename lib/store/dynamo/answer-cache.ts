@@ -1,6 +1,6 @@
 /**
  * Answers kept by generation, so that a company searched again and again in one warm process costs
- * the manifest's read a second and nothing else (issue 17's hot company).
+ * the manifest's read a second and nothing else (the scale benchmark's hot company).
  *
  * Every stored version is immutable, and a reader at generation G sees exactly one state of the
  * directory: an answer read at G is G's answer for ever. An entry therefore never goes stale; it is

@@ -1,6 +1,6 @@
 /**
  * The stored bytes of the directory table, pinned: keys and values of docs/data-model.md as fixed
- * bytes, recorded from the code before the codec was rewritten (issue 15). Tables written by
+ * bytes, recorded from the code before the codec was rewritten. Tables written by
  * earlier code must still read, so a change here is a change of format (and of FORMAT), never a
  * refactor. Compressed values are pinned in the reading direction only: brotli's output may change
  * with its library, and any output decompresses the same.
