@@ -46,7 +46,7 @@ export function addInboxBucket(scope: Construct, id: string, settings: InboxSett
   const destroy = settings.removalPolicy === RemovalPolicy.DESTROY;
   const bucket = new Bucket(scope, id, {
     blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-    // SSE-S3 (docs/operations.md "The inbox"): IAM and this bucket's policy are the access control;
+    // SSE-S3 (docs/operations.md "Loading data on AWS"): IAM and this bucket's policy are the access control;
     // aws/s3 would add a KMS call per request and no control of its own.
     encryption: BucketEncryption.S3_MANAGED,
     enforceSSL: true,
