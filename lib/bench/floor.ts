@@ -1,6 +1,6 @@
 /**
  * The floor: the read capacity the cheapest possible design must spend on a query, computed from
- * the source records (docs/performance.md states the formula and why each term is there).
+ * the source records (docs/performance.md states the formula).
  *
  * floor = index part + page part, where
  *   index part = Σ over the Queries of an ideal design of readUnits(Σ minimal entry bytes of the

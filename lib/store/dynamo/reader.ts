@@ -61,8 +61,8 @@ export const MANIFEST_TTL_MS = 1_000;
 export const MAX_READ_AGE_MS = 1_000;
 /**
  * Bundles read at once for a page of persons: the contract's default page (50), and the SDK's
- * default socket pool, so a default page is one wave of reads; with 25, a slow engine chained up
- * to four (docs/performance.md, DynamoDB Local run of 2026-11-24).
+ * default socket pool, so a default page is one wave of reads (with 25, a slow engine chained up
+ * to four waves and broke the round-trip target).
  */
 const BUNDLES_IN_FLIGHT = 50;
 
