@@ -342,15 +342,12 @@ describeEachEngine("the ingest", (getEngine) => {
     const step = ingest({ every: 1 });
     let crashed = false;
     const crashingAfterFlip = async (state: IngestState) => {
-      // The flip wrote the report; the clean-up goes on in later steps: the next one dies.
-      if (
-        !crashed &&
-        state.status === "running" &&
-        state.crash === undefined &&
-        (await inbox().report(object))
-      ) {
+      // The flip wrote the report; the clean-up goes on in later steps: the next one dies. On a
+      // busy machine a step after the flip may have crashed by itself already (a call timed out):
+      // its crash counts the same.
+      if (!crashed && state.status === "running" && (await inbox().report(object))) {
         crashed = true;
-        throw new Error("Runtime exited with error: signal: killed");
+        if (state.crash === undefined) throw new Error("Runtime exited with error: signal: killed");
       }
       return step(state);
     };
