@@ -5,11 +5,11 @@
  */
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 
-type Input = Record<string, unknown>;
+export type Input = Record<string, unknown>;
 export type Starts = (command: string, input: Input) => boolean;
 
 /** The first byte of a binary key value as the SDK holds it at this step: bytes, or `{ B: bytes }`. */
-const firstByte = (value: unknown): number | undefined => {
+export const firstByte = (value: unknown): number | undefined => {
   if (value instanceof Uint8Array) return value[0];
   const b = (value as { B?: unknown } | undefined)?.B;
   return b instanceof Uint8Array ? b[0] : undefined;
@@ -28,9 +28,10 @@ export const PAUSES: readonly (readonly [string, Starts])[] = [
 
 /**
  * Holds every call of `client` from the first one `starts` matches, once armed, until `release()`:
- * the process is as good as stopped (SIGSTOP) from there on, its lease renewals included.
+ * the process is as good as stopped (SIGSTOP) from there on, its lease renewals included. With
+ * `only`, that one call is held and the others go on (a slow read rather than a stopped process).
  */
-export function pauseOn(client: DynamoDBDocumentClient, starts: Starts) {
+export function pauseOn(client: DynamoDBDocumentClient, starts: Starts, options: { only?: boolean } = {}) {
   let armed = false;
   let paused = false;
   let reached!: () => void;
@@ -45,11 +46,12 @@ export function pauseOn(client: DynamoDBDocumentClient, starts: Starts) {
   };
   client.middlewareStack.add(
     (next, context) => async (args) => {
-      if (armed && !paused && starts(String(context.commandName), args.input as Input)) {
+      const matched = armed && !paused && starts(String(context.commandName), args.input as Input);
+      if (matched) {
         paused = true;
         reached();
       }
-      if (paused) await gate.released;
+      if (matched || (paused && !options.only)) await gate.released;
       return next(args);
     },
     { step: "initialize", priority: "high", name: "pauseLoader" },

@@ -6,7 +6,6 @@
  * and the search answers as a fresh one does: never a 500. A read that fails at a generation still
  * committed is thrown as it is. Nothing waits on time: the held read is released by the test.
  */
-import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { loadData } from "../../../lib/load/load-file.js";
 import { batchWrite, keyOf, queryAll } from "../../../lib/store/dynamo/batch.js";
 import { dynamoDirectory } from "../../../lib/store/dynamo/directory.js";
@@ -16,6 +15,7 @@ import { documentClientFor } from "../../../lib/store/dynamo-client.js";
 import type { DirectoryReader, EmployeesQuery, PersonsQuery } from "../../../lib/store/port.js";
 import { DIRECTORY_ATTR as A } from "../../../lib/store/tables.js";
 import { describeEachEngine, type EngineContext } from "../../support/engines.js";
+import { firstByte, type Input, pauseOn } from "../../support/pause.js";
 import { dataFileOf, employeeInput, personInput, testUuid } from "../../support/records.js";
 
 const P1 = testUuid(0x28, 0, 1);
@@ -49,57 +49,23 @@ const personsOfAcme: PersonsQuery = {
   limit: 50,
 };
 
-type Input = Record<string, unknown>;
-/** A binary value as the SDK holds it at this step: bytes, or marshalled `{ B: bytes }`. */
-const bytesOfValue = (value: unknown): Uint8Array | undefined => {
-  if (value instanceof Uint8Array) return value;
-  const b = (value as { B?: unknown } | undefined)?.B;
-  return b instanceof Uint8Array ? b : undefined;
-};
 const values = (input: Input) => (input.ExpressionAttributeValues ?? {}) as Record<string, unknown>;
 
 /** The reads held back, each the first of its kind: what the search reads after its window. */
 const HELD = {
   /** A Query of an employees order's blocks (sort keys 0x08 …). */
   orderBlocks: (command: string, input: Input) =>
-    command === "QueryCommand" && bytesOfValue(values(input)[":low"])?.[0] === 0x08,
+    command === "QueryCommand" && firstByte(values(input)[":low"]) === 0x08,
   /** A BatchGetItem of record items (sort keys 0x03 …) named by a window. */
   recordsByKey: (command: string, input: Input) => {
     if (command !== "BatchGetItemCommand") return false;
     const [request] = Object.values((input.RequestItems ?? {}) as Record<string, { Keys: Input[] }>);
-    return bytesOfValue(request?.Keys[0]?.s)?.[0] === 0x03;
+    return firstByte(request?.Keys[0]?.s) === 0x03;
   },
   /** A Query of a person's bundle (partitions 0x00 …). */
   bundle: (command: string, input: Input) =>
-    command === "QueryCommand" && bytesOfValue(values(input)[":p"])?.[0] === 0x00,
+    command === "QueryCommand" && firstByte(values(input)[":p"]) === 0x00,
 } as const;
-
-/** Holds the first call `held` matches until `release()`; `reached` resolves when it is held. */
-function holdOne(client: DynamoDBDocumentClient, held: (command: string, input: Input) => boolean) {
-  let armed = true;
-  let reached!: () => void;
-  let release!: () => void;
-  const gate = {
-    reached: new Promise<void>((resolve) => {
-      reached = resolve;
-    }),
-    released: new Promise<void>((resolve) => {
-      release = resolve;
-    }),
-  };
-  client.middlewareStack.add(
-    (next, context) => async (args) => {
-      if (armed && held(String(context.commandName), args.input as Input)) {
-        armed = false;
-        reached();
-        await gate.released;
-      }
-      return next(args);
-    },
-    { step: "initialize", priority: "high", name: "holdOneRead" },
-  );
-  return { reached: gate.reached, release };
-}
 
 describeEachEngine("a search that outlives its generation", (getEngine) => {
   let context: EngineContext;
@@ -122,7 +88,8 @@ describeEachEngine("a search that outlives its generation", (getEngine) => {
   /** A reader on a client of its own, one read of which is held. */
   function heldReader(held: (command: string, input: Input) => boolean) {
     const client = documentClientFor(context.engine.client());
-    const gate = holdOne(client, held);
+    const gate = pauseOn(client, held, { only: true });
+    gate.arm();
     const reader = dynamoDirectoryReader(client, context.tables.directory, {
       manifestTtlMs: 0,
       answerCacheBytes: 0,
