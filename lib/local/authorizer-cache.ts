@@ -2,23 +2,18 @@
  * API Gateway's authorizer cache, as the local gateway keeps it: the TOKEN authorizer's answer per
  * API and `Authorization` value, for a TTL (infra: `authorizerCacheTtlSeconds`). A burst on one
  * key therefore invokes the authorizer once, not once a request, as on AWS; concurrent requests
- * with one token share the invocation under way. Only answers are kept: a refusal (`Unauthorized`)
- * or a failure is asked again by the next request.
+ * with one token share the invocation under way (lru-cache's `fetch`). Only answers are kept: a
+ * refusal (`Unauthorized`) or a failure is asked again by the next request.
  */
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from "aws-lambda";
+import { LRUCache } from "lru-cache";
 
 type Authorizer = (event: APIGatewayTokenAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
-
-interface CachedAnswer {
-  readonly answer: Promise<APIGatewayAuthorizerResult>;
-  /** Monotonic milliseconds after which it is asked again; Infinity while the invocation runs. */
-  expiresAt: number;
-}
 
 export interface AuthorizerCacheOptions {
   /** 0 leaves every request to the authorizer. */
   readonly ttlMs: number;
-  /** How many tokens are kept; the oldest goes first. */
+  /** How many tokens are kept; the least recently used goes first. */
   readonly maxEntries?: number;
   /** Milliseconds, monotonic. */
   readonly clock?: () => number;
@@ -30,23 +25,16 @@ export function cachedAuthorizer(
   { ttlMs, maxEntries = 10_000, clock = () => performance.now() }: AuthorizerCacheOptions,
 ): (api: string, event: APIGatewayTokenAuthorizerEvent) => Promise<APIGatewayAuthorizerResult> {
   if (ttlMs <= 0) return (_, event) => authorizer(event);
-  const entries = new Map<string, CachedAnswer>();
-  return (api, event) => {
-    const key = `${api}\n${event.authorizationToken}`;
-    const cached = entries.get(key);
-    if (cached && clock() < cached.expiresAt) return cached.answer;
-    if (cached) entries.delete(key);
-    const entry: CachedAnswer = { answer: authorizer(event), expiresAt: Number.POSITIVE_INFINITY };
-    entries.set(key, entry);
-    if (entries.size > maxEntries) entries.delete(entries.keys().next().value as string);
-    entry.answer.then(
-      () => {
-        entry.expiresAt = clock() + ttlMs;
-      },
-      () => {
-        if (entries.get(key) === entry) entries.delete(key);
-      },
-    );
-    return entry.answer;
+  const cache = new LRUCache<string, APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent>({
+    max: maxEntries,
+    ttl: ttlMs,
+    ttlResolution: 0,
+    perf: { now: clock },
+    fetchMethod: (_key, _stale, { context }) => authorizer(context),
+  });
+  return async (api, event) => {
+    const answer = await cache.fetch(`${api}\n${event.authorizationToken}`, { context: event });
+    if (answer === undefined) throw new Error("the authorizer gave no answer");
+    return answer;
   };
 }

@@ -19,18 +19,19 @@ describe("cachedKeyLookup", () => {
   const options = { foundTtlMs: 1_000, unknownTtlMs: 10_000, maxEntries: 100 };
 
   it("reads a hash once for a burst, keeps a found record for foundTtlMs and an unknown hash for unknownTtlMs", async () => {
-    let now = 0;
+    // lru-cache counts age from a start above 0, as performance.now() always is.
+    let now = 5_000;
     const { reads, findByHash } = store(async (hash) => (hash === "aa" ? RECORD : undefined));
     const lookup = cachedKeyLookup(findByHash, { ...options, clock: () => now });
     const found = await Promise.all(Array.from({ length: 300 }, () => lookup("aa")));
     await Promise.all(Array.from({ length: 300 }, () => lookup("forged")));
     expect(found.every((record) => record === RECORD)).toBe(true);
     expect(reads).toEqual(["aa", "forged"]);
-    now = 1_000;
+    now = 6_001;
     expect(await lookup("aa")).toBe(RECORD);
     expect(await lookup("forged")).toBeUndefined();
     expect(reads).toEqual(["aa", "forged", "aa"]);
-    now = 10_000;
+    now = 15_001;
     await lookup("forged");
     expect(reads).toEqual(["aa", "forged", "aa", "forged"]);
   });
@@ -41,7 +42,7 @@ describe("cachedKeyLookup", () => {
       if (failing) throw new Error("TimeoutError");
       return RECORD;
     });
-    const lookup = cachedKeyLookup(findByHash, { ...options, clock: () => 0 });
+    const lookup = cachedKeyLookup(findByHash, { ...options, clock: () => 5_000 });
     await expect(lookup("aa")).rejects.toThrow("TimeoutError");
     failing = false;
     expect(await lookup("aa")).toBe(RECORD);
@@ -50,7 +51,7 @@ describe("cachedKeyLookup", () => {
 
   it("keeps at most maxEntries hashes, dropping the oldest", async () => {
     const { reads, findByHash } = store(async () => undefined);
-    const lookup = cachedKeyLookup(findByHash, { ...options, maxEntries: 2, clock: () => 0 });
+    const lookup = cachedKeyLookup(findByHash, { ...options, maxEntries: 2, clock: () => 5_000 });
     for (const hash of ["a", "b", "c", "a"]) await lookup(hash);
     expect(reads).toEqual(["a", "b", "c", "a"]);
   });
