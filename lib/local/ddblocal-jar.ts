@@ -95,6 +95,12 @@ export function streamFetchReporter(stream: NodeJS.WriteStream = process.stderr)
 }
 
 /**
+ * `DDB_LOCAL_FETCH=never` (set by `npm run jest`): a missing jar is an error, not a download, so
+ * tests never need the network; `npm install` fetches it (its `prepare` script).
+ */
+const fetchAllowed = () => process.env.DDB_LOCAL_FETCH !== "never";
+
+/**
  * Returns the cached DynamoDB Local jar, fetching it first if needed. Safe to call concurrently (two
  * jest workers): each fetches into its own temporary folder and renames it into place; the loser of
  * the rename discards its copy and uses the winner's.
@@ -107,6 +113,8 @@ export async function ensureDynamoDbLocalJar(
   const versionDir = join(cacheDir, `${name}-${version}`);
   // The folder only ever appears through an atomic rename, so its existence means it is complete.
   if (await exists(versionDir)) return jarIn(versionDir, false);
+  if (!fetchAllowed())
+    throw new Error(`DynamoDB Local's jar is not in ${versionDir}: run npm install, which fetches it once`);
 
   const started = performance.now();
   report.line(
