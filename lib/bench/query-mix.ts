@@ -7,7 +7,7 @@ import { normalizeName } from "../directory/name.js";
 import { normalizePhone } from "../directory/phone.js";
 import type { SourceEmployee } from "../directory/source.js";
 import { DEFAULT_LIMIT } from "../search/request-schemas.js";
-import type { Dataset } from "./dataset.js";
+import type { DatasetSummary } from "./dataset.js";
 
 export type QueryKind = "exact" | "name" | "unfiltered" | "page" | "range";
 export type BenchRoute = "/v1/employees/search" | "/v1/persons/search";
@@ -22,6 +22,17 @@ export interface BenchQuery {
 
 export const EMPLOYEES_ROUTE = "/v1/employees/search";
 export const PERSONS_ROUTE = "/v1/persons/search";
+
+/**
+ * What the mix is picked from: a generated dataset (every record), or a sample of a running
+ * directory's records with the true record counts of its companies.
+ */
+export interface MixSource {
+  readonly summary: Pick<DatasetSummary, "companyIds" | "persons">;
+  readonly data: { readonly employees: readonly SourceEmployee[] };
+  /** A company's employee records when `data.employees` holds only some of them. */
+  readonly recordsOf?: (companyId: string) => number;
+}
 
 /** An offset about three quarters in, on a page boundary: a deep page that still has results. */
 const deepOffset = (total: number) => Math.floor((total * 0.75) / DEFAULT_LIMIT) * DEFAULT_LIMIT;
@@ -50,7 +61,7 @@ export const validPhone = (record: SourceEmployee) =>
  * The person with the most employments (ties: smallest id): persons by id and by phone read a
  * person whose records span several companies.
  */
-function busiestPerson(dataset: Dataset): [string, SourceEmployee[]] {
+function busiestPerson(dataset: MixSource): [string, SourceEmployee[]] {
   const employments = new Map<string, SourceEmployee[]>();
   for (const record of dataset.data.employees) {
     if (record.personId === null) continue;
@@ -72,7 +83,7 @@ function busiestPerson(dataset: Dataset): [string, SourceEmployee[]] {
   return busiest;
 }
 
-export function queryMix(dataset: Dataset): BenchQuery[] {
+export function queryMix(dataset: MixSource): BenchQuery[] {
   const { companyIds, persons } = dataset.summary;
   const first = companyIds[0];
   const second = companyIds[1] ?? first;
@@ -98,7 +109,7 @@ export function queryMix(dataset: Dataset): BenchQuery[] {
       name: "employees: company, deep page",
       kind: "page",
       route: E,
-      body: { companyId: first, offset: deepOffset(ofFirst.length) },
+      body: { companyId: first, offset: deepOffset(dataset.recordsOf?.(first) ?? ofFirst.length) },
     },
     {
       name: "employees: company + last name",

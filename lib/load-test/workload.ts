@@ -2,10 +2,10 @@
  * The load test's request mix: the benchmark's ten searches (lib/bench/query-mix.ts) and the
  * greeting with a generous key, a narrower key's search, three requests whose error is the
  * expected answer (400, 401, 403), and, on a connection of its own, a key with a small throttle.
- * Each kind says which statuses are expected; anything else is a failure of the run.
+ * Each kind says which statuses are expected; anything else is a failure of the run. It is built
+ * from a generated dataset, or from a sample of a running directory (directory-sample.ts).
  */
-import type { Dataset } from "../bench/dataset.js";
-import { queryMix } from "../bench/query-mix.js";
+import { type MixSource, queryMix } from "../bench/query-mix.js";
 
 export type LoadKeyId = "generous" | "narrow" | "throttled";
 
@@ -28,7 +28,7 @@ export interface RequestKind {
 /** Far above anything two cores can serve: these keys must never see a 429. */
 const GENEROUS_THROTTLE = { rateLimit: 1_000_000, burstLimit: 1_000_000 } as const;
 
-export function loadKeys(dataset: Dataset, throttled: LoadKeySpec["throttle"]): LoadKeySpec[] {
+export function loadKeys(dataset: MixSource, throttled: LoadKeySpec["throttle"]): LoadKeySpec[] {
   const companies = dataset.summary.companyIds;
   const [first, second] = companies;
   if (first === undefined || second === undefined)
@@ -41,7 +41,7 @@ export function loadKeys(dataset: Dataset, throttled: LoadKeySpec["throttle"]): 
 }
 
 /** The cycle the generous connections repeat: searches weighted as partners use them. */
-export function mainWorkload(dataset: Dataset): RequestKind[] {
+export function mainWorkload(dataset: MixSource): RequestKind[] {
   const [first, second] = dataset.summary.companyIds;
   if (first === undefined || second === undefined)
     throw new Error("the load test needs at least two companies");
@@ -92,7 +92,7 @@ export function mainWorkload(dataset: Dataset): RequestKind[] {
 }
 
 /** What the throttled key sends, faster than its rate: 200 while it has tokens, 429 otherwise. */
-export function throttledWorkload(dataset: Dataset): RequestKind[] {
+export function throttledWorkload(dataset: MixSource): RequestKind[] {
   const [first] = dataset.summary.companyIds;
   if (first === undefined) throw new Error("the load test needs a company");
   return [
