@@ -1,114 +1,64 @@
 /**
- * `npm run load-test -- [--duration S] [--connections N] [--records N] [--companies N] [--engine E] [--out FILE]`
+ * `npm run load-test -- [--duration S] [--connections N] [--out FILE] [--url URL --endpoint URL | --own-server …]`
  *
- * Starts the local service in a child process on a generated dataset, then drives it with
- * autocannon for a fixed time: generous connections cycle through the mixed workload, and
- * connections of their own send a throttled key's requests at twice its rate. It samples the server's heap after
- * GC every two seconds (more often in short runs) and fails (exit 1) unless every check of verdict.ts holds.
+ * Drives a server with autocannon for a fixed time: generous connections cycle through the mixed
+ * workload, and connections of their own send a throttled key's requests at twice its rate. The
+ * server is the running `npm start` when it answers, else one of its own (target.ts). It samples
+ * the server's memory every two seconds (more often in short runs) and fails (exit 1) unless
+ * every check of verdict.ts holds.
  */
-import { type ChildProcess, fork } from "node:child_process";
 import { writeFileSync } from "node:fs";
-import autocannon, { type AutocannonResult } from "autocannon";
-import { type CommandLine, choiceOption, cli, UsageError, wholeNumberOption } from "../cli/args.js";
-import { DEMO_LIMITS } from "../directory/demo-data.js";
-import { javaAvailable } from "../local/engines.js";
-import { formatLoadReport, type LoadReport } from "./report.js";
-import type { ChildMessage, ParentMessage } from "./server.js";
 import {
-  answeredEveryKind,
-  type KindTally,
-  type MemorySample,
-  memoryFlat,
-  noTransportErrors,
-  rateLimitedOnlyThrottledKey,
-  throttleHeld,
-  unexpectedStatuses,
-} from "./verdict.js";
-import type { RequestKind } from "./workload.js";
+  type CommandLine,
+  choiceOption,
+  cli,
+  failureLine,
+  type OptionValues,
+  UsageError,
+  urlOption,
+  wholeNumberOption,
+} from "../cli/args.js";
+import { refusedConnectionLine } from "../cli/directory-table.js";
+import { DEMO_LIMITS } from "../directory/demo-data.js";
+import { endpointsFile, readEndpoints } from "../local/endpoints-file.js";
+import { javaAvailable } from "../local/engines.js";
+import { type LoadOptions, runLoad, THROTTLE } from "./drive.js";
+import { ownServer } from "./own-server.js";
+import { formatLoadReport } from "./report.js";
+import { runningTarget } from "./running-server.js";
+import { answers, chooseTarget, type LoadTarget, type TargetChoice } from "./target.js";
+import { failed } from "./verdict.js";
 
-const USAGE = `usage: npm run load-test -- [--duration S] [--connections N] [--records N] [--companies N] [--engine E] [--out FILE]
+const USAGE = `usage: npm run load-test -- [--duration S] [--connections N] [--out FILE] [SERVER]
 
   --duration S      seconds of load (default 30)
   --connections N   concurrent connections of the mixed workload (default 8)
+  --out FILE        also write the report as JSON
+SERVER (default: the running npm start, if it answers; else its own):
+  --url URL --endpoint URL
+                    a running local service and its DynamoDB (the banner's \`DynamoDB:\` line)
+  --own-server      a server of its own, in a child process, on a generated dataset:
   --records N       employee records of the generated dataset (default 20000)
   --companies N     companies (default 10)
   --engine E        ddblocal (default: DynamoDB Local in its own process, needs java) or dynalite
                     (in the server's process, so its memory counts too)
-  --out FILE        also write the report as JSON`;
-
-const THROTTLE = { rateLimit: 5, burstLimit: 10 };
-const THROTTLED_SEND_RATE = 10;
-/** Enough connections that the throttled key can send at its rate even when searches are slow. */
-const THROTTLED_CONNECTIONS = 6;
-/** Memory samples: every 2 s, or often enough for 15 samples in a short run. */
-const memoryEveryMs = (durationSeconds: number) => Math.min(2000, (durationSeconds * 1000) / 15);
-
-function startServer(): { child: ChildProcess; request: (message: ParentMessage) => Promise<ChildMessage> } {
-  const child = fork(new URL("./server.ts", import.meta.url).pathname, {
-    execArgv: ["--expose-gc", "--import", "tsx"],
-    // Access logs would flood the terminal; they are still written (and their cost paid).
-    stdio: ["ignore", "ignore", "inherit", "ipc"],
-    env: { ...process.env, POWERTOOLS_DEV: "false" },
-  });
-  const request = (message: ParentMessage) =>
-    new Promise<ChildMessage>((resolve, reject) => {
-      const onExit = (code: number | null) => reject(new Error(`load-test server exited (${code})`));
-      child.once("exit", onExit);
-      child.once("message", (answer: ChildMessage) => {
-        child.off("exit", onExit);
-        resolve(answer);
-      });
-      child.send(message);
-    });
-  return { child, request };
-}
-
-function cannonRequests(
-  kinds: readonly RequestKind[],
-  keys: Record<string, string>,
-  tallies: Map<string, Record<number, number>>,
-) {
-  return kinds.map((kind) => {
-    const statuses: Record<number, number> = {};
-    tallies.set(kind.name, statuses);
-    return {
-      method: kind.method,
-      path: kind.path,
-      headers: {
-        authorization: `Bearer ${keys[kind.key]}`,
-        ...(kind.body === undefined ? {} : { "content-type": "application/json" }),
-      },
-      ...(kind.body === undefined ? {} : { body: kind.body }),
-      onResponse: (status: number) => {
-        statuses[status] = (statuses[status] ?? 0) + 1;
-      },
-    };
-  });
-}
+  (--records, --companies and --engine imply --own-server)`;
 
 const OPTIONS = {
   duration: { type: "string" },
   connections: { type: "string" },
+  out: { type: "string" },
+  url: { type: "string" },
+  endpoint: { type: "string" },
+  "own-server": { type: "boolean" },
   records: { type: "string" },
   companies: { type: "string" },
   engine: { type: "string" },
-  out: { type: "string" },
 } as const;
+type Values = OptionValues<typeof OPTIONS>;
 
-type Request = ReturnType<typeof startServer>["request"];
-type Ready = Extract<ChildMessage, { type: "ready" }>;
-
-interface LoadTestOptions {
-  readonly duration: number;
-  readonly connections: number;
-  readonly records: number;
-  readonly companies: number;
-  readonly engine: "ddblocal" | "dynalite";
-}
-
-function loadTestOptions(values: CommandLine<typeof OPTIONS>["values"]): LoadTestOptions {
-  const duration = wholeNumberOption("duration", values.duration, { min: 8 }) ?? 30;
-  const connections = wholeNumberOption("connections", values.connections, { min: 1 }) ?? 8;
+/** Its own server's options, checked when it starts one. */
+function ownServerOptions(values: Values) {
   const records =
     wholeNumberOption("records", values.records, { min: 100, max: DEMO_LIMITS.employees.max }) ?? 20_000;
   const companies =
@@ -116,141 +66,77 @@ function loadTestOptions(values: CommandLine<typeof OPTIONS>["values"]): LoadTes
   const engine = choiceOption("engine", values.engine, ["ddblocal", "dynalite"]) ?? "ddblocal";
   if (engine === "ddblocal" && !javaAvailable())
     throw new UsageError("--engine ddblocal needs java on PATH; install Java 17, or use --engine dynalite");
-  return { duration, connections, records, companies, engine };
+  return { records, companies, engine, throttle: THROTTLE };
 }
 
-async function startService(request: Request, options: LoadTestOptions): Promise<Ready> {
-  const { records, companies, engine } = options;
-  process.stderr.write(
-    `starting the local service on ${engine} with ${records} records over ${companies} companies…\n`,
-  );
-  const ready = await request({
-    type: "start",
-    dataset: { records, companies, seed: 1 },
-    engine,
-    throttle: THROTTLE,
-  });
-  if (ready.type === "failed") throw new Error(`the server did not start: ${ready.message}`);
-  if (ready.type !== "ready") throw new Error("unexpected answer from the server");
-  return ready;
-}
-
-/** Samples the server's heap every `everyMs` (one request at a time) until `stop()`. */
-function sampleMemory(request: Request, everyMs: number): { samples: MemorySample[]; stop: () => void } {
-  const samples: MemorySample[] = [];
-  const started = performance.now();
-  let sampling = false;
-  const sampler = setInterval(() => {
-    if (sampling) return;
-    sampling = true;
-    void request({ type: "memory" }).then((sample) => {
-      sampling = false;
-      if (sample.type === "memory")
-        samples.push({
-          atSeconds: (performance.now() - started) / 1000,
-          heapUsed: sample.heapUsed,
-          rss: sample.rss,
-        });
+/** The running server when it answers (one named by flags must); else a server of its own. */
+async function openTarget(
+  choice: TargetChoice,
+  values: Values,
+  onCleanup: (cleanup: () => Promise<void>) => void,
+): Promise<LoadTarget> {
+  if (choice.kind === "running") {
+    const { server, recorded } = choice;
+    const answered = await answers(server.url).catch((error: unknown) => {
+      if (!recorded) throw error;
+      process.stderr.write(
+        `the npm start recorded in ${endpointsFile()} does not answer at ${server.url} (${failureLine(error)}); starting a server of its own\n`,
+      );
+      return false;
     });
-  }, everyMs);
-  return { samples, stop: () => clearInterval(sampler) };
-}
-
-/** The mixed workload and the throttled key's, at the same time; statuses counted per kind. */
-async function drive(
-  ready: Ready,
-  options: LoadTestOptions,
-  tallies: Map<string, Record<number, number>>,
-): Promise<[AutocannonResult, AutocannonResult]> {
-  const { duration, connections } = options;
-  process.stderr.write(
-    `loading for ${duration} s with ${connections} + ${THROTTLED_CONNECTIONS} (throttled key) connections…\n`,
-  );
-  return (await Promise.all([
-    autocannon({
-      url: ready.url,
-      connections,
-      duration,
-      timeout: 10,
-      requests: cannonRequests(ready.main, ready.keys, tallies),
-    }),
-    autocannon({
-      url: ready.url,
-      connections: THROTTLED_CONNECTIONS,
-      duration,
-      overallRate: THROTTLED_SEND_RATE,
-      timeout: 10,
-      requests: cannonRequests(ready.throttled, ready.keys, tallies),
-    }),
-  ])) as [AutocannonResult, AutocannonResult];
-}
-
-interface LoadRun {
-  readonly ready: Ready;
-  readonly options: LoadTestOptions;
-  readonly tallies: Map<string, Record<number, number>>;
-  readonly memory: MemorySample[];
-  readonly mixed: AutocannonResult;
-  readonly throttled: AutocannonResult;
-}
-
-function loadReport({ ready, options, tallies, memory, mixed, throttled }: LoadRun): LoadReport {
-  const { engine, duration, connections, companies } = options;
-  const kinds: KindTally[] = [...ready.main, ...ready.throttled].map((kind) => ({
-    name: kind.name,
-    key: kind.key,
-    expected: kind.expected,
-    statuses: tallies.get(kind.name) ?? {},
-  }));
-  const checks = [
-    unexpectedStatuses(kinds),
-    rateLimitedOnlyThrottledKey(kinds, "throttled"),
-    throttleHeld(kinds, "throttled", {
-      ...THROTTLE,
-      durationSeconds: duration,
-      sentRate: THROTTLED_SEND_RATE,
-    }),
-    noTransportErrors(mixed.errors + throttled.errors, mixed.timeouts + throttled.timeouts),
-    answeredEveryKind(kinds),
-    memoryFlat(memory),
-  ];
-  return {
-    engine,
-    dataset: { records: ready.employees, persons: ready.persons, companies },
-    durationSeconds: duration,
-    connections,
-    throughput: {
-      requestsPerSecond: mixed.requests.average,
-      total: mixed.requests.total + throttled.requests.total,
-    },
-    latencyMs: {
-      p50: mixed.latency.p50,
-      p90: mixed.latency.p90,
-      p99: mixed.latency.p99,
-      max: mixed.latency.max,
-    },
-    kinds,
-    memory,
-    checks,
-  };
+    if (answered) {
+      if (recorded)
+        process.stderr.write(
+          `driving the running npm start at ${server.url} (--own-server: a server of its own)\n`,
+        );
+      return runningTarget(server, THROTTLE, onCleanup);
+    }
+  }
+  const target = await ownServer(ownServerOptions(values));
+  onCleanup(() => target.close());
+  return target;
 }
 
 async function main({ values }: CommandLine<typeof OPTIONS>): Promise<void> {
-  const options = loadTestOptions(values);
-  const { child, request } = startServer();
+  const options: LoadOptions = {
+    duration: wholeNumberOption("duration", values.duration, { min: 8 }) ?? 30,
+    connections: wholeNumberOption("connections", values.connections, { min: 1 }) ?? 8,
+  };
+  const ownServerFlags = (["records", "companies", "engine"] as const).filter(
+    (name) => values[name] !== undefined,
+  );
+  const choice = chooseTarget(
+    {
+      url: urlOption("url", values.url),
+      endpoint: urlOption("endpoint", values.endpoint),
+      ownServer: values["own-server"],
+      ownServerFlags,
+    },
+    readEndpoints(endpointsFile()),
+  );
+  // What undoes the run's setup (its keys on a running server, its own server), newest first.
+  const cleanups: (() => Promise<void>)[] = [];
+  const cleanUp = async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  };
+  // Ctrl-C may come twice (from the terminal, and relayed by tsx): the first one cleans up.
+  let interrupt: Promise<void> | undefined;
+  const interrupted = () => {
+    if (interrupt) return;
+    process.stderr.write("interrupted: cleaning up…\n");
+    interrupt = cleanUp().finally(() => process.exit(130));
+  };
+  process.on("SIGINT", interrupted);
   try {
-    const ready = await startService(request, options);
-    const tallies = new Map<string, Record<number, number>>();
-    const memory = sampleMemory(request, memoryEveryMs(options.duration));
-    const [mixed, throttled] = await drive(ready, options, tallies);
-    memory.stop();
-    const report = loadReport({ ready, options, tallies, memory: memory.samples, mixed, throttled });
+    const target = await openTarget(choice, values, (cleanup) => cleanups.push(cleanup));
+    const report = await runLoad(target, options);
     console.log(formatLoadReport(report));
     if (values.out) writeFileSync(values.out, `${JSON.stringify(report, null, 2)}\n`);
-    if (report.checks.some((check) => !check.ok)) process.exitCode = 1;
+    if (report.checks.some(failed)) process.exitCode = 1;
   } finally {
-    child.send({ type: "stop" } satisfies ParentMessage);
+    process.off("SIGINT", interrupted);
+    await cleanUp();
   }
 }
 
-cli({ name: "load-test", usage: USAGE, options: OPTIONS }, main);
+cli({ name: "load-test", usage: USAGE, options: OPTIONS }, main, { describeFailure: refusedConnectionLine });

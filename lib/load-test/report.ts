@@ -2,7 +2,8 @@
 import type { Check, KindTally, MemorySample } from "./verdict.js";
 
 export interface LoadReport {
-  engine: string;
+  /** Which server was driven: its own (and its engine), or a running one (and its URL). */
+  server: string;
   dataset: { records: number; persons: number; companies: number };
   durationSeconds: number;
   connections: number;
@@ -17,7 +18,7 @@ export function formatLoadReport(report: LoadReport): string {
   const { dataset, throughput, latencyMs } = report;
   const width = Math.max(...report.kinds.map((kind) => kind.name.length));
   const lines = [
-    `engine: ${report.engine}`,
+    `server: ${report.server}`,
     `dataset: ${dataset.records} employee records, ${dataset.persons} persons, ${dataset.companies} companies`,
     `load: ${report.durationSeconds} s, ${report.connections} connections + the throttled key's; ${throughput.total} requests, ${throughput.requestsPerSecond.toFixed(0)} req/s (mixed)`,
     `latency (mixed): p50 ${latencyMs.p50} ms, p90 ${latencyMs.p90} ms, p99 ${latencyMs.p99} ms, max ${latencyMs.max} ms`,
@@ -30,7 +31,9 @@ export function formatLoadReport(report: LoadReport): string {
       return `${kind.name.padEnd(width)}  ${kind.expected.join("/").padEnd(8)}  ${seen || "(none)"}`;
     }),
     "",
-    ...report.checks.map((check) => `${check.ok ? "PASS" : "FAIL"}  ${check.name}: ${check.detail}`),
+    ...report.checks.map(
+      (check) => `${check.skipped ? "SKIP" : check.ok ? "PASS" : "FAIL"}  ${check.name}: ${check.detail}`,
+    ),
   ];
   return lines.join("\n");
 }

@@ -11,8 +11,8 @@ export interface KindTally {
 export interface MemorySample {
   /** Seconds since the load started. */
   readonly atSeconds: number;
-  /** Heap in use after a full GC, bytes. */
-  readonly heapUsed: number;
+  /** Heap in use after a full GC, bytes; absent for a server the load test did not start. */
+  readonly heapUsed?: number;
   readonly rss: number;
 }
 
@@ -28,7 +28,12 @@ export interface Check {
   readonly name: string;
   readonly ok: boolean;
   readonly detail: string;
+  /** Not checked (the detail says why): neither a pass nor a failure of the run. */
+  readonly skipped?: true;
 }
+
+/** Whether the check fails the run. */
+export const failed = (check: Check): boolean => !check.ok && check.skipped !== true;
 
 const total = (statuses: Readonly<Record<number, number>>) =>
   Object.values(statuses).reduce((sum, count) => sum + count, 0);
@@ -104,24 +109,39 @@ const median = (values: readonly number[]) => {
 
 /**
  * Memory is flat when, from the second quarter of the run (the first is warm-up: JIT, caches,
- * pools) to the last, neither the post-GC heap nor the RSS grew by more than 10% or 8 MB
- * (whichever is larger). Medians of each quarter, so one sample taken mid-request does not decide.
+ * pools) to the last, neither the post-GC heap (when sampled) nor the RSS grew by more than 10% or
+ * 8 MB (whichever is larger). Medians of each quarter, so one sample taken mid-request does not decide.
  */
 export function memoryFlat(samples: readonly MemorySample[]): Check {
   if (samples.length < 8)
     return { name: "memory flat", ok: false, detail: `only ${samples.length} samples; run longer` };
   const quarter = Math.floor(samples.length / 4);
   const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
-  const growth = (field: "heapUsed" | "rss", label: string) => {
-    const settled = median(samples.slice(quarter, 2 * quarter).map((sample) => sample[field]));
-    const late = median(samples.slice(samples.length - quarter).map((sample) => sample[field]));
+  const growth = (values: readonly number[], label: string) => {
+    const settled = median(values.slice(quarter, 2 * quarter));
+    const late = median(values.slice(values.length - quarter));
     const allowance = Math.max(8 * 2 ** 20, settled * 0.1);
     return {
       ok: late - settled <= allowance,
       detail: `${label} ${mb(settled)} → ${mb(late)} MB (allowed +${mb(allowance)})`,
     };
   };
-  const heap = growth("heapUsed", "heap after GC");
-  const rss = growth("rss", "RSS");
+  const heaps = samples.flatMap((sample) => (sample.heapUsed === undefined ? [] : [sample.heapUsed]));
+  const rss = growth(
+    samples.map((sample) => sample.rss),
+    "RSS",
+  );
+  if (heaps.length < samples.length)
+    return {
+      name: "memory flat",
+      ok: rss.ok,
+      detail: `${rss.detail} (its heap is not visible from outside)`,
+    };
+  const heap = growth(heaps, "heap after GC");
   return { name: "memory flat", ok: heap.ok && rss.ok, detail: `${heap.detail}; ${rss.detail}` };
+}
+
+/** The memory check when the server's memory cannot be read: skipped, and why. */
+export function memorySkipped(why: string): Check {
+  return { name: "memory flat", ok: false, skipped: true, detail: `skipped: ${why}` };
 }

@@ -1,8 +1,8 @@
 /**
  * Where a running `npm start` is: its URLs in `.local/endpoints.json` (ignored by git; ENDPOINTS_FILE
  * overrides the path), written once it listens and removed when it stops, so that `load`,
- * `directory` and `keys` find its DynamoDB engine without `--endpoint`. A file left by a server that
- * was killed names a process that no longer runs, and is ignored.
+ * `directory` and `keys` find its DynamoDB engine without `--endpoint`, and `load-test` the server.
+ * A file left by a server that was killed names a process that no longer runs, and is ignored.
  */
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";

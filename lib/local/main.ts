@@ -39,7 +39,7 @@ const USAGE = `usage: npm start   (settings come from the environment, e.g. PORT
   DATA_FILE        directory data, JSON or NDJSON (default lib/local/demo/data.json)
   KEYS_FILE        partner keys (default lib/local/demo/keys.json, whose keys are printed)
   DYNAMODB_ENGINE  dynalite (default, in this process) or ddblocal (DynamoDB Local; needs java)
-  ENDPOINTS_FILE   where its URLs are recorded for load, directory and keys (default .local/endpoints.json)`;
+  ENDPOINTS_FILE   where its URLs are recorded for load, directory, keys, load-test (default .local/endpoints.json)`;
 
 async function main(): Promise<void> {
   const config = localConfigFromEnv(process.env);

@@ -1,8 +1,11 @@
+import { formatLoadReport } from "../../lib/load-test/report.js";
 import {
   answeredEveryKind,
+  failed,
   type KindTally,
   type MemorySample,
   memoryFlat,
+  memorySkipped,
   noTransportErrors,
   rateLimitedOnlyThrottledKey,
   throttleHeld,
@@ -123,6 +126,44 @@ describe("load-test verdict", () => {
       expect(memoryFlat(samples(big, 2000)).ok).toBe(true);
       const small = [30, 30, 30, 30, 30, 30, 39, 39];
       expect(memoryFlat(samples(small)).ok).toBe(false);
+    });
+
+    it("judges a server it did not start by its RSS alone, and says so", () => {
+      const rssOnly = (rssMb: number[]) =>
+        rssMb.map((rss, index) => ({ atSeconds: index * 2, rss: rss * MB }));
+      const flat = memoryFlat(rssOnly([300, 320, 310, 311, 310, 312, 311, 310]));
+      expect(flat).toMatchObject({
+        ok: true,
+        detail: expect.stringMatching(/^RSS .*not visible from outside\)$/),
+      });
+      expect(memoryFlat(rssOnly([300, 310, 310, 320, 330, 340, 350, 360])).ok).toBe(false);
+    });
+
+    it("skips the check when the memory cannot be read: neither a pass nor a failure", () => {
+      const skipped = memorySkipped("the server's pid is not known");
+      expect(skipped).toEqual({
+        name: "memory flat",
+        ok: false,
+        skipped: true,
+        detail: "skipped: the server's pid is not known",
+      });
+      expect(failed(skipped)).toBe(false);
+      expect(failed(memoryFlat(samples([40])))).toBe(true);
+      expect(failed(noTransportErrors(0, 0))).toBe(false);
+      const report = formatLoadReport({
+        server: "s",
+        dataset: { records: 1, persons: 1, companies: 1 },
+        durationSeconds: 8,
+        connections: 1,
+        throughput: { requestsPerSecond: 1, total: 8 },
+        latencyMs: { p50: 1, p90: 1, p99: 1, max: 1 },
+        kinds: [tally("a", "k", [200], { 200: 8 })],
+        memory: [],
+        checks: [noTransportErrors(0, 0), skipped],
+      });
+      expect(report).toMatch(
+        /^PASS {2}no connection errors.*\nSKIP {2}memory flat: skipped: the server's pid is not known$/m,
+      );
     });
 
     it("refuses to judge from too few samples", () => {
