@@ -36,8 +36,13 @@ beforeAll(async () => {
   await until(() => readEndpoints(file) !== undefined);
 });
 
-afterAll(() => {
-  server.kill("SIGKILL");
+afterAll(async () => {
+  // SIGINT, which tsx passes on: a SIGKILL would end tsx and leave the server running.
+  if (server.exitCode === null && server.signalCode === null) {
+    const exited = new Promise((resolve) => server.once("exit", resolve));
+    server.kill("SIGINT");
+    await exited;
+  }
   rmSync(folder, { recursive: true, force: true });
 });
 

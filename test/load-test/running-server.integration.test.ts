@@ -52,7 +52,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   // SIGINT, which tsx passes on: a SIGKILL would end tsx and leave the server running.
-  if (server.exitCode === null) {
+  if (server.exitCode === null && server.signalCode === null) {
     const exited = new Promise((resolve) => server.once("exit", resolve));
     server.kill("SIGINT");
     await exited;
