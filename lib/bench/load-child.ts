@@ -10,7 +10,7 @@ import { LOAD_MODES, type LoadMode } from "../load/change-lines.js";
 import { loadFile } from "../load/load-file.js";
 import { localClient } from "../local/engines.js";
 import { instrumentClient } from "../observability/dynamo-capacity.js";
-import { dynamoDirectory } from "../store/dynamo/directory.js";
+import { dynamoDirectory } from "../store/dynamo/index.js";
 import { documentClientFor } from "../store/dynamo-client.js";
 import { answerParent } from "./bench-child.js";
 import { CapacityTally, type CapacityTotals } from "./capacity-recorder.js";

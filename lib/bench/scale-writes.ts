@@ -8,7 +8,7 @@
 
 import { keepScopes } from "../load/keep-scopes.js";
 import { loadData } from "../load/load-file.js";
-import { dynamoDirectory } from "../store/dynamo/directory.js";
+import { dynamoDirectory } from "../store/dynamo/index.js";
 import { documentClientFor } from "../store/dynamo-client.js";
 import { benchClient } from "./bench-client.js";
 import { type WriteFigures, writeFigures } from "./capacity-recorder.js";

@@ -8,9 +8,9 @@
  */
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { isCompanyId } from "../directory/company-id.js";
-import { directoryInspection } from "../store/dynamo/inspect.js";
-import { repairDerived } from "../store/dynamo/load-session.js";
-import { problemText, verifyDirectory } from "../store/dynamo/verify.js";
+import { directoryInspection } from "../store/dynamo/read/inspect.js";
+import { problemText, verifyDirectory } from "../store/dynamo/verify/verify.js";
+import { repairDerived } from "../store/dynamo/write/load-session.js";
 import { documentClientFor } from "../store/dynamo-client.js";
 import { type CommandLine, cli, quoted, UsageError, urlOption } from "./args.js";
 import { openDirectoryTable, refusedConnectionLine, type TableFlags } from "./directory-table.js";

@@ -13,7 +13,7 @@ import type { IngestReport } from "../ingest/ingest-state.js";
 import type { LoadMode } from "../load/change-lines.js";
 import type { LocalLoadFile } from "../load/local-file.js";
 import { ALLOW_SHRINK_METADATA } from "../load/shrink-guard.js";
-import { sleep } from "../store/dynamo/batch.js";
+import { sleep } from "../store/dynamo/model/batch.js";
 
 /** `<mode>/<UTC time>-<file name>`: a new key per upload, of characters no event encodes. */
 export function inboxKey(file: string, mode: LoadMode, at: Date): string {

@@ -14,7 +14,7 @@ import { type LocalLoadFile, openLoadFile } from "../load/local-file.js";
 import { LOCAL_TABLE_NAMES } from "../local/service.js";
 import { stageParameterNames } from "../stages.js";
 import { createTables } from "../store/create-tables.js";
-import { dynamoDirectory } from "../store/dynamo/directory.js";
+import { dynamoDirectory } from "../store/dynamo/index.js";
 import { documentClientFor } from "../store/dynamo-client.js";
 import { LoadInProgressError } from "../store/port.js";
 import { type CommandLine, choiceOption, cli, failureLine, quoted, UsageError, urlOption } from "./args.js";

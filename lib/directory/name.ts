@@ -20,7 +20,7 @@ export function normalizeName(value: string): string {
 /**
  * The distinct runs of `size` code points of a normalized name or fragment, in order (none when it
  * is shorter). A name holds a fragment as a substring only if it holds every such run of it, which
- * is what a trigram index relies on (lib/store/dynamo/name-grams.ts); a fragment of exactly `size`
+ * is what a trigram index relies on (lib/store/dynamo/structures/name-grams.ts); a fragment of exactly `size`
  * is its one run. Code points, not UTF-16 units: `😀ab` is one trigram.
  */
 export function gramsOfSize(normalized: string, size: number): string[] {

@@ -17,7 +17,7 @@ import { openApiDocument } from "../openapi/document.js";
 import { AUTHORIZER, ROUTES, type RouteDefinition, type RouteTable, routesForStage } from "../routes.js";
 import type { Stage } from "../stages.js";
 import { createTables } from "../store/create-tables.js";
-import { dynamoDirectory } from "../store/dynamo/directory.js";
+import { dynamoDirectory } from "../store/dynamo/index.js";
 import { documentClientFor } from "../store/dynamo-client.js";
 import { keysRepository } from "../store/keys-repository.js";
 import { TABLES, type TableId } from "../store/tables.js";

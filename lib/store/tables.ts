@@ -34,7 +34,7 @@ export interface TableDefinition {
 const S = (name: string): KeyAttribute => ({ name, type: "S" });
 const B = (name: string): KeyAttribute => ({ name, type: "B" });
 
-/** Attribute names of the directory table (see docs/data-model.md and lib/store/dynamo/layout.ts). */
+/** Attribute names of the directory table (see docs/data-model.md and lib/store/dynamo/model/layout.ts). */
 export const DIRECTORY_ATTR = {
   /** Partition key: a company id (UTF-8), or a prefix byte + a person or record id (16 bytes). */
   partition: "p",

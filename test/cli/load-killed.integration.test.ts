@@ -13,8 +13,8 @@ import { loadFile } from "../../lib/load/load-file.js";
 import { type Engine, startDynalite } from "../../lib/local/engines.js";
 import { LOCAL_TABLE_NAMES } from "../../lib/local/service.js";
 import { createTables } from "../../lib/store/create-tables.js";
-import { type DynamoDirectory, dynamoDirectory } from "../../lib/store/dynamo/directory.js";
-import { readManifest } from "../../lib/store/dynamo/manifest.js";
+import { type DynamoDirectory, dynamoDirectory } from "../../lib/store/dynamo/index.js";
+import { readManifest } from "../../lib/store/dynamo/manifest/manifest.js";
 import { documentClientFor } from "../../lib/store/dynamo-client.js";
 import { employeeInput, personInput, testUuid } from "../support/records.js";
 

@@ -15,8 +15,8 @@ import { type LocalExecution, runLocalExecution } from "../../lib/ingest/local-e
 import { generateApiKey } from "../../lib/keys/api-key.js";
 import { loadFile } from "../../lib/load/load-file.js";
 import { ALLOW_SHRINK_METADATA } from "../../lib/load/shrink-guard.js";
-import { dynamoDirectory } from "../../lib/store/dynamo/directory.js";
-import { readManifest } from "../../lib/store/dynamo/manifest.js";
+import { dynamoDirectory } from "../../lib/store/dynamo/index.js";
+import { readManifest } from "../../lib/store/dynamo/manifest/manifest.js";
 import { documentClientFor } from "../../lib/store/dynamo-client.js";
 import { type Scenario, scenario, stateAfter } from "../load/load-scenario.js";
 import { type LoadTable, loadTable } from "../load/load-tables.js";

@@ -9,7 +9,7 @@ import { modeOfKey } from "../../lib/ingest/inbox.js";
 import { InboxStore } from "../../lib/ingest/inbox-store.js";
 import { ingestStep } from "../../lib/ingest/ingest-step.js";
 import { runLocalExecution } from "../../lib/ingest/local-execution.js";
-import { dynamoDirectory } from "../../lib/store/dynamo/directory.js";
+import { dynamoDirectory } from "../../lib/store/dynamo/index.js";
 import { runTool, STACK_FRAME } from "../cli/run-tool.js";
 import { type Scenario, scenario, stateAfter } from "../load/load-scenario.js";
 import { type LoadTable, loadTable } from "../load/load-tables.js";

@@ -23,7 +23,7 @@ import {
 } from "../../lib/search/request-schemas.js";
 import { searchEmployees } from "../../lib/search/search-employees.js";
 import { searchPersons } from "../../lib/search/search-persons.js";
-import { verifyDirectory } from "../../lib/store/dynamo/verify.js";
+import { verifyDirectory } from "../../lib/store/dynamo/verify/verify.js";
 import { documentClientFor } from "../../lib/store/dynamo-client.js";
 import { type DirectoryState, memoryDirectory } from "../../lib/store/memory/memory-directory.js";
 import type { DirectoryReader, DirectoryWriter } from "../../lib/store/port.js";

@@ -8,8 +8,8 @@ import { execFileSync } from "node:child_process";
 import { type Engine, startDynalite } from "../../lib/local/engines.js";
 import { LOCAL_TABLE_NAMES } from "../../lib/local/service.js";
 import { createTables } from "../../lib/store/create-tables.js";
-import { dynamoDirectory } from "../../lib/store/dynamo/directory.js";
-import { readManifest } from "../../lib/store/dynamo/manifest.js";
+import { dynamoDirectory } from "../../lib/store/dynamo/index.js";
+import { readManifest } from "../../lib/store/dynamo/manifest/manifest.js";
 import { documentClientFor } from "../../lib/store/dynamo-client.js";
 import { runTool, STACK_FRAME } from "../cli/run-tool.js";
 import {

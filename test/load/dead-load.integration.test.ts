@@ -7,9 +7,9 @@
 import { spawn } from "node:child_process";
 import type { SourceEmployee } from "../../lib/directory/source.js";
 import { loadData } from "../../lib/load/load-file.js";
-import { dynamoDirectory } from "../../lib/store/dynamo/directory.js";
-import { thisHost } from "../../lib/store/dynamo/lease-holder.js";
-import { verifyDirectory } from "../../lib/store/dynamo/verify.js";
+import { dynamoDirectory } from "../../lib/store/dynamo/index.js";
+import { thisHost } from "../../lib/store/dynamo/manifest/lease-holder.js";
+import { verifyDirectory } from "../../lib/store/dynamo/verify/verify.js";
 import { documentClientFor } from "../../lib/store/dynamo-client.js";
 import { LoadInProgressError } from "../../lib/store/port.js";
 import { E1, E2, E3, E4, loadTwice, recordOf, SECOND, tableItems } from "../store/dynamo/verify-fixture.js";

@@ -6,11 +6,11 @@
  */
 import type { SourceEmployee } from "../../lib/directory/source.js";
 import { loadFile } from "../../lib/load/load-file.js";
-import { dynamoDirectory } from "../../lib/store/dynamo/directory.js";
-import type { LeaseWatch } from "../../lib/store/dynamo/manifest.js";
-import { readManifest } from "../../lib/store/dynamo/manifest.js";
-import { dynamoDirectoryReader } from "../../lib/store/dynamo/reader.js";
-import { verifyDirectory } from "../../lib/store/dynamo/verify.js";
+import { dynamoDirectory } from "../../lib/store/dynamo/index.js";
+import type { LeaseWatch } from "../../lib/store/dynamo/manifest/manifest.js";
+import { readManifest } from "../../lib/store/dynamo/manifest/manifest.js";
+import { dynamoDirectoryReader } from "../../lib/store/dynamo/read/reader.js";
+import { verifyDirectory } from "../../lib/store/dynamo/verify/verify.js";
 import { documentClientFor } from "../../lib/store/dynamo-client.js";
 import { type Change, LoadInProgressError } from "../../lib/store/port.js";
 import { describeEachEngine, type EngineContext } from "../support/engines.js";

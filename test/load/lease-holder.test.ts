@@ -7,7 +7,7 @@ import {
   processState,
   thisHost,
   thisProcess,
-} from "../../lib/store/dynamo/lease-holder.js";
+} from "../../lib/store/dynamo/manifest/lease-holder.js";
 
 /** The pid of a process that has exited (and been reaped). */
 async function deadPid(): Promise<number> {

@@ -3,9 +3,10 @@
  * refused naming when the running one started, and changes nothing; the lease of a load that died
  * expires, and the next load takes it over, undoing the dead load's writes.
  */
-import { type Item, keyOf, keyText } from "../../lib/store/dynamo/batch.js";
-import { dynamoDirectory } from "../../lib/store/dynamo/directory.js";
-import { MANIFEST_KEY } from "../../lib/store/dynamo/layout.js";
+
+import { dynamoDirectory } from "../../lib/store/dynamo/index.js";
+import { type Item, keyOf, keyText } from "../../lib/store/dynamo/model/batch.js";
+import { MANIFEST_KEY } from "../../lib/store/dynamo/model/layout.js";
 import { documentClientFor } from "../../lib/store/dynamo-client.js";
 import { memoryDirectory } from "../../lib/store/memory/memory-directory.js";
 import { LoadInProgressError } from "../../lib/store/port.js";

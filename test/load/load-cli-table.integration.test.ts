@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { ListTablesCommand } from "@aws-sdk/client-dynamodb";
 import { type Engine, startDynalite } from "../../lib/local/engines.js";
 import { createTables } from "../../lib/store/create-tables.js";
-import { verifyDirectory } from "../../lib/store/dynamo/verify.js";
+import { verifyDirectory } from "../../lib/store/dynamo/verify/verify.js";
 import { documentClientFor } from "../../lib/store/dynamo-client.js";
 import { FIRST } from "../store/dynamo/verify-fixture.js";
 import { runLoader } from "./loader-process.js";

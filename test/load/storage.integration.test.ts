@@ -3,10 +3,11 @@
  * leaves, a re-run that changes nothing writes nothing but the manifest, and a refused or
  * interrupted load leaves the table exactly as it was (docs/data-model.md, docs/data-format.md).
  */
-import type { Item } from "../../lib/store/dynamo/batch.js";
-import { keyOf, keyText } from "../../lib/store/dynamo/batch.js";
-import { dynamoDirectory } from "../../lib/store/dynamo/directory.js";
-import { MANIFEST_KEY } from "../../lib/store/dynamo/layout.js";
+
+import { dynamoDirectory } from "../../lib/store/dynamo/index.js";
+import type { Item } from "../../lib/store/dynamo/model/batch.js";
+import { keyOf, keyText } from "../../lib/store/dynamo/model/batch.js";
+import { MANIFEST_KEY } from "../../lib/store/dynamo/model/layout.js";
 import { documentClientFor } from "../../lib/store/dynamo-client.js";
 import { DIRECTORY_ATTR as A } from "../../lib/store/tables.js";
 import { tableItems } from "../store/dynamo/verify-fixture.js";

@@ -11,8 +11,8 @@ import { promisify } from "node:util";
 import { type Engine, startDynalite } from "../../lib/local/engines.js";
 import { LOCAL_TABLE_NAMES, type LocalService } from "../../lib/local/service.js";
 import { THROTTLE_TIERS } from "../../lib/stages.js";
-import { readManifest } from "../../lib/store/dynamo/manifest.js";
-import { readScopes } from "../../lib/store/dynamo/scope-registry.js";
+import { readManifest } from "../../lib/store/dynamo/manifest/manifest.js";
+import { readScopes } from "../../lib/store/dynamo/structures/scope-registry.js";
 import { documentClientFor } from "../../lib/store/dynamo-client.js";
 
 const ROOT = new URL("../../", import.meta.url).pathname;

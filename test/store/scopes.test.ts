@@ -1,7 +1,7 @@
 import { instantKey } from "../../lib/directory/instant-key.js";
 import { orderKey } from "../../lib/store/binary-keys.js";
-import { unionOfSorted } from "../../lib/store/dynamo/derive-scopes.js";
-import { scopeIdOf } from "../../lib/store/dynamo/layout.js";
+import { scopeIdOf } from "../../lib/store/dynamo/model/layout.js";
+import { unionOfSorted } from "../../lib/store/dynamo/write/derive-scopes.js";
 import { distinctScopes } from "../../lib/store/scopes.js";
 import { testUuid } from "../support/records.js";
 

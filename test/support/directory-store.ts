@@ -5,7 +5,7 @@
  */
 import type { DataFile } from "../../lib/directory/source.js";
 import { loadData } from "../../lib/load/load-file.js";
-import { type DynamoDirectory, dynamoDirectory } from "../../lib/store/dynamo/directory.js";
+import { type DynamoDirectory, dynamoDirectory } from "../../lib/store/dynamo/index.js";
 import { documentClientFor } from "../../lib/store/dynamo-client.js";
 import type { EngineContext } from "./engines.js";
 

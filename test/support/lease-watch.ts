@@ -3,7 +3,7 @@
  * the taker waits, by what it waits, after `beforeEachWait` (default: at once). A holder that never
  * renews is then taken over without waiting out a real lease period; one that renews is not.
  */
-import type { LeaseWatch } from "../../lib/store/dynamo/manifest.js";
+import type { LeaseWatch } from "../../lib/store/dynamo/manifest/manifest.js";
 
 export function fakeWatch(beforeEachWait: () => Promise<void> = async () => {}): LeaseWatch {
   let now = 0;

@@ -12,7 +12,7 @@ import {
   type OrderPlan,
   planOrder,
   rankIn,
-} from "../../../lib/store/dynamo/counted-order.js";
+} from "../../../lib/store/dynamo/structures/counted-order.js";
 
 /** Order keys as 25-character latin1 strings, from a number: byte order is number order. */
 const key = (n: number) => n.toString().padStart(25, "0") as OrderKey;

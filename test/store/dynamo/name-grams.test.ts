@@ -7,7 +7,7 @@ import { normalizeName, trigramsOf } from "../../../lib/directory/name.js";
 import { employmentFilter, namesMatch } from "../../../lib/search/matching.js";
 import { orderKey } from "../../../lib/store/binary-keys.js";
 import { compareBytes } from "../../../lib/store/bytes.js";
-import { decompressChunks, encodeNamePairs } from "../../../lib/store/dynamo/codec.js";
+import { decompressChunks, encodeNamePairs } from "../../../lib/store/dynamo/model/codec.js";
 import {
   companyPartition,
   genOf,
@@ -15,7 +15,7 @@ import {
   postingOfSort,
   postingRange,
   postingSort,
-} from "../../../lib/store/dynamo/layout.js";
+} from "../../../lib/store/dynamo/model/layout.js";
 import {
   filterGrams,
   type Gram,
@@ -25,7 +25,7 @@ import {
   postingItems,
   postingKey,
   SCOPE_GRAMS,
-} from "../../../lib/store/dynamo/name-grams.js";
+} from "../../../lib/store/dynamo/structures/name-grams.js";
 import { DIRECTORY_ATTR as A } from "../../../lib/store/tables.js";
 
 const ORDER = orderKey("2024-02-29T12:34:56.123456789Z", "f0e1d2c3-b4a5-4968-8776-655443322110");

@@ -7,10 +7,10 @@
  */
 import { loadData } from "../../../lib/load/load-file.js";
 import { employmentFilter } from "../../../lib/search/matching.js";
-import { type Item, keyOf } from "../../../lib/store/dynamo/batch.js";
-import { dynamoDirectory } from "../../../lib/store/dynamo/directory.js";
-import { FAMILY, GRAMS } from "../../../lib/store/dynamo/layout.js";
-import { verifyDirectory } from "../../../lib/store/dynamo/verify.js";
+import { dynamoDirectory } from "../../../lib/store/dynamo/index.js";
+import { type Item, keyOf } from "../../../lib/store/dynamo/model/batch.js";
+import { FAMILY, GRAMS } from "../../../lib/store/dynamo/model/layout.js";
+import { verifyDirectory } from "../../../lib/store/dynamo/verify/verify.js";
 import { documentClientFor } from "../../../lib/store/dynamo-client.js";
 import { DIRECTORY_ATTR as A } from "../../../lib/store/tables.js";
 import { describeEachEngine } from "../../support/engines.js";

@@ -6,8 +6,9 @@
  */
 import { keepScopes } from "../../../lib/load/keep-scopes.js";
 import { loadData } from "../../../lib/load/load-file.js";
-import { bytesOf, type Item, keyOf } from "../../../lib/store/dynamo/batch.js";
-import { dynamoDirectory } from "../../../lib/store/dynamo/directory.js";
+import { dynamoDirectory } from "../../../lib/store/dynamo/index.js";
+import { readManifest } from "../../../lib/store/dynamo/manifest/manifest.js";
+import { bytesOf, type Item, keyOf } from "../../../lib/store/dynamo/model/batch.js";
 import {
   companyPartition,
   isOrderIndexPartSort,
@@ -16,10 +17,9 @@ import {
   type PartitionKey,
   scopeIdOf,
   scopePartition,
-} from "../../../lib/store/dynamo/layout.js";
-import { readManifest } from "../../../lib/store/dynamo/manifest.js";
-import { OrderReads } from "../../../lib/store/dynamo/order-reads.js";
-import { verifyDirectory } from "../../../lib/store/dynamo/verify.js";
+} from "../../../lib/store/dynamo/model/layout.js";
+import { OrderReads } from "../../../lib/store/dynamo/read/order-reads.js";
+import { verifyDirectory } from "../../../lib/store/dynamo/verify/verify.js";
 import { documentClientFor } from "../../../lib/store/dynamo-client.js";
 import { memoryDirectory } from "../../../lib/store/memory/memory-directory.js";
 import type { Change, DirectoryReader, DirectoryWriter } from "../../../lib/store/port.js";

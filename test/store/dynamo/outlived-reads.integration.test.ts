@@ -7,10 +7,10 @@
  * committed is thrown as it is. Nothing waits on time: the held read is released by the test.
  */
 import { loadData } from "../../../lib/load/load-file.js";
-import { batchWrite, keyOf, queryAll } from "../../../lib/store/dynamo/batch.js";
-import { dynamoDirectory } from "../../../lib/store/dynamo/directory.js";
-import { bundleSort, personPartition } from "../../../lib/store/dynamo/layout.js";
-import { dynamoDirectoryReader } from "../../../lib/store/dynamo/reader.js";
+import { dynamoDirectory } from "../../../lib/store/dynamo/index.js";
+import { batchWrite, keyOf, queryAll } from "../../../lib/store/dynamo/model/batch.js";
+import { bundleSort, personPartition } from "../../../lib/store/dynamo/model/layout.js";
+import { dynamoDirectoryReader } from "../../../lib/store/dynamo/read/reader.js";
 import { documentClientFor } from "../../../lib/store/dynamo-client.js";
 import type { DirectoryReader, EmployeesQuery, PersonsQuery } from "../../../lib/store/port.js";
 import { DIRECTORY_ATTR as A } from "../../../lib/store/tables.js";

@@ -1,5 +1,5 @@
 /**
- * The reader's answer cache (lib/store/dynamo/answer-cache.ts) on both engines, through the port:
+ * The reader's answer cache (lib/store/dynamo/read/answer-cache.ts) on both engines, through the port:
  * a search asked again reads nothing but the manifest, once a TTL; a load is seen once the manifest
  * is read again; answers of different scopes never mix; the bound holds; a failed or unaccepted read
  * is never kept. Every reader here has its own client, counted by the benchmark's capacity recorder,
@@ -9,14 +9,14 @@
 import { CapacityRecorder } from "../../../lib/bench/capacity-recorder.js";
 import { loadData } from "../../../lib/load/load-file.js";
 import { instrumentClient } from "../../../lib/observability/dynamo-capacity.js";
-import { approximateBytes } from "../../../lib/store/dynamo/answer-cache.js";
-import { dynamoDirectory } from "../../../lib/store/dynamo/directory.js";
+import { dynamoDirectory } from "../../../lib/store/dynamo/index.js";
+import { approximateBytes } from "../../../lib/store/dynamo/read/answer-cache.js";
 import {
   dynamoDirectoryReader,
   MANIFEST_TTL_MS,
   MAX_READ_AGE_MS,
   type ReaderOptions,
-} from "../../../lib/store/dynamo/reader.js";
+} from "../../../lib/store/dynamo/read/reader.js";
 import { documentClientFor } from "../../../lib/store/dynamo-client.js";
 import type { DirectoryReader, EmployeesQuery, PersonsQuery } from "../../../lib/store/port.js";
 import { describeEachEngine, type EngineContext } from "../../support/engines.js";

@@ -5,11 +5,11 @@
  * are the source repair derives from, so they are not damaged here.
  */
 import { keepScopes } from "../../../lib/load/keep-scopes.js";
-import { type Item, keyOf, keyText } from "../../../lib/store/dynamo/batch.js";
-import { dynamoDirectory } from "../../../lib/store/dynamo/directory.js";
-import { isCompanyPartition, isScopePartition } from "../../../lib/store/dynamo/layout.js";
-import { repairDerived } from "../../../lib/store/dynamo/load-session.js";
-import { verifyDirectory } from "../../../lib/store/dynamo/verify.js";
+import { dynamoDirectory } from "../../../lib/store/dynamo/index.js";
+import { type Item, keyOf, keyText } from "../../../lib/store/dynamo/model/batch.js";
+import { isCompanyPartition, isScopePartition } from "../../../lib/store/dynamo/model/layout.js";
+import { verifyDirectory } from "../../../lib/store/dynamo/verify/verify.js";
+import { repairDerived } from "../../../lib/store/dynamo/write/load-session.js";
 import { documentClientFor } from "../../../lib/store/dynamo-client.js";
 import { DIRECTORY_ATTR as A } from "../../../lib/store/tables.js";
 import { describeEachEngine } from "../../support/engines.js";

@@ -6,11 +6,11 @@
  */
 import { keepScopes } from "../../../lib/load/keep-scopes.js";
 import { loadData } from "../../../lib/load/load-file.js";
-import { dynamoDirectory } from "../../../lib/store/dynamo/directory.js";
-import { ORDER, scopeIdOf, scopePartition } from "../../../lib/store/dynamo/layout.js";
-import { readManifest } from "../../../lib/store/dynamo/manifest.js";
-import { OrderReads } from "../../../lib/store/dynamo/order-reads.js";
-import { verifyDirectory } from "../../../lib/store/dynamo/verify.js";
+import { dynamoDirectory } from "../../../lib/store/dynamo/index.js";
+import { readManifest } from "../../../lib/store/dynamo/manifest/manifest.js";
+import { ORDER, scopeIdOf, scopePartition } from "../../../lib/store/dynamo/model/layout.js";
+import { OrderReads } from "../../../lib/store/dynamo/read/order-reads.js";
+import { verifyDirectory } from "../../../lib/store/dynamo/verify/verify.js";
 import { documentClientFor } from "../../../lib/store/dynamo-client.js";
 import { memoryDirectory } from "../../../lib/store/memory/memory-directory.js";
 import type { Change, DirectoryReader, DirectoryWriter, PersonsQuery } from "../../../lib/store/port.js";

@@ -10,8 +10,8 @@ import { keepScopes } from "../../../lib/load/keep-scopes.js";
 import { loadData } from "../../../lib/load/load-file.js";
 import { orderKeyParts } from "../../../lib/store/binary-keys.js";
 import { hexOf } from "../../../lib/store/bytes.js";
-import { bytesOf, type Item, keyOf, keyText } from "../../../lib/store/dynamo/batch.js";
-import { dynamoDirectory } from "../../../lib/store/dynamo/directory.js";
+import { dynamoDirectory } from "../../../lib/store/dynamo/index.js";
+import { bytesOf, type Item, keyOf, keyText } from "../../../lib/store/dynamo/model/batch.js";
 import {
   isCompanyPartition,
   isGramCensusSort,
@@ -20,9 +20,9 @@ import {
   postingOfSort,
   scopeIdOf,
   scopePartition,
-} from "../../../lib/store/dynamo/layout.js";
-import { dynamoDirectoryReader } from "../../../lib/store/dynamo/reader.js";
-import { verifyDirectory } from "../../../lib/store/dynamo/verify.js";
+} from "../../../lib/store/dynamo/model/layout.js";
+import { dynamoDirectoryReader } from "../../../lib/store/dynamo/read/reader.js";
+import { verifyDirectory } from "../../../lib/store/dynamo/verify/verify.js";
 import { documentClientFor } from "../../../lib/store/dynamo-client.js";
 import { memoryDirectory } from "../../../lib/store/memory/memory-directory.js";
 import type { Change, DirectoryReader, DirectoryWriter, PersonsQuery } from "../../../lib/store/port.js";

@@ -5,12 +5,16 @@
  */
 import { type SourceEmployee, SourcePersonSchema } from "../../../lib/directory/source.js";
 import { namesOf } from "../../../lib/search/matching.js";
-import { keyText } from "../../../lib/store/dynamo/batch.js";
-import { decodeNamePairs } from "../../../lib/store/dynamo/codec.js";
-import { personOrder } from "../../../lib/store/dynamo/items.js";
-import { genOf, isGramCensusSort, postingOfSort, scopePartition } from "../../../lib/store/dynamo/layout.js";
-import { Writes } from "../../../lib/store/dynamo/load-plan.js";
-import { censusKeys, GramCensus } from "../../../lib/store/dynamo/name-grams.js";
+import { keyText } from "../../../lib/store/dynamo/model/batch.js";
+import { decodeNamePairs } from "../../../lib/store/dynamo/model/codec.js";
+import { personOrder } from "../../../lib/store/dynamo/model/items.js";
+import {
+  genOf,
+  isGramCensusSort,
+  postingOfSort,
+  scopePartition,
+} from "../../../lib/store/dynamo/model/layout.js";
+import { censusKeys, GramCensus } from "../../../lib/store/dynamo/structures/name-grams.js";
 import {
   markerAfter,
   namesInScope,
@@ -22,7 +26,8 @@ import {
   scopeNamePairs,
   scopePostingGen,
   scopeWork,
-} from "../../../lib/store/dynamo/scope-postings.js";
+} from "../../../lib/store/dynamo/structures/scope-postings.js";
+import { Writes } from "../../../lib/store/dynamo/write/load-plan.js";
 import { DIRECTORY_ATTR as A } from "../../../lib/store/tables.js";
 import { parsedValidEmployee, validPerson } from "../../directory/fixtures.js";
 

@@ -19,7 +19,7 @@ import {
   uuidOf,
 } from "../../../lib/store/binary-keys.js";
 import { ByteWriter, compareBytes, FormatError } from "../../../lib/store/bytes.js";
-import { keyText } from "../../../lib/store/dynamo/batch.js";
+import { keyText } from "../../../lib/store/dynamo/model/batch.js";
 import {
   compress,
   decodeLocation,
@@ -31,14 +31,14 @@ import {
   encodeNamePairs,
   encodeScopeCompanies,
   encodeScopeMarker,
-} from "../../../lib/store/dynamo/codec.js";
+} from "../../../lib/store/dynamo/model/codec.js";
 import {
   bundleItems,
   locationItem,
   personEntryItems,
   recordItems,
   recordKeys,
-} from "../../../lib/store/dynamo/items.js";
+} from "../../../lib/store/dynamo/model/items.js";
 import {
   bundleChunkOf,
   bundleGenOf,
@@ -64,7 +64,7 @@ import {
   personPartition,
   postingRange,
   postingSort,
-} from "../../../lib/store/dynamo/layout.js";
+} from "../../../lib/store/dynamo/model/layout.js";
 
 const hex = (bytes: Uint8Array) => Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
 const fromHex = (text: string) =>

@@ -4,8 +4,13 @@ import { promisify } from "node:util";
 import { type Engine, startDynalite } from "../../../lib/local/engines.js";
 import { LOCAL_TABLE_NAMES } from "../../../lib/local/service.js";
 import { createTables } from "../../../lib/store/create-tables.js";
-import { employmentOrder } from "../../../lib/store/dynamo/items.js";
-import { companyPartition, entrySort, FAMILY, gramCensusSort } from "../../../lib/store/dynamo/layout.js";
+import { employmentOrder } from "../../../lib/store/dynamo/model/items.js";
+import {
+  companyPartition,
+  entrySort,
+  FAMILY,
+  gramCensusSort,
+} from "../../../lib/store/dynamo/model/layout.js";
 import { documentClientFor } from "../../../lib/store/dynamo-client.js";
 import { E1, loadTwice, recordOf, tableItems } from "./verify-fixture.js";
 

@@ -6,9 +6,9 @@
  * company): verify must report each, unless what the item holds is unchanged (below). The misses are gathered, so a failure lists them all.
  */
 import { keepScopes } from "../../../lib/load/keep-scopes.js";
-import { type Item, type ItemKey, keyOf } from "../../../lib/store/dynamo/batch.js";
-import { decodeOrderIndex, decompress, encodeOrderIndex } from "../../../lib/store/dynamo/codec.js";
-import { dynamoDirectory } from "../../../lib/store/dynamo/directory.js";
+import { dynamoDirectory } from "../../../lib/store/dynamo/index.js";
+import { type Item, type ItemKey, keyOf } from "../../../lib/store/dynamo/model/batch.js";
+import { decodeOrderIndex, decompress, encodeOrderIndex } from "../../../lib/store/dynamo/model/codec.js";
 import {
   companyPartition,
   isCompanyPartition,
@@ -22,9 +22,9 @@ import {
   isScopePartition,
   MANIFEST_KEY,
   type SortKey,
-} from "../../../lib/store/dynamo/layout.js";
-import type { Bundle } from "../../../lib/store/dynamo/reads.js";
-import { verifyDirectory } from "../../../lib/store/dynamo/verify.js";
+} from "../../../lib/store/dynamo/model/layout.js";
+import type { Bundle } from "../../../lib/store/dynamo/read/reads.js";
+import { verifyDirectory } from "../../../lib/store/dynamo/verify/verify.js";
 import { documentClientFor } from "../../../lib/store/dynamo-client.js";
 import { DIRECTORY_ATTR as A } from "../../../lib/store/tables.js";
 import { describeEachEngine } from "../../support/engines.js";

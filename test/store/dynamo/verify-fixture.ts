@@ -6,8 +6,8 @@
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, ScanCommand } from "@aws-sdk/lib-dynamodb";
 import type { SourceEmployee } from "../../../lib/directory/source.js";
 import { loadData } from "../../../lib/load/load-file.js";
-import { batchWrite, type Item, type ItemKey, keyOf } from "../../../lib/store/dynamo/batch.js";
-import { dynamoDirectory } from "../../../lib/store/dynamo/directory.js";
+import { dynamoDirectory } from "../../../lib/store/dynamo/index.js";
+import { batchWrite, type Item, type ItemKey, keyOf } from "../../../lib/store/dynamo/model/batch.js";
 import { DIRECTORY_ATTR as A } from "../../../lib/store/tables.js";
 import { dataFileOf, employeeInput, personInput, testUuid } from "../../support/records.js";
 

@@ -2,10 +2,10 @@
 import { keepScopes } from "../../../lib/load/keep-scopes.js";
 import { loadData } from "../../../lib/load/load-file.js";
 import { namesOf } from "../../../lib/search/matching.js";
-import { type Item, keyOf } from "../../../lib/store/dynamo/batch.js";
-import { decodeOrderIndex, encodeOrderIndex } from "../../../lib/store/dynamo/codec.js";
-import { dynamoDirectory } from "../../../lib/store/dynamo/directory.js";
-import { employmentOrder } from "../../../lib/store/dynamo/items.js";
+import { dynamoDirectory } from "../../../lib/store/dynamo/index.js";
+import { type Item, keyOf } from "../../../lib/store/dynamo/model/batch.js";
+import { decodeOrderIndex, encodeOrderIndex } from "../../../lib/store/dynamo/model/codec.js";
+import { employmentOrder } from "../../../lib/store/dynamo/model/items.js";
 import {
   companyPartition,
   entrySort,
@@ -15,9 +15,9 @@ import {
   LOCATION_SORT,
   locationPartition,
   personPartition,
-} from "../../../lib/store/dynamo/layout.js";
-import { repairDerived } from "../../../lib/store/dynamo/load-session.js";
-import { verifyDirectory } from "../../../lib/store/dynamo/verify.js";
+} from "../../../lib/store/dynamo/model/layout.js";
+import { verifyDirectory } from "../../../lib/store/dynamo/verify/verify.js";
+import { repairDerived } from "../../../lib/store/dynamo/write/load-session.js";
 import { documentClientFor } from "../../../lib/store/dynamo-client.js";
 import { describeEachEngine } from "../../support/engines.js";
 import { fakeWatch } from "../../support/lease-watch.js";

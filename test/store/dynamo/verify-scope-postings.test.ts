@@ -5,11 +5,11 @@
  */
 import { instantKey } from "../../../lib/directory/instant-key.js";
 import { orderKey } from "../../../lib/store/binary-keys.js";
-import { keyText } from "../../../lib/store/dynamo/batch.js";
-import type { Location } from "../../../lib/store/dynamo/codec.js";
-import { bundleSort, FAMILY, personPartition } from "../../../lib/store/dynamo/layout.js";
-import type { BundleSummary } from "../../../lib/store/dynamo/verify-census.js";
-import { scopeNamesEntries } from "../../../lib/store/dynamo/verify-scope-postings.js";
+import { keyText } from "../../../lib/store/dynamo/model/batch.js";
+import type { Location } from "../../../lib/store/dynamo/model/codec.js";
+import { bundleSort, FAMILY, personPartition } from "../../../lib/store/dynamo/model/layout.js";
+import type { BundleSummary } from "../../../lib/store/dynamo/verify/verify-census.js";
+import { scopeNamesEntries } from "../../../lib/store/dynamo/verify/verify-scope-postings.js";
 
 /** Order keys are passed through: one serves every record and person here. */
 const ORDER = orderKey(instantKey("2020-01-01T00:00:00.000Z"), "00000000-0000-4000-8000-000000000001");

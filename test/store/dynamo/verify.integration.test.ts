@@ -7,7 +7,8 @@ import { instantKey } from "../../../lib/directory/instant-key.js";
 import { keepScopes } from "../../../lib/load/keep-scopes.js";
 import { namesOf } from "../../../lib/search/matching.js";
 import { orderKey, phoneBytes } from "../../../lib/store/binary-keys.js";
-import type { Item, ItemKey } from "../../../lib/store/dynamo/batch.js";
+import { dynamoDirectory } from "../../../lib/store/dynamo/index.js";
+import type { Item, ItemKey } from "../../../lib/store/dynamo/model/batch.js";
 import {
   compress,
   decodeLocation,
@@ -19,9 +20,8 @@ import {
   encodeOrderIndex,
   encodeScopeCompanies,
   FORMAT,
-} from "../../../lib/store/dynamo/codec.js";
-import { dynamoDirectory } from "../../../lib/store/dynamo/directory.js";
-import { bundleItems, employmentOrder, personOrder } from "../../../lib/store/dynamo/items.js";
+} from "../../../lib/store/dynamo/model/codec.js";
+import { bundleItems, employmentOrder, personOrder } from "../../../lib/store/dynamo/model/items.js";
 import {
   bundleSort,
   companyPartition,
@@ -43,9 +43,14 @@ import {
   scopeIdOf,
   scopePartition,
   scopeRegistrySort,
-} from "../../../lib/store/dynamo/layout.js";
-import { type Gram, GramCensus, gramsOfPair, postingKey } from "../../../lib/store/dynamo/name-grams.js";
-import { verifyDirectory } from "../../../lib/store/dynamo/verify.js";
+} from "../../../lib/store/dynamo/model/layout.js";
+import {
+  type Gram,
+  GramCensus,
+  gramsOfPair,
+  postingKey,
+} from "../../../lib/store/dynamo/structures/name-grams.js";
+import { verifyDirectory } from "../../../lib/store/dynamo/verify/verify.js";
 import { documentClientFor } from "../../../lib/store/dynamo-client.js";
 import { DIRECTORY_ATTR as A } from "../../../lib/store/tables.js";
 import { describeEachEngine } from "../../support/engines.js";

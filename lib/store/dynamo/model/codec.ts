@@ -1,0 +1,256 @@
+/**
+ * The bytes of `d`, the one data attribute of every item. Each value starts with the format
+ * version, so a reader refuses (rather than misreads) an item written in another format.
+ */
+import { brotliCompressSync, brotliDecompressSync, constants } from "node:zlib";
+import { MAX_NAME_BYTES } from "../../../directory/name.js";
+import type { NamePair } from "../../../search/matching.js";
+import {
+  ORDER_KEY_BYTES,
+  type OrderKey,
+  orderKeyBytes,
+  orderKeyOfBytes,
+  readUuid,
+  writeUuid,
+} from "../../binary-keys.js";
+import { ByteReader, ByteWriter, compareText, FormatError, utf8Bytes, utf8Of } from "../../bytes.js";
+import type { BlockRef, OrderIndex } from "../structures/counted-order.js";
+
+/** Version 1 was the packed-block layout; version 2 the generations of docs/data-model.md. */
+export const FORMAT = 2;
+
+/** A writer of a value: the format byte first. */
+const value = (capacity?: number) => new ByteWriter(capacity).u8(FORMAT);
+
+/** A reader of a value, past its format byte. */
+function valueReader(stored: Uint8Array): ByteReader {
+  if (stored[0] !== FORMAT) throw new FormatError(`item in format ${stored[0]}, expected ${FORMAT}`);
+  return new ByteReader(stored, 1);
+}
+
+/** `read`'s result, once it has read the whole value: bytes after it are damage, refused. */
+function whole<T>(reader: ByteReader, read: T): T {
+  if (reader.remaining !== 0) throw new FormatError(`${reader.remaining} bytes past the end of the value`);
+  return read;
+}
+
+/** The value with no content: the `d` of key entries. */
+export const emptyValue = (): Uint8Array => value(1).done();
+
+/** A value as JSON, brotli-compressed: records, bundles, journal entries. */
+export function compress(json: unknown): Uint8Array {
+  const packed = brotliCompressSync(JSON.stringify(json), {
+    params: {
+      [constants.BROTLI_PARAM_QUALITY]: 6,
+      [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+    },
+  });
+  return value(1 + packed.length)
+    .bytes(packed)
+    .done();
+}
+
+export const decompress = <T>(stored: Uint8Array): T =>
+  JSON.parse(utf8Of(brotliDecompressSync(valueReader(stored).rest()))) as T;
+
+/**
+ * Whether a compressed value (in chunks, or one) ends where its brotli stream ends: brotli ignores
+ * bytes past it, so verify checks that the value without its last byte no longer decompresses.
+ * (Not by compressing again: brotli's output may change with its library.)
+ */
+export function endsWithItsStream(chunks: readonly Uint8Array[]): boolean {
+  const joined = new ByteWriter();
+  for (const chunk of chunks) joined.bytes(valueReader(chunk).rest());
+  const body = joined.done();
+  try {
+    brotliDecompressSync(body.subarray(0, -1));
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * A compressed value split into chunks of at most `chunkBytes` after the format byte, which every
+ * chunk starts with (so each is a value of its own, and verify checks them alike).
+ */
+export function compressInChunks(json: unknown, chunkBytes: number): Uint8Array[] {
+  const body = valueReader(compress(json)).rest();
+  const count = Math.max(1, Math.ceil(body.length / chunkBytes));
+  return Array.from({ length: count }, (_, index) =>
+    value()
+      .bytes(body.subarray(index * chunkBytes, (index + 1) * chunkBytes))
+      .done(),
+  );
+}
+
+/** The value of chunks in order: each one's bytes after its format byte, joined. */
+export function decompressChunks<T>(chunks: readonly Uint8Array[]): T {
+  const joined = value();
+  for (const chunk of chunks) joined.bytes(valueReader(chunk).rest());
+  return decompress<T>(joined.done());
+}
+
+/**
+ * Names: a varint of the UTF-8 length plus one (0: no name; under 127 bytes, one byte), then the
+ * UTF-8 bytes.
+ */
+function writeName(writer: ByteWriter, name: string | null): void {
+  if (name === null) {
+    writer.varint(0);
+    return;
+  }
+  const bytes = utf8Bytes(name);
+  if (bytes.length > MAX_NAME_BYTES) throw new Error(`a name longer than ${MAX_NAME_BYTES} bytes`);
+  writer.varint(bytes.length + 1).bytes(bytes);
+}
+
+function readName(reader: ByteReader): string | null {
+  const stored = reader.varint();
+  return stored === 0 ? null : reader.text(stored - 1);
+}
+
+/**
+ * The name pairs of an employment (one) or of a person in a company (their distinct pairs):
+ * format, count (varint), then each pair's first name and last name.
+ */
+export function encodeNamePairs(pairs: readonly NamePair[]): Uint8Array {
+  const writer = value().varint(pairs.length);
+  for (const pair of pairs) {
+    writeName(writer, pair.firstName);
+    writeName(writer, pair.lastName);
+  }
+  return writer.done();
+}
+
+export function decodeNamePairs(stored: Uint8Array): NamePair[] {
+  const reader = valueReader(stored);
+  const count = reader.varint();
+  const pairs = Array.from({ length: count }, () => {
+    const firstName = readName(reader);
+    return { firstName, lastName: readName(reader) };
+  });
+  return whole(reader, pairs);
+}
+
+/** Where an employee record's items are: its company, order key, person and content hash. */
+export interface Location {
+  readonly companyId: string;
+  readonly order: OrderKey;
+  readonly personId: string | null;
+  /** Whether the record has a first or last name, so a names entry exists. */
+  readonly named: boolean;
+  /** Of the record's JSON (16 hex digits): an upsert of an unchanged record writes nothing. */
+  readonly hash: string;
+}
+
+const HAS_PERSON = 1;
+const NAMED = 2;
+
+/**
+ * format, flags (has a person, named), company id length (1 byte) and UTF-8, order key (25),
+ * person id (16, when it has one), then the hash to the end.
+ */
+export function encodeLocation(location: Location): Uint8Array {
+  const company = utf8Bytes(location.companyId);
+  const flags = (location.personId === null ? 0 : HAS_PERSON) | (location.named ? NAMED : 0);
+  const writer = value().u8(flags).u8(company.length).bytes(company).bytes(orderKeyBytes(location.order));
+  if (location.personId !== null) writeUuid(writer, location.personId);
+  return writer.hex(location.hash).done();
+}
+
+export function decodeLocation(stored: Uint8Array): Location {
+  const reader = valueReader(stored);
+  const flags = reader.u8();
+  const companyId = reader.text(reader.u8());
+  const order = orderKeyOfBytes(reader.bytes(ORDER_KEY_BYTES));
+  const personId = flags & HAS_PERSON ? readUuid(reader) : null;
+  return { companyId, order, personId, named: (flags & NAMED) !== 0, hash: reader.hex(reader.remaining) };
+}
+
+/** An order's index: per block, its low bound, the generation of its version and its count. */
+export function encodeOrderIndex(index: OrderIndex): Uint8Array {
+  const writer = value(4 + index.length * (ORDER_KEY_BYTES + 6)).varint(index.length);
+  for (const block of index) writer.bytes(orderKeyBytes(block.low)).u32(block.gen).varint(block.count);
+  return writer.done();
+}
+
+export function decodeOrderIndex(stored: Uint8Array): BlockRef[] {
+  const reader = valueReader(stored);
+  const index = Array.from({ length: reader.varint() }, () => ({
+    low: orderKeyOfBytes(reader.bytes(ORDER_KEY_BYTES)),
+    gen: reader.u32(),
+    count: reader.varint(),
+  }));
+  return whole(reader, index);
+}
+
+/** An order's block: its keys, 25 bytes each, in order. */
+export function encodeOrderBlock(keys: readonly OrderKey[]): Uint8Array {
+  const writer = value(1 + keys.length * ORDER_KEY_BYTES);
+  for (const key of keys) writer.bytes(orderKeyBytes(key));
+  return writer.done();
+}
+
+export function decodeOrderBlock(stored: Uint8Array): OrderKey[] {
+  const reader = valueReader(stored);
+  if (reader.remaining % ORDER_KEY_BYTES !== 0)
+    throw new FormatError(`an order block of ${reader.remaining} bytes is no whole number of keys`);
+  return Array.from({ length: reader.remaining / ORDER_KEY_BYTES }, () =>
+    orderKeyOfBytes(reader.bytes(ORDER_KEY_BYTES)),
+  );
+}
+
+/**
+ * A scope's registry value: its companies, sorted (a count, then each id's length, 1 byte, and
+ * UTF-8), then, when it lives in another scope's partition (having taken it over on a scope change),
+ * that partition's scope id, 16 bytes.
+ */
+export function encodeScopeCompanies(companies: readonly string[], home?: string): Uint8Array {
+  const writer = value().varint(companies.length);
+  for (const company of companies) {
+    const bytes = utf8Bytes(company);
+    writer.u8(bytes.length).bytes(bytes);
+  }
+  if (home !== undefined) writer.hex(home);
+  return writer.done();
+}
+
+export function decodeScopeCompanies(stored: Uint8Array): { companies: string[]; home?: string } {
+  const reader = valueReader(stored);
+  const companies = Array.from({ length: reader.varint() }, () => reader.text(reader.u8()));
+  if (reader.remaining === 0) return { companies };
+  return { companies, home: reader.hex(reader.remaining) };
+}
+
+/**
+ * A scope's postings marker: the generation its postings were built whole at (`base`), and per
+ * company that joined or left the scope since, the generation of that change (the postings of its
+ * persons were rewritten then). An empty value (a marker written before scope changes kept
+ * postings) is a build at the marker's own generation with no change since.
+ */
+export interface ScopeMarker {
+  readonly base: number;
+  readonly changed: ReadonlyMap<string, number>;
+}
+
+export function encodeScopeMarker(marker: ScopeMarker): Uint8Array {
+  const writer = value().u32(marker.base).varint(marker.changed.size);
+  for (const [company, gen] of [...marker.changed].sort(([a], [b]) => compareText(a, b))) {
+    const bytes = utf8Bytes(company);
+    writer.u8(bytes.length).bytes(bytes).u32(gen);
+  }
+  return writer.done();
+}
+
+export function decodeScopeMarker(stored: Uint8Array, markerGen: number): ScopeMarker {
+  const reader = valueReader(stored);
+  if (reader.remaining === 0) return { base: markerGen, changed: new Map() };
+  const base = reader.u32();
+  const changed = new Map<string, number>();
+  for (let n = reader.varint(); n > 0; n--) {
+    const company = reader.text(reader.u8());
+    changed.set(company, reader.u32());
+  }
+  return whole(reader, { base, changed });
+}

@@ -1,0 +1,193 @@
+/** The items one employee record or one person bundle is stored as, at a generation. */
+import { createHash } from "node:crypto";
+import { instantKey } from "../../../directory/instant-key.js";
+import type { SourceEmployee, SourcePerson } from "../../../directory/source.js";
+import { type NamePair, namesOf, phoneOf } from "../../../search/matching.js";
+import { type OrderKey, orderKey, orderKeyBytes, phoneBytes } from "../../binary-keys.js";
+import { DIRECTORY_ATTR as A } from "../../tables.js";
+import type { Bundle } from "../read/reads.js";
+import type { Item, ItemKey } from "./batch.js";
+import {
+  compress,
+  compressInChunks,
+  emptyValue,
+  encodeLocation,
+  encodeNamePairs,
+  type Location,
+} from "./codec.js";
+import {
+  bundleSort,
+  companyPartition,
+  entrySort,
+  FAMILY,
+  LOCATION_SORT,
+  locationPartition,
+  type PartitionKey,
+  type PersonNameFamily,
+  personPartition,
+  type SortKey,
+} from "./layout.js";
+
+/** A compressed bundle larger than this is split over several items (an item holds 400 KB). */
+const BUNDLE_CHUNK_BYTES = 350_000;
+
+export const employmentOrder = (record: SourceEmployee): OrderKey =>
+  orderKey(instantKey(record.createdAt), record.id);
+export const personOrder = (person: SourcePerson): OrderKey =>
+  orderKey(instantKey(person.createdAt), person.id);
+const isNamed = (names: NamePair) => names.firstName !== null || names.lastName !== null;
+
+export function locationOf(record: SourceEmployee): Location {
+  return {
+    companyId: record.companyId,
+    order: employmentOrder(record),
+    personId: record.personId,
+    named: isNamed(namesOf(record)),
+    hash: createHash("sha256").update(JSON.stringify(record)).digest("hex").slice(0, 16),
+  };
+}
+
+/** The record's items in its company: record, key entry, and names entry when it has a name. */
+export function recordKeys(location: Location, gen: number): ItemKey[] {
+  const p = companyPartition(location.companyId);
+  const families = [FAMILY.record, FAMILY.employmentKey, ...(location.named ? [FAMILY.employmentNames] : [])];
+  return families.map((family) => ({ p, s: entrySort(family, location.order, gen) }));
+}
+
+/** The record's items: the record whole (with what byPhone matches on), its key entry and names entry. */
+export function recordItems(record: SourceEmployee, gen: number, person: OrderKey | null): Item[] {
+  const p = companyPartition(record.companyId);
+  const order = employmentOrder(record);
+  const names = namesOf(record);
+  const phone = phoneOf(record);
+  const items: Item[] = [
+    {
+      [A.partition]: p,
+      [A.sort]: entrySort(FAMILY.record, order, gen),
+      [A.data]: compress(record),
+      ...(phone === null ? {} : { [A.phone]: phoneBytes(phone) }),
+      ...(person === null ? {} : { [A.person]: orderKeyBytes(person) }),
+      ...(names.firstName === null ? {} : { [A.firstName]: names.firstName }),
+      ...(names.lastName === null ? {} : { [A.lastName]: names.lastName }),
+    },
+    {
+      [A.partition]: p,
+      [A.sort]: entrySort(FAMILY.employmentKey, order, gen),
+      [A.data]: emptyValue(),
+    },
+  ];
+  if (isNamed(names)) {
+    items.push({
+      [A.partition]: p,
+      [A.sort]: entrySort(FAMILY.employmentNames, order, gen),
+      [A.data]: encodeNamePairs([names]),
+    });
+  }
+  return items;
+}
+
+const distinct = (pairs: Iterable<NamePair>): NamePair[] => [
+  ...new Map([...pairs].map((pair) => [JSON.stringify(pair), pair])).values(),
+];
+
+/**
+ * Per company of the person's records: what each names family holds (the distinct pairs, first
+ * names, last names; empty lists mean no entry). A filter on one name reads only that name's
+ * family: the other name's bytes are not billed; both names need the pairs (same employment).
+ */
+export function personNameLists(
+  employees: readonly SourceEmployee[],
+): Map<string, Map<PersonNameFamily, NamePair[]>> {
+  const byCompany = new Map<string, NamePair[]>();
+  for (const record of employees) {
+    const names = byCompany.get(record.companyId) ?? [];
+    byCompany.set(record.companyId, names);
+    const pair = namesOf(record);
+    if (isNamed(pair)) names.push(pair);
+  }
+  return new Map(
+    [...byCompany].map(([companyId, pairs]) => [
+      companyId,
+      new Map<PersonNameFamily, NamePair[]>([
+        [FAMILY.personNames, distinct(pairs)],
+        [
+          FAMILY.personFirstNames,
+          distinct(
+            pairs.flatMap(({ firstName }) => (firstName === null ? [] : [{ firstName, lastName: null }])),
+          ),
+        ],
+        [
+          FAMILY.personLastNames,
+          distinct(
+            pairs.flatMap(({ lastName }) => (lastName === null ? [] : [{ firstName: null, lastName }])),
+          ),
+        ],
+      ]),
+    ]),
+  );
+}
+
+/** A person's entries in each of their companies: a key entry, and names entries when named. */
+export function personEntryItems(
+  person: SourcePerson,
+  employees: readonly SourceEmployee[],
+  gen: number,
+): Item[] {
+  const order = personOrder(person);
+  return [...personNameLists(employees)].flatMap(([companyId, lists]) => {
+    const p = companyPartition(companyId);
+    const key = {
+      [A.partition]: p,
+      [A.sort]: entrySort(FAMILY.personKey, order, gen),
+      [A.data]: emptyValue(),
+    };
+    const names = [...lists]
+      .filter(([, list]) => list.length > 0)
+      .map(([family, list]) => ({
+        [A.partition]: p,
+        [A.sort]: entrySort(family, order, gen),
+        [A.data]: encodeNamePairs(list),
+      }));
+    return [key, ...names];
+  });
+}
+
+export const itemKey = (item: Item): ItemKey => ({
+  p: item[A.partition] as PartitionKey,
+  s: item[A.sort] as SortKey,
+});
+
+/** A bundle version's chunks: the person and every record, compressed, split when large. */
+export function bundleItems(
+  personId: string,
+  bundle: Bundle,
+  gen: number,
+  chunkBytes = BUNDLE_CHUNK_BYTES,
+): Item[] {
+  return compressInChunks(bundle, chunkBytes).map((data, index, chunks) => ({
+    [A.partition]: personPartition(personId),
+    [A.sort]: bundleSort(gen, index),
+    [A.data]: data,
+    [A.chunks]: chunks.length,
+    [A.hasPerson]: bundle.person === null ? 0 : 1,
+  }));
+}
+
+export const bundleKeys = (personId: string, gen: number, chunks: number): ItemKey[] =>
+  Array.from({ length: chunks }, (_, index) => ({ p: personPartition(personId), s: bundleSort(gen, index) }));
+
+/** A location item: the current value (absent once deleted) at `gen`, and the value before it. */
+export function locationItem(
+  recordId: string,
+  gen: number,
+  current: Location | undefined,
+  previous: { gen: number; data: Uint8Array } | undefined,
+): Item {
+  return {
+    [A.partition]: locationPartition(recordId),
+    [A.sort]: LOCATION_SORT,
+    [A.gen]: gen,
+    ...(current ? { [A.data]: encodeLocation(current) } : {}),
+    ...(previous ? { [A.previousGen]: previous.gen, [A.previousData]: previous.data } : {}),
+  };
+}

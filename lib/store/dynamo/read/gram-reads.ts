@@ -1,0 +1,101 @@
+/**
+ * Reads of name postings (name-grams.ts) as of one generation: a partition's marker (are its
+ * postings complete?), its census (how many records hold each trigram) and one trigram's postings
+ * in a created range.
+ */
+import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import type { CreatedRange } from "../../../search/matching.js";
+import { emptyOrderRange, orderRange } from "../../order-range.js";
+import { DIRECTORY_ATTR as A } from "../../tables.js";
+import { betweenQuery, bytesOf, queryAll, queryPages } from "../model/batch.js";
+import {
+  genOf,
+  gramCensusChunkOf,
+  gramCensusGenOf,
+  gramCensusSort,
+  gramMarkerSort,
+  type PartitionKey,
+  postingOfSort,
+  postingRange,
+} from "../model/layout.js";
+import { companyItemVisible, newestVersion, visibleChunks } from "../model/versions.js";
+import { type Gram, GramCensus } from "../structures/name-grams.js";
+import type { ReadAt, VersionedItem } from "./reads.js";
+
+/** A census version as stored: its counts, generation and number of chunks. */
+export interface StoredGramCensus {
+  readonly census: GramCensus;
+  readonly gen: number;
+  readonly chunks: number;
+}
+
+const CENSUS_KEYS = { genOf: gramCensusGenOf, chunkOf: gramCensusChunkOf };
+
+export class GramReads {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  /** Whether the partition's postings are complete at `at`: a marker is visible. */
+  async covered(p: PartitionKey, at: ReadAt): Promise<boolean> {
+    return (await this.marker(p, at)) !== undefined;
+  }
+
+  /** The partition's marker visible at `at`, if one is: its generation and value. */
+  async marker(p: PartitionKey, at: ReadAt): Promise<{ gen: number; data: Uint8Array } | undefined> {
+    const item = await newestVersion(
+      this.client,
+      this.table,
+      { p, low: gramMarkerSort(0), high: gramMarkerSort(at.gen) },
+      at,
+    );
+    return item && { gen: genOf(bytesOf(item[A.sort])), data: bytesOf(item[A.data]) };
+  }
+
+  /** The census visible at `at`: there is one exactly when the marker is visible too. */
+  async census(p: PartitionKey, at: ReadAt): Promise<StoredGramCensus | undefined> {
+    const items = await queryAll(this.client, {
+      ...betweenQuery(
+        this.table,
+        { p, low: gramCensusSort(0, 0), high: gramCensusSort(at.gen, 0xffff) },
+        at.consistent,
+      ),
+      ScanIndexForward: false,
+    });
+    const version = visibleChunks(items, CENSUS_KEYS, at, "a names census");
+    if (!version) return undefined;
+    const census = GramCensus.decode(version.chunks.map((chunk) => bytesOf(chunk[A.data])));
+    return { census, gen: version.gen, chunks: version.chunks.length };
+  }
+
+  /**
+   * One gram's postings visible at `at` whose order keys lie in the created range, in order; the
+   * first `count` of them only, when given (read a page at a time until there are that many: a
+   * load in progress leaves versions a reader does not see).
+   */
+  async postings(
+    p: PartitionKey,
+    gram: Gram,
+    created: CreatedRange,
+    at: ReadAt,
+    count = Number.POSITIVE_INFINITY,
+  ): Promise<VersionedItem[]> {
+    const range = orderRange(created);
+    if (emptyOrderRange(range) || count <= 0) return [];
+    const { from, before } = range;
+    const { low, high } = postingRange(gram.field, gram.text, from, before);
+    const query = betweenQuery(this.table, { p, low, high }, at.consistent);
+    const found: VersionedItem[] = [];
+    const limit = Number.isFinite(count) ? { Limit: count } : {};
+    for await (const page of queryPages(this.client, { ...query, ...limit })) {
+      for (const item of page) {
+        if (!companyItemVisible(item, at)) continue;
+        const sort = bytesOf(item[A.sort]);
+        found.push({ order: postingOfSort(sort).order, gen: genOf(sort), item });
+      }
+      if (found.length >= count) return found.slice(0, count);
+    }
+    return found;
+  }
+}

@@ -1,0 +1,120 @@
+/**
+ * A name search's window and total from name postings (docs/data-model.md, "Name postings"): of a
+ * company's records (trigrams), or of a kept scope's persons (trigrams and bigrams).
+ *
+ * - A fragment that is itself a posted gram (3 characters, or 2 in a scope), alone in the filter
+ *   and with no created range: its postings are exactly the matches, so the census gives the total
+ *   and only the window's first postings are read (census and postings at once: one round trip);
+ *   when the two disagree, the search fails (damage, or a read the reader asks again).
+ * - One gram otherwise: its postings and the marker, at once; several: the census, then the rarest
+ *   gram's postings. Each posting's pairs are checked against the whole filter.
+ */
+import type { CreatedRange, EmploymentFilter } from "../../../search/matching.js";
+import { namesMatch } from "../../../search/matching.js";
+import { pageOf } from "../../../search/paging.js";
+import { DIRECTORY_ATTR as A } from "../../tables.js";
+import { bytesOf, keyText } from "../model/batch.js";
+import { decodeNamePairs } from "../model/codec.js";
+import { gramCensusSort, type PartitionKey } from "../model/layout.js";
+import { filterGrams, type Gram, type GramSizes } from "../structures/name-grams.js";
+import type { DirectoryReads, ReadAt, VersionedItem } from "./reads.js";
+
+export interface NameQuery {
+  readonly filter: EmploymentFilter;
+  readonly created: CreatedRange;
+  readonly offset: number;
+  readonly limit: number;
+}
+
+/** The window of the postings matching a name query, and how many match. */
+export interface NameWindow {
+  readonly page: VersionedItem[];
+  readonly total: number;
+}
+
+/** The filter asks for exactly the holders of `gram`: one name, its fragment the gram, no range. */
+function exactly(gram: Gram, query: NameQuery): boolean {
+  const { filter, created } = query;
+  const other = gram.field === "firstName" ? filter.lastName : filter.firstName;
+  return (
+    other === undefined &&
+    filter[gram.field] === gram.text &&
+    created.from === undefined &&
+    created.before === undefined
+  );
+}
+
+/** The window of one gram's postings, its total from the census; undefined when not posted. */
+async function exactWindow(reads: DirectoryReads, p: PartitionKey, gram: Gram, query: NameQuery, at: ReadAt) {
+  const wanted = query.offset + query.limit;
+  const [stored, first] = await Promise.all([
+    reads.grams.census(p, at),
+    reads.grams.postings(p, gram, query.created, at, wanted),
+  ]);
+  if (!stored) return undefined;
+  const total = stored.census.count(gram);
+  // They disagree when the read raced a clean-up (a slow read at a superseded generation: the
+  // reader asks again at the new one) or when the census or postings are damaged: a total that
+  // depends on the page asked for is never answered.
+  if (first.length !== Math.min(total, wanted))
+    throw new Error(
+      `names census of ${keyText({ p, s: gramCensusSort(stored.gen, 0) })} counts ${total} holders of ` +
+        `${gram.field} gram ${JSON.stringify(gram.text)}, but ${first.length} of the first ${wanted} postings were read`,
+    );
+  return { page: first.slice(query.offset, wanted), total };
+}
+
+/** Every posting matching the filter, in order; undefined when the partition is not posted. */
+async function matchingPostings(
+  reads: DirectoryReads,
+  p: PartitionKey,
+  grams: readonly Gram[],
+  query: NameQuery,
+  at: ReadAt,
+): Promise<VersionedItem[] | undefined> {
+  const [only] = grams;
+  if (!only) return undefined;
+  let postings: VersionedItem[];
+  if (grams.length === 1) {
+    // The marker and the postings at once: one round trip; the postings are dropped if not covered.
+    const [covered, read] = await Promise.all([
+      reads.grams.covered(p, at),
+      reads.grams.postings(p, only, query.created, at),
+    ]);
+    if (!covered) return undefined;
+    postings = read;
+  } else {
+    const stored = await reads.grams.census(p, at);
+    if (!stored) return undefined;
+    const rarest = stored.census.rarest(grams) ?? only;
+    // No one holds it: nothing matches, and there is nothing to read.
+    if (stored.census.count(rarest) === 0) return [];
+    postings = await reads.grams.postings(p, rarest, query.created, at);
+  }
+  return postings.filter((posting) =>
+    decodeNamePairs(bytesOf(posting.item[A.data])).some((pair) => namesMatch(pair, query.filter)),
+  );
+}
+
+/**
+ * The window and total of a name query from a partition's postings of grams of `sizes`; undefined
+ * when they cannot answer: no fragment long enough, or a partition not posted (a company no load
+ * has posted yet, a scope not kept).
+ */
+export async function nameWindow(
+  reads: DirectoryReads,
+  p: PartitionKey,
+  sizes: GramSizes,
+  query: NameQuery,
+  at: ReadAt,
+): Promise<NameWindow | undefined> {
+  const grams = filterGrams(query.filter, sizes);
+  const [only] = grams;
+  if (only && grams.length === 1 && exactly(only, query)) {
+    const exact = await exactWindow(reads, p, only, query, at);
+    if (exact) return exact;
+  }
+  const matches = await matchingPostings(reads, p, grams, query, at);
+  if (!matches) return undefined;
+  return { page: pageOf(matches, query.offset, query.limit).page, total: matches.length };
+}

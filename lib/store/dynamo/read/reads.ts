@@ -1,0 +1,157 @@
+/**
+ * Reads of the directory table as of one generation: searches read at the committed one, a load at
+ * its own (the pending state, its writes included, strongly consistent).
+ */
+import type { DynamoDBDocumentClient, QueryCommandInput } from "@aws-sdk/lib-dynamodb";
+import type { SourceEmployee, SourcePerson } from "../../../directory/source.js";
+import type { CreatedRange } from "../../../search/matching.js";
+import { type OrderKey, phoneBytes } from "../../binary-keys.js";
+import { emptyOrderRange, orderRange } from "../../order-range.js";
+import { DIRECTORY_ATTR as A } from "../../tables.js";
+import { batchGet, betweenQuery, bytesOf, type Item, keyText, queryAll } from "../model/batch.js";
+import { decompress, decompressChunks } from "../model/codec.js";
+import {
+  bundleChunkOf,
+  bundleGenOf,
+  bundleSort,
+  companyPartition,
+  entrySort,
+  FAMILY,
+  type Family,
+  familyRange,
+  type Generation,
+  genOf,
+  orderOfSort,
+  personPartition,
+} from "../model/layout.js";
+import { type ChunkedKeys, companyItemVisible, visibleChunks } from "../model/versions.js";
+import { ScopeHomes } from "../structures/scope-registry.js";
+import type { StoredBundle } from "../write/load-plan.js";
+import { GramReads } from "./gram-reads.js";
+import { OrderReads } from "./order-reads.js";
+
+/** Which state to read: a generation, and whether the read must see every write before it. */
+export interface ReadAt extends Generation {
+  readonly consistent: boolean;
+}
+
+/** A person's bundle: the person (null while only records linking to a missing one exist) and every record. */
+export interface Bundle {
+  readonly person: SourcePerson | null;
+  readonly employees: readonly SourceEmployee[];
+}
+
+/** A versioned company item as read: its order key, generation and the item. */
+export interface VersionedItem {
+  readonly order: OrderKey;
+  readonly gen: number;
+  readonly item: Item;
+}
+
+const versioned = (item: Item): VersionedItem => {
+  const sort = bytesOf(item[A.sort]);
+  return { order: orderOfSort(sort), gen: genOf(sort), item };
+};
+
+const BUNDLE_KEYS: ChunkedKeys = { genOf: bundleGenOf, chunkOf: bundleChunkOf };
+
+export class DirectoryReads {
+  /** Reads of the counted orders. */
+  readonly orders: OrderReads;
+  /** Reads of the name postings. */
+  readonly grams: GramReads;
+  /** Where kept scopes live. */
+  readonly scopeHomes: ScopeHomes;
+
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {
+    this.orders = new OrderReads(client, table);
+    this.grams = new GramReads(client, table);
+    this.scopeHomes = new ScopeHomes(client, table);
+  }
+
+  private query(input: Omit<QueryCommandInput, "TableName">, at: ReadAt) {
+    return queryAll(this.client, { TableName: this.table, ConsistentRead: at.consistent, ...input });
+  }
+
+  /** A family's items of one company with order keys in a created range, visible at `at`, in order. */
+  async family(
+    companyId: string,
+    which: Family,
+    created: CreatedRange,
+    at: ReadAt,
+  ): Promise<VersionedItem[]> {
+    const range = orderRange(created);
+    if (emptyOrderRange(range)) return [];
+    const { low, high } = familyRange(which, range.from, range.before);
+    const p = companyPartition(companyId);
+    const items = await queryAll(this.client, betweenQuery(this.table, { p, low, high }, at.consistent));
+    return items.filter((item) => companyItemVisible(item, at)).map(versioned);
+  }
+
+  /** Record items whose phone normalizes to `phone`, of one company or of all, from byPhone. */
+  async phoneRecords(phone: string, companyId: string | undefined, at: ReadAt): Promise<VersionedItem[]> {
+    const items = await queryAll(this.client, {
+      TableName: this.table,
+      IndexName: "byPhone",
+      KeyConditionExpression: companyId === undefined ? "#t = :t" : "#t = :t AND #p = :p",
+      ExpressionAttributeNames: { "#t": A.phone, ...(companyId === undefined ? {} : { "#p": A.partition }) },
+      ExpressionAttributeValues: {
+        ":t": phoneBytes(phone),
+        ...(companyId === undefined ? {} : { ":p": companyPartition(companyId) }),
+      },
+    });
+    return items.filter((item) => companyItemVisible(item, at)).map(versioned);
+  }
+
+  /** The person's bundle version visible at `at`, with its generation and chunk count. */
+  async bundle(personId: string, at: ReadAt): Promise<StoredBundle | undefined> {
+    const items = await this.query(
+      {
+        KeyConditionExpression: "#p = :p AND #s <= :high",
+        ExpressionAttributeNames: { "#p": A.partition, "#s": A.sort },
+        ExpressionAttributeValues: { ":p": personPartition(personId), ":high": bundleSort(at.gen, 0xffff) },
+        ScanIndexForward: false,
+      },
+      at,
+    );
+    const version = visibleChunks(items, BUNDLE_KEYS, at, `bundle of person ${personId}`);
+    if (!version) return undefined;
+    const bundle = decompressChunks<Bundle>(version.chunks.map((chunk) => bytesOf(chunk[A.data])));
+    return { gen: version.gen, chunks: version.chunks.length, bundle };
+  }
+
+  /** Records by (order, generation), in the order asked. */
+  async recordsByKey(
+    companyId: string,
+    keys: readonly { order: OrderKey; gen: number }[],
+    at: ReadAt,
+  ): Promise<SourceEmployee[]> {
+    const p = companyPartition(companyId);
+    const wanted = keys.map(({ order, gen }) => ({ p, s: entrySort(FAMILY.record, order, gen) }));
+    const found = await batchGet(this.client, this.table, wanted, at.consistent);
+    return wanted.map((key) => {
+      const item = found.get(keyText(key));
+      if (!item) throw new Error(`record item ${keyText(key)} is missing`);
+      return decompress<SourceEmployee>(bytesOf(item[A.data]));
+    });
+  }
+
+  /** The visible records of a run of consecutive order keys, first to last inclusive. */
+  async recordRun(companyId: string, first: OrderKey, last: OrderKey, at: ReadAt): Promise<SourceEmployee[]> {
+    const key = {
+      p: companyPartition(companyId),
+      low: entrySort(FAMILY.record, first, 0),
+      high: entrySort(FAMILY.record, last, 0xffffffff),
+    };
+    const items = await queryAll(this.client, betweenQuery(this.table, key, at.consistent));
+    return items
+      .filter((item) => companyItemVisible(item, at))
+      .map((item) => decompress<SourceEmployee>(bytesOf(item[A.data])));
+  }
+}
+
+export const directoryReads = (client: DynamoDBDocumentClient, table: string): DirectoryReads =>
+  new DirectoryReads(client, table);

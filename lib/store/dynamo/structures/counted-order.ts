@@ -1,0 +1,209 @@
+/**
+ * Counted orders: a sorted set of order keys kept in blocks of a few hundred, with an index of
+ * each block's lower bound and count. A search then finds its total, and the blocks that hold any
+ * offset or range bound, from the index alone, and reads only those blocks: its cost follows the
+ * page, not the set (docs/data-model.md, "Counted orders"). Pure: locating and planning, no I/O.
+ */
+import type { OrderKey } from "../../binary-keys.js";
+
+/** A block as the index names it: below every key it holds (and above the previous block's). */
+export interface BlockRef {
+  readonly low: OrderKey;
+  /** The generation of the block's version the index points at. */
+  readonly gen: number;
+  readonly count: number;
+}
+
+/** The blocks of an order, by `low`. */
+export type OrderIndex = readonly BlockRef[];
+
+/**
+ * Entries a block holds: written `target` to a block, split above `max`, merged below `min`. A
+ * block of 256 keys is 6.4 KB (one read unit, eventually consistent); the index of 370,000
+ * persons (1,450 blocks of 31 bytes) is 45 KB.
+ */
+export const BLOCK_ENTRIES = { target: 256, max: 512, min: 64 } as const;
+
+/**
+ * Blocks one index item holds: 10,000 of at most 35 bytes is 350 KB, under DynamoDB's 400 KB item
+ * limit. A larger index (an order of more than about 2.5 million keys) is stored in parts of this
+ * many blocks, read together.
+ */
+export const INDEX_PART_BLOCKS = 10_000;
+
+/** An index as stored: in runs of at most `perPart` blocks, one run when it fits one item. */
+export function indexParts(index: OrderIndex, perPart = INDEX_PART_BLOCKS): OrderIndex[] {
+  if (!Number.isInteger(perPart) || perPart < 1)
+    throw new Error(`blocks per index part must be 1 or more: ${perPart}`);
+  const parts: OrderIndex[] = [];
+  for (let first = 0; first < index.length; first += perPart) parts.push(index.slice(first, first + perPart));
+  return parts.length === 0 ? [index] : parts;
+}
+
+/** The number of keys below `key` in a sorted list. */
+export function rankIn(keys: readonly OrderKey[], key: OrderKey): number {
+  let low = 0;
+  let high = keys.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if ((keys[mid] as OrderKey) < key) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+/** The block whose range holds `key`: the last whose low is at or below it (the first if none). */
+export function blockOf(index: OrderIndex, key: OrderKey): number {
+  let low = 0;
+  let high = index.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if ((index[mid] as BlockRef).low <= key) low = mid + 1;
+    else high = mid;
+  }
+  return Math.max(0, low - 1);
+}
+
+/** Positions before each block, and the whole count last. */
+export function blockStarts(index: OrderIndex): number[] {
+  const starts = [0];
+  for (const block of index) starts.push((starts.at(-1) as number) + block.count);
+  return starts;
+}
+
+/** The blocks holding positions [from, to), first and last inclusive; undefined when none does. */
+export function blocksOfPositions(
+  starts: readonly number[],
+  from: number,
+  to: number,
+): { first: number; last: number } | undefined {
+  const total = starts.at(-1) as number;
+  const end = Math.min(to, total);
+  if (from >= end) return undefined;
+  const holding = (position: number) => {
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >>> 1;
+      if ((starts[mid] as number) <= position) low = mid;
+      else high = mid - 1;
+    }
+    return low;
+  };
+  return { first: holding(from), last: holding(end - 1) };
+}
+
+/** A block of the plan: kept as stored, or written anew with these keys. */
+type Group =
+  | { readonly kept: BlockRef; readonly keys: readonly OrderKey[] }
+  | { readonly kept?: undefined; readonly low: OrderKey; readonly keys: readonly OrderKey[] };
+
+export interface OrderPlan {
+  /** The order's index after the plan (undefined: the order is empty). */
+  readonly index: OrderIndex | undefined;
+  /** Blocks to write at the plan's generation. */
+  readonly written: readonly { readonly low: OrderKey; readonly keys: readonly OrderKey[] }[];
+  /** Stored blocks the plan replaces or drops. */
+  readonly superseded: readonly BlockRef[];
+  /** Whether anything changes (the index is then written too). */
+  readonly changed: boolean;
+}
+
+const sameKeys = (a: readonly OrderKey[], b: readonly OrderKey[]) =>
+  a.length === b.length && a.every((key, i) => key === b[i]);
+
+/** `next` (sorted, distinct) spread over the stored blocks' ranges. */
+function spread(stored: OrderIndex, next: readonly OrderKey[]): OrderKey[][] {
+  const slots: OrderKey[][] = stored.map(() => []);
+  let slot = 0;
+  for (const key of next) {
+    while (slot + 1 < stored.length && (stored[slot + 1] as BlockRef).low <= key) slot += 1;
+    (slots[slot] as OrderKey[]).push(key);
+  }
+  return slots;
+}
+
+/** Changed blocks: empty ones dropped, small ones merged into a neighbour, large ones split. */
+function normalize(groups: readonly Group[]): Group[] {
+  const merged: Group[] = [];
+  for (const group of groups) {
+    if (group.kept) {
+      merged.push(group);
+      continue;
+    }
+    if (group.keys.length === 0) continue;
+    const previous = merged.at(-1);
+    if (
+      previous &&
+      group.keys.length < BLOCK_ENTRIES.min &&
+      previous.keys.length + group.keys.length <= BLOCK_ENTRIES.max
+    ) {
+      const low = previous.kept ? previous.kept.low : previous.low;
+      merged[merged.length - 1] = { low, keys: [...previous.keys, ...group.keys] };
+    } else merged.push(group);
+  }
+  // A small first block has no block before it: it takes in the one after, if that fits.
+  const [first, second] = merged;
+  if (
+    first &&
+    second &&
+    !first.kept &&
+    first.keys.length < BLOCK_ENTRIES.min &&
+    first.keys.length + second.keys.length <= BLOCK_ENTRIES.max
+  )
+    merged.splice(0, 2, { low: first.low, keys: [...first.keys, ...second.keys] });
+  return merged.flatMap((group) => (group.kept ? [group] : split(group.low, group.keys)));
+}
+
+/** Keys cut into blocks of about `target` (a block of `max` or fewer stays whole). */
+function split(low: OrderKey, keys: readonly OrderKey[]): Group[] {
+  if (keys.length <= BLOCK_ENTRIES.max) return [{ low, keys }];
+  const pieces = Math.round(keys.length / BLOCK_ENTRIES.target);
+  const size = Math.ceil(keys.length / pieces);
+  const groups: Group[] = [];
+  for (let at = 0; at < keys.length; at += size) {
+    const piece = keys.slice(at, at + size);
+    groups.push({ low: at === 0 ? low : (piece[0] as OrderKey), keys: piece });
+  }
+  return groups;
+}
+
+/**
+ * What makes a stored order hold `next` (sorted, distinct): blocks whose keys are unchanged stay
+ * as they are, so a change of one key rewrites one block and the index. `blocks` holds the keys of
+ * every stored block, by its low.
+ */
+export function planOrder(
+  stored: OrderIndex,
+  blocks: ReadonlyMap<OrderKey, readonly OrderKey[]>,
+  next: readonly OrderKey[],
+  gen: number,
+): OrderPlan {
+  const [lowest] = next;
+  const groups: Group[] =
+    stored.length === 0
+      ? lowest === undefined
+        ? []
+        : [{ low: lowest, keys: next }]
+      : spread(stored, next).map((keys, i): Group => {
+          const block = stored[i] as BlockRef;
+          const old = blocks.get(block.low);
+          if (!old) throw new Error(`block ${i} of the order was not read`);
+          // The first block's low may have to move down to stay below a new lowest key.
+          const low = i === 0 && keys[0] !== undefined && keys[0] < block.low ? keys[0] : block.low;
+          return sameKeys(old, keys) && low === block.low ? { kept: block, keys } : { low, keys };
+        });
+  const planned = normalize(groups);
+  const kept = new Set(planned.flatMap((group) => (group.kept ? [group.kept] : [])));
+  const written = planned.flatMap((group) => (group.kept ? [] : [{ low: group.low, keys: group.keys }]));
+  const superseded = stored.filter((block) => !kept.has(block));
+  const index = planned.map((group) =>
+    group.kept ? group.kept : { low: group.low, gen, count: group.keys.length },
+  );
+  return {
+    index: index.length === 0 ? undefined : index,
+    written,
+    superseded,
+    changed: written.length > 0 || superseded.length > 0,
+  };
+}

@@ -1,0 +1,192 @@
+/**
+ * Name postings of kept scopes (docs/data-model.md, "Scope name postings"), pure: in a scope's
+ * partition, each person with a named record in any of its companies is posted under every trigram
+ * of their names there, with those names (`scopeNamePairs`), beside a census of how many persons
+ * hold each trigram and a marker that says the postings are complete.
+ *
+ * A posting's generation follows from its person's bundle and the scope's marker
+ * (`scopePostingGen`): the first build posts everyone at the marker's base generation, a scope
+ * change rewrites the postings of the persons of the companies it adds or removes, and every load
+ * that rewrites a bundle rewrites the person's postings in each posted scope. So a load knows the
+ * keys of the postings it replaces without reading them.
+ */
+import type { SourceEmployee } from "../../../directory/source.js";
+import type { NamePair } from "../../../search/matching.js";
+import type { OrderKey } from "../../binary-keys.js";
+import { compareText } from "../../bytes.js";
+import { encodeNamePairs, type ScopeMarker } from "../model/codec.js";
+import { personNameLists, personOrder } from "../model/items.js";
+import { FAMILY, type PartitionKey } from "../model/layout.js";
+import type { StoredGramCensus } from "../read/gram-reads.js";
+import type { Bundle } from "../read/reads.js";
+import type { StoredBundle, Writes } from "../write/load-plan.js";
+import {
+  censusItems,
+  censusKeys,
+  type GramCensus,
+  gramsOfPairs,
+  postingItems,
+  postingKey,
+  SCOPE_GRAMS,
+} from "./name-grams.js";
+
+/** A kept scope whose postings are complete (its marker is visible), as a load finds it. */
+export interface PostedScope {
+  readonly p: PartitionKey;
+  readonly companies: ReadonlySet<string>;
+  readonly marker: ScopeMarker;
+  readonly census: StoredGramCensus;
+}
+
+/**
+ * The generation of a person's postings in a scope, from their stored bundle: the later of the
+ * bundle's and the scope's build, or of the last change of a company the person has a record in,
+ * when that change came after the bundle (the bundle was the same then, so the change rewrote the
+ * person's postings; a later bundle rewrote them itself).
+ */
+export function scopePostingGen(
+  stored: { readonly gen: number; readonly employees: readonly { readonly companyId: string }[] },
+  marker: ScopeMarker,
+): number {
+  let gen = Math.max(stored.gen, marker.base);
+  for (const { companyId } of stored.employees) {
+    const changed = marker.changed.get(companyId);
+    if (changed !== undefined && changed > gen) gen = changed;
+  }
+  return gen;
+}
+
+/** A person's names in a scope: the distinct pairs of their named records in its companies. */
+export function namesInScope(
+  employees: readonly SourceEmployee[],
+  companies: ReadonlySet<string>,
+): NamePair[] {
+  const lists: NamePair[][] = [];
+  for (const [companyId, families] of personNameLists(employees))
+    if (companies.has(companyId)) lists.push(families.get(FAMILY.personNames) ?? []);
+  return scopeNamePairs(lists);
+}
+
+/** The same from persons names entries' lists (the first build reads those, not bundles). */
+export function scopeNamePairs(lists: Iterable<readonly NamePair[]>): NamePair[] {
+  const byText = new Map<string, NamePair>();
+  for (const list of lists)
+    for (const pair of list) byText.set(JSON.stringify([pair.firstName, pair.lastName]), pair);
+  return [...byText].sort(([a], [b]) => compareText(a, b)).map(([, pair]) => pair);
+}
+
+/** The grams a person's names in a scope are posted under: trigrams and bigrams. */
+export const scopeGramsOf = (pairs: readonly NamePair[]) => gramsOfPairs(pairs, SCOPE_GRAMS);
+
+/** A person's postings in a scope, at generation `gen`. */
+export const scopePostingItems = (
+  p: PartitionKey,
+  pairs: readonly NamePair[],
+  order: OrderKey,
+  gen: number,
+) => postingItems(p, scopeGramsOf(pairs), order, gen, encodeNamePairs(pairs));
+
+/**
+ * A scope's marker once `moved` companies joined or left it at `gen`: each noted at `gen`; or
+ * undefined past `maxChanged` companies changed since its build (the scope is posted whole again).
+ */
+export function markerAfter(
+  marker: ScopeMarker,
+  moved: readonly string[],
+  gen: number,
+  maxChanged: number,
+): ScopeMarker | undefined {
+  const changed = new Map(marker.changed);
+  for (const company of moved) changed.set(company, gen);
+  return changed.size > maxChanged ? undefined : { base: marker.base, changed };
+}
+
+/** A person's postings in a scope as stored (at `gen`) superseded, and the census counted down. */
+function supersedePostings(
+  writes: Writes,
+  scope: ScopeWork,
+  order: OrderKey,
+  employees: readonly SourceEmployee[],
+  gen: number,
+): void {
+  const pairs = namesInScope(employees, scope.companies);
+  if (pairs.length === 0) return;
+  const grams = scopeGramsOf(pairs);
+  writes.supersede(
+    grams.map((gram) => postingKey(scope.p, gram, order, gen)),
+    gen,
+  );
+  scope.counts.add(grams, -1);
+}
+
+/**
+ * A scope's companies changed from `scope.companies` to `companies`: the postings of a person with
+ * a record in a company added or removed rewritten at `writes.gen`, whether or not their names in
+ * the scope changed (so `scopePostingGen` holds), and the census counted.
+ */
+export function repostPerson(
+  writes: Writes,
+  scope: ScopeWork,
+  companies: ReadonlySet<string>,
+  stored: StoredBundle,
+): void {
+  const { person, employees } = stored.bundle;
+  if (!person) return;
+  const order = personOrder(person);
+  supersedePostings(
+    writes,
+    scope,
+    order,
+    employees,
+    scopePostingGen({ gen: stored.gen, employees }, scope.marker),
+  );
+  const pairs = namesInScope(employees, companies);
+  if (pairs.length === 0) return;
+  for (const item of scopePostingItems(scope.p, pairs, order, writes.gen)) writes.put(item);
+  scope.counts.add(scopeGramsOf(pairs), 1);
+}
+
+/** A posted scope as a chunk plans it: its census, counted as the chunk goes. */
+export interface ScopeWork extends PostedScope {
+  readonly counts: GramCensus;
+}
+
+export const scopeWork = (scope: PostedScope): ScopeWork => ({
+  ...scope,
+  counts: scope.census.census.copy(),
+});
+
+/**
+ * A bundle rewritten at `writes.gen`: the person's postings in each posted scope replaced (the old
+ * ones superseded at their generation, the new ones put), and each census counted.
+ */
+export function rewritePersonPostings(
+  writes: Writes,
+  scopes: readonly ScopeWork[],
+  stored: StoredBundle | undefined,
+  next: Bundle,
+): void {
+  const before = stored?.bundle.person;
+  for (const scope of scopes) {
+    if (stored && before) {
+      const gen = scopePostingGen({ gen: stored.gen, employees: stored.bundle.employees }, scope.marker);
+      supersedePostings(writes, scope, personOrder(before), stored.bundle.employees, gen);
+    }
+    if (next.person) {
+      const pairs = namesInScope(next.employees, scope.companies);
+      if (pairs.length === 0) continue;
+      for (const item of scopePostingItems(scope.p, pairs, personOrder(next.person), writes.gen))
+        writes.put(item);
+      scope.counts.add(scopeGramsOf(pairs), 1);
+    }
+  }
+}
+
+/** Each scope's census rewritten where the chunk changed its counts. */
+export function scopeCensusWrites(writes: Writes, scopes: readonly ScopeWork[]): void {
+  for (const { p, census, counts } of scopes) {
+    if (counts.equals(census.census)) continue;
+    writes.supersede(censusKeys(p, census.gen, census.chunks), census.gen);
+    for (const item of censusItems(p, writes.gen, counts)) writes.put(item);
+  }
+}

@@ -1,0 +1,462 @@
+/**
+ * One pass over the directory table's items (pure): each item is checked on its own (format byte,
+ * key shape, whether the manifest allows its version to exist, attributes agreeing with its data)
+ * and what is visible at the committed generation is kept as a small summary per id, never the
+ * record itself, for verify-links.ts to check the items against each other.
+ */
+import type { SourceEmployee } from "../../../directory/source.js";
+import { namesOf, phoneOf } from "../../../search/matching.js";
+import {
+  type Brand,
+  ORDER_KEY_BYTES,
+  type OrderKey,
+  orderKeyBytes,
+  orderKeyOfBytes,
+  phoneBytes,
+} from "../../binary-keys.js";
+import { equalBytes, FormatError, hexOf } from "../../bytes.js";
+import { DIRECTORY_ATTR as A } from "../../tables.js";
+import { bytesOf, type Item, type ItemKey, type KeyText, keyOf, keyText } from "../model/batch.js";
+import {
+  decodeNamePairs,
+  decodeOrderBlock,
+  decodeOrderIndex,
+  decodeScopeCompanies,
+  decodeScopeMarker,
+  decompress,
+  decompressChunks,
+  endsWithItsStream,
+  FORMAT,
+  type Location,
+  type ScopeMarker,
+} from "../model/codec.js";
+import { locationOf, personNameLists, personOrder } from "../model/items.js";
+import {
+  bundleChunkOf,
+  bundleGenOf,
+  bundleSort,
+  companyOfPartition,
+  companyPartition,
+  entrySort,
+  FAMILY,
+  genOf,
+  genOfJournal,
+  gramCensusChunkOf,
+  gramCensusGenOf,
+  gramCensusSort,
+  idOfPartition,
+  isCompanyPartition,
+  isGramCensusSort,
+  isGramMarkerSort,
+  isJournalPartition,
+  isLocationPartition,
+  isOrderBlockSort,
+  isOrderIndexPartSort,
+  isOrderIndexSort,
+  isPersonPartition,
+  isPostingSort,
+  isScopePartition,
+  isScopesPartition,
+  MANIFEST_KEY,
+  ORDER,
+  type OrderFamily,
+  orderIndexPartOf,
+  orderIndexSort,
+  orderOfSort,
+  type PartitionKey,
+  type PersonNameFamily,
+  type ScopeId,
+  scopeIdOf,
+  scopeOfPartition,
+  scopeOfRegistrySort,
+  scopePartition,
+  visibleAt,
+} from "../model/layout.js";
+import { locationAt } from "../read/inspect.js";
+import type { Bundle } from "../read/reads.js";
+import type { OrderIndex } from "../structures/counted-order.js";
+import { GramCensus } from "../structures/name-grams.js";
+import { GramTally, type NamesEntry } from "./verify-grams.js";
+import type { Allowances, Problem } from "./verify-rules.js";
+import { scopeNamesEntries } from "./verify-scope-postings.js";
+
+/** A visible record item: its generation, its record's location (company, order, person, hash). */
+export interface RecordSummary {
+  readonly gen: number;
+  readonly id: string;
+  readonly expected: Location;
+  /** JSON of the names entry it needs ([pair]), null when unnamed. */
+  readonly names: string | null;
+  /** The person order key on the item (`q`). */
+  readonly q: OrderKey | null;
+}
+
+/** A visible bundle: generation, the person's order key, per company the names entries' lists (JSON by family), record locations. */
+export interface BundleSummary {
+  readonly gen: number;
+  readonly personOrder: OrderKey;
+  readonly pairs: ReadonlyMap<string, ReadonlyMap<PersonNameFamily, string>>;
+  readonly records: ReadonlyMap<string, Location>;
+}
+
+/** A company item's logical key (all its versions): family (1 char), order key (25), company. */
+export type EntryKey = Brand<string, "EntryKey">;
+export const entryKey = (family: number, order: OrderKey, company: string) =>
+  `${String.fromCharCode(family)}${order}${company}` as EntryKey;
+export const entryKeyParts = (key: EntryKey) => ({
+  family: key.charCodeAt(0),
+  order: key.slice(1, 1 + ORDER_KEY_BYTES) as OrderKey,
+  company: key.slice(1 + ORDER_KEY_BYTES),
+});
+
+/** An order of a company or a scope (`scopeOwner`): its family byte and its owner. */
+export const orderId = (family: number, owner: string) => `${family}/${owner}`;
+/** A scope as an order's owner: no company id holds a colon. */
+export const scopeOwner = (scopeId: string) => `scope:${scopeId}`;
+const SCOPE_OWNER = scopeOwner("");
+const isScopeOwner = (owner: string) => owner.startsWith(SCOPE_OWNER);
+/** The partition of a company or a scope (`scopeOwner`). */
+const ownerPartition = (owner: string): PartitionKey =>
+  isScopeOwner(owner) ? scopePartition(owner.slice(SCOPE_OWNER.length) as ScopeId) : companyPartition(owner);
+/** A block version of an order. */
+export const orderBlockId = (family: number, company: string, low: OrderKey, gen: number) =>
+  `${orderId(family, company)}/${hexOf(orderKeyBytes(low))}/${gen}`;
+
+const PAST_END = "`d` holds bytes past the end of its compressed value";
+const sameBytes = (a: unknown, b: Uint8Array | undefined) =>
+  b === undefined ? a === undefined : a instanceof Uint8Array && equalBytes(a, b);
+const textOrNull = (value: unknown) => (typeof value === "string" ? value : null);
+
+export class Census {
+  readonly records = new Map<EntryKey, RecordSummary>();
+  /** Key, names, person key and person names entries: generation, and name pairs (JSON). */
+  readonly entries = new Map<EntryKey, { gen: number; pairs?: string }>();
+  readonly bundles = new Map<string, BundleSummary>();
+  /** Location values visible at the committed generation, by record id. */
+  readonly locations = new Map<string, { gen: number; value: Location }>();
+  /** Visible order indexes, by company and order family (`<family>/<company>`). */
+  readonly orderIndexes = new Map<string, { key: ItemKey; index: OrderIndex }>();
+  /** Visible order blocks, by company, order family, low and generation (`orderBlockId`). */
+  readonly orderBlocks = new Map<string, { key: ItemKey; keys: OrderKey[] }>();
+  /** Registered scopes visible at the committed generation, by the owner of their home partition (`scopeOwner` of the home). */
+  readonly scopes = new Map<string, { key: ItemKey; companies: string[] }>();
+  /** Ids of the scopes with a visible registry version. */
+  private readonly registered = new Set<string>();
+  /** Visible scope postings markers, by owner (the home). */
+  private readonly scopeMarkers = new Map<string, ScopeMarker>();
+  /** Visible name postings, markers and censuses, for verify-grams.ts. */
+  readonly grams = new GramTally({ partitionOf: ownerPartition, isScope: isScopeOwner });
+  /** Chunks of bundles and censuses read so far, by their first chunk's key, which names them. */
+  private readonly chunks = new Map<
+    KeyText,
+    { first: ItemKey; n: number; k: unknown; what: string; parts: Uint8Array[] }
+  >();
+
+  constructor(private readonly rules: Allowances) {}
+
+  /** Checks one item and keeps what it contributes; the problem with it, if any. */
+  add(item: Item): Problem | undefined {
+    const key = keyOf(item);
+    for (const attr of [A.data, A.previousData]) {
+      const value = item[attr];
+      if (value !== undefined && !(value instanceof Uint8Array && value[0] === FORMAT))
+        return { key, what: `\`${attr}\` does not start with the format byte ${FORMAT}` };
+    }
+    try {
+      const what = this.classify(key, item);
+      return what === undefined ? undefined : { key, what };
+    } catch (error) {
+      return { key, what: `unreadable: ${(error as Error).message}` };
+    }
+  }
+
+  /**
+   * Of a version of generation `gen`: what is wrong with it (a version the manifest does not
+   * allow), null when it is allowed but not visible at the committed generation, undefined when
+   * it is visible (and so checked and kept).
+   */
+  private unseen(gen: number, item: Item): string | null | undefined {
+    const x = item[A.supersededAt] as number | undefined;
+    const wrong = this.rules.version(gen, x);
+    if (wrong) return wrong;
+    return visibleAt(gen, x, this.rules.at) ? undefined : null;
+  }
+
+  /** Bundles and censuses whose chunks were not all found. */
+  incomplete(): Problem | undefined {
+    for (const pending of this.chunks.values()) {
+      const found = pending.parts.filter(Boolean).length;
+      return { key: pending.first, what: `${pending.what} has ${found} of its ${pending.n} chunks` };
+    }
+    return undefined;
+  }
+
+  /**
+   * What name postings index, for verify-grams.ts: the visible names entries (`0x04`) of companies,
+   * and each person with names in a posted scope, from their bundle (scope-postings.ts).
+   */
+  *namesEntries(): Generator<NamesEntry> {
+    for (const [logical, entry] of this.entries) {
+      const { family, order, company } = entryKeyParts(logical);
+      if (family === FAMILY.employmentNames && entry.pairs !== undefined) {
+        const key = { p: companyPartition(company), s: entrySort(family, order, entry.gen) };
+        yield { company, order, gen: entry.gen, pairs: entry.pairs, key };
+      }
+    }
+    yield* scopeNamesEntries(this.scopes, this.scopeMarkers, this.bundles);
+  }
+
+  /** Name postings, a census or a marker in the partition of a scope that is not registered. */
+  unregisteredPostings(): Problem | undefined {
+    for (const [owner, key] of this.grams.owners())
+      if (isScopeOwner(owner) && !this.scopes.has(owner))
+        return { key, what: "name postings of a scope that is not registered" };
+    return undefined;
+  }
+
+  private classify(key: ItemKey, item: Item): string | undefined {
+    const { p } = key;
+    if (equalBytes(p, MANIFEST_KEY.p)) return undefined;
+    if (isJournalPartition(p)) return this.rules.journal(genOfJournal(p));
+    if (isPersonPartition(p)) return this.bundleChunk(key, item);
+    if (isLocationPartition(p)) return this.location(key, item);
+    if (isScopesPartition(p)) return this.scope(key, item);
+    if (isScopePartition(p)) {
+      const owner = scopeOwner(scopeOfPartition(p));
+      if (isPostingSort(key.s) || isGramCensusSort(key.s) || isGramMarkerSort(key.s))
+        return this.gramItem(key, item, owner);
+      if (
+        !isOrderIndexSort(key.s) &&
+        !isOrderIndexPartSort(key.s) &&
+        !(isOrderBlockSort(key.s) && key.s[0] === ORDER.persons)
+      )
+        return "a scope item that is no persons order's index or block, nor a name posting's";
+      return this.orderItem(key, item, owner);
+    }
+    if (isCompanyPartition(p)) return this.companyPartitionItem(key, item);
+    return "an item of no known kind";
+  }
+
+  /** A scope's registry version: kept when visible, for verify-orders.ts. */
+  private scope(key: ItemKey, item: Item): string | undefined {
+    if (key.s.length !== 20) return "a scope registry item with a malformed sort key";
+    const gen = genOf(key.s);
+    const unseen = this.unseen(gen, item);
+    if (unseen !== undefined) return unseen ?? undefined;
+    const scopeId = scopeOfRegistrySort(key.s);
+    const { companies, home } = decodeScopeCompanies(bytesOf(item[A.data]));
+    if (scopeIdOf(companies) !== scopeId)
+      return "a scope registered under an id its companies do not hash to";
+    if (this.registered.has(scopeId)) return "a second visible version of a scope's registry item";
+    this.registered.add(scopeId);
+    // A scope's order and postings are its home partition's items: owned by the home.
+    const owner = scopeOwner(home ?? scopeId);
+    if (this.scopes.has(owner)) return "a second scope registered in one home partition";
+    this.scopes.set(owner, { key, companies });
+    return undefined;
+  }
+
+  /** An order index or block of a company or a scope (`owner`): kept when visible, for verify-orders.ts. */
+  private orderItem(key: ItemKey, item: Item, owner: string): string | undefined {
+    const gen = genOf(key.s);
+    const unseen = this.unseen(gen, item);
+    if (unseen !== undefined) return unseen ?? undefined;
+    if (isOrderIndexSort(key.s) || isOrderIndexPartSort(key.s)) return this.orderIndex(key, item, owner, gen);
+    this.orderBlocks.set(orderBlockId(key.s[0] ?? 0, owner, orderOfSort(key.s), gen), {
+      key,
+      keys: decodeOrderBlock(bytesOf(item[A.data])),
+    });
+    return undefined;
+  }
+
+  /** A visible order index item or part, kept once all its parts are read. */
+  private orderIndex(key: ItemKey, item: Item, owner: string, gen: number): string | undefined {
+    const order = (key.s[1] ?? 0) as OrderFamily;
+    const first = { p: key.p, s: orderIndexSort(order, gen) };
+    const data = bytesOf(item[A.data]);
+    // An index in one item says nothing of parts; one in parts is gathered like a bundle's chunks.
+    const parts =
+      item[A.chunks] === undefined && isOrderIndexSort(key.s)
+        ? [data]
+        : this.gather(
+            first,
+            isOrderIndexSort(key.s) ? 0 : orderIndexPartOf(key.s),
+            item,
+            "counted order's index",
+          );
+    if (parts === undefined || typeof parts === "string") return parts;
+    const id = orderId(order, owner);
+    if (this.orderIndexes.has(id)) return "a second visible version of an order index";
+    this.orderIndexes.set(id, { key: first, index: parts.flatMap(decodeOrderIndex) });
+    return undefined;
+  }
+
+  /** A visible postings marker: a company's holds nothing; a scope's its build and changes. */
+  private marker(key: ItemKey, owner: string, data: Uint8Array, gen: number): string | undefined {
+    if (!isScopeOwner(owner))
+      return data.length === 1
+        ? this.grams.marker(key, owner)
+        : "a postings marker with data beyond the format byte";
+    try {
+      const marker = decodeScopeMarker(data, gen);
+      if (marker.base > gen || [...marker.changed.values()].some((at) => at > gen || at <= marker.base))
+        return "a scope postings marker whose generations are out of order";
+      this.scopeMarkers.set(owner, marker);
+    } catch (error) {
+      if (error instanceof FormatError) return "a malformed scope postings marker";
+      throw error;
+    }
+    return this.grams.marker(key, owner);
+  }
+
+  /** A name posting, census chunk or postings marker of a company or a scope: kept when visible. */
+  private gramItem(key: ItemKey, item: Item, owner: string): string | undefined {
+    const isCensus = isGramCensusSort(key.s);
+    const gen = isCensus ? gramCensusGenOf(key.s) : genOf(key.s);
+    const unseen = this.unseen(gen, item);
+    if (unseen !== undefined) return unseen ?? undefined;
+    const data = bytesOf(item[A.data]);
+    if (isGramMarkerSort(key.s)) return this.marker(key, owner, data, gen);
+    if (!isCensus) return this.grams.posting(key, owner, data);
+    const first = { p: key.p, s: gramCensusSort(gen, 0) };
+    const gathered = this.gather(first, gramCensusChunkOf(key.s), item, "names census");
+    if (gathered === undefined || typeof gathered === "string") return gathered;
+    if (!endsWithItsStream(gathered)) return PAST_END;
+    return this.grams.census(first, owner, GramCensus.decode(gathered));
+  }
+
+  /** An item of a company partition: an order's, a name postings', or an entry or record. */
+  private companyPartitionItem(key: ItemKey, item: Item): string | undefined {
+    if (isOrderIndexSort(key.s) || isOrderIndexPartSort(key.s) || isOrderBlockSort(key.s))
+      return this.orderItem(key, item, companyOfPartition(key.p));
+    if (isPostingSort(key.s) || isGramCensusSort(key.s) || isGramMarkerSort(key.s))
+      return this.gramItem(key, item, companyOfPartition(key.p));
+    return this.companyItem(key, item);
+  }
+
+  private companyItem(key: ItemKey, item: Item): string | undefined {
+    const family = key.s[0] ?? 0;
+    if (key.s.length !== 30 || family < FAMILY.employmentKey || family > FAMILY.personLastNames)
+      return "a company item with a malformed sort key";
+    const gen = genOf(key.s);
+    const unseen = this.unseen(gen, item);
+    if (unseen !== undefined) return unseen ?? undefined;
+    const order = orderOfSort(key.s);
+    const company = companyOfPartition(key.p);
+    const logical = entryKey(family, order, company);
+    const seen = family === FAMILY.record ? this.records.get(logical) : this.entries.get(logical);
+    if (seen) return `a second visible version of one key (the other is of generation ${seen.gen})`;
+    const data = bytesOf(item[A.data]);
+    if (family === FAMILY.record) return this.record(item, data, company, order, gen, logical);
+    if (family === FAMILY.employmentKey || family === FAMILY.personKey) {
+      if (data.length !== 1) return "a key entry with data beyond the format byte";
+      this.entries.set(logical, { gen });
+    } else this.entries.set(logical, { gen, pairs: JSON.stringify(decodeNamePairs(data)) });
+    return undefined;
+  }
+
+  private record(
+    item: Item,
+    data: Uint8Array,
+    company: string,
+    order: OrderKey,
+    gen: number,
+    logical: EntryKey,
+  ): string | undefined {
+    const record = decompress<SourceEmployee>(data);
+    if (!endsWithItsStream([data])) return PAST_END;
+    const expected = locationOf(record);
+    if (expected.companyId !== company || expected.order !== order)
+      return `holds record ${record.id} of company ${record.companyId}, whose key is another`;
+    const phone = phoneOf(record);
+    if (!sameBytes(item[A.phone], phone === null ? undefined : phoneBytes(phone)))
+      return "phone attribute `t` is not the record's normalized phone";
+    const names = namesOf(record);
+    if (textOrNull(item[A.firstName]) !== names.firstName || textOrNull(item[A.lastName]) !== names.lastName)
+      return "name attributes `f`/`l` are not the record's normalized names";
+    const q = item[A.person];
+    this.records.set(logical, {
+      gen,
+      id: record.id,
+      expected,
+      names: expected.named ? JSON.stringify([names]) : null,
+      q: q === undefined ? null : orderKeyOfBytes(bytesOf(q)),
+    });
+    return undefined;
+  }
+
+  private bundleChunk(key: ItemKey, item: Item): string | undefined {
+    if (key.s.length !== 6) return "a bundle chunk with a malformed sort key";
+    const gen = bundleGenOf(key.s);
+    const unseen = this.unseen(gen, item);
+    if (unseen !== undefined) return unseen ?? undefined;
+    const first = { p: key.p, s: bundleSort(gen, 0) };
+    const gathered = this.gather(first, bundleChunkOf(key.s), item, "bundle");
+    if (gathered === undefined || typeof gathered === "string") return gathered;
+    const bundle = decompressChunks<Bundle>(gathered);
+    if (!endsWithItsStream(gathered)) return PAST_END;
+    return this.bundle(idOfPartition(key.p), gen, bundle, item[A.hasPerson]);
+  }
+
+  /**
+   * A visible chunk of a chunked value (a bundle, a census) whose first chunk is `first`: its
+   * chunks once all are read, undefined until then, or what is wrong.
+   */
+  private gather(first: ItemKey, chunk: number, item: Item, what: string): Uint8Array[] | string | undefined {
+    const n = item[A.chunks];
+    if (typeof n !== "number" || chunk >= n) return `chunk ${chunk} of a ${what} of ${String(n)} chunks`;
+    const text = keyText(first);
+    const pending = this.chunks.get(text) ?? { first, n, k: item[A.hasPerson], what, parts: [] };
+    if (pending.n !== n || pending.k !== item[A.hasPerson])
+      return `chunk count \`n\` or \`k\` differs from the ${what}'s other chunks`;
+    pending.parts[chunk] = bytesOf(item[A.data]);
+    this.chunks.set(text, pending);
+    if (pending.parts.filter(Boolean).length < n) return undefined;
+    this.chunks.delete(text);
+    return pending.parts;
+  }
+
+  private bundle(personId: string, gen: number, bundle: Bundle, k: unknown): string | undefined {
+    const other = this.bundles.get(personId);
+    if (other) return `a second visible bundle of the person (the other is of generation ${other.gen})`;
+    if ((bundle.person === null ? 0 : 1) !== k) return "`k` does not say whether the bundle holds the person";
+    const first = bundle.employees[0];
+    if (bundle.person === null)
+      return first
+        ? `dangling reference: record ${first.id} links to person ${personId}, who does not exist`
+        : "a bundle with no person and no records";
+    if (bundle.person.id !== personId) return `the bundle holds person ${bundle.person.id}`;
+    const records = new Map<string, Location>();
+    let last = "";
+    for (const record of bundle.employees) {
+      if (record.personId !== personId) return `holds record ${record.id} of person ${record.personId}`;
+      if (record.id <= last) return `records not sorted by id, or twice: ${record.id}`;
+      last = record.id;
+      records.set(record.id, locationOf(record));
+    }
+    const pairs = new Map(
+      [...personNameLists(bundle.employees)].map(([company, lists]) => [
+        company,
+        new Map([...lists].map(([family, list]) => [family, JSON.stringify(list)])),
+      ]),
+    );
+    this.bundles.set(personId, { gen, personOrder: personOrder(bundle.person), pairs, records });
+    return undefined;
+  }
+
+  private location(key: ItemKey, item: Item): string | undefined {
+    if (key.s.length !== 1 || key.s[0] !== 0) return "a location item with a malformed sort key";
+    const g = item[A.gen];
+    const pg = item[A.previousGen];
+    const data = item[A.data];
+    if (typeof g !== "number") return "a location without its generation `g`";
+    if ((pg === undefined) !== (item[A.previousData] === undefined)) return "`pg` and `pd` not both present";
+    const wrong = data === undefined ? this.rules.deletedLocation(g) : this.rules.version(g, undefined);
+    if (wrong) return wrong;
+    if (typeof pg === "number" && pg >= g)
+      return `previous value of generation ${pg}, not before its own ${g}`;
+    const visible = locationAt(item, this.rules.at);
+    if (visible) this.locations.set(idOfPartition(key.p), visible);
+    return undefined;
+  }
+}

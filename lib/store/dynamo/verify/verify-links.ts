@@ -1,0 +1,181 @@
+/**
+ * The items visible at the committed generation checked against each other (pure, over a Census):
+ * a record item has its entries and a location pointing at it; a bundle has its person's entries
+ * in each of its companies and agrees with its records' locations; every entry and location leads
+ * back to an item that is visible. With a company scope, only what belongs to that company.
+ */
+import { type OrderKey, orderKeyParts } from "../../binary-keys.js";
+import { type ItemKey, keyText } from "../model/batch.js";
+import type { Location } from "../model/codec.js";
+import {
+  bundleSort,
+  companyPartition,
+  entrySort,
+  FAMILY,
+  type Family,
+  LOCATION_SORT,
+  locationPartition,
+  type PersonNameFamily,
+  personPartition,
+} from "../model/layout.js";
+import {
+  type BundleSummary,
+  type Census,
+  type EntryKey,
+  entryKey,
+  entryKeyParts,
+  type RecordSummary,
+} from "./verify-census.js";
+import type { Problem } from "./verify-rules.js";
+
+const sameLocation = (a: Location, b: Location) =>
+  a.companyId === b.companyId &&
+  a.order === b.order &&
+  a.personId === b.personId &&
+  a.named === b.named &&
+  a.hash === b.hash;
+
+const companyKey = (company: string, family: Family, order: OrderKey, gen: number): ItemKey => ({
+  p: companyPartition(company),
+  s: entrySort(family, order, gen),
+});
+const locationKey = (id: string): ItemKey => ({ p: locationPartition(id), s: LOCATION_SORT });
+const found = (gen: number | undefined) => (gen === undefined ? "none is" : `the visible one is of ${gen}`);
+
+/** A record item's entries: its key entry, and a names entry exactly when it has a name. */
+function* recordEntries(census: Census, logical: EntryKey, record: RecordSummary): Generator<Problem> {
+  const { order, company } = entryKeyParts(logical);
+  const key = companyKey(company, FAMILY.record, order, record.gen);
+  const entry = census.entries.get(entryKey(FAMILY.employmentKey, order, company));
+  if (entry?.gen !== record.gen)
+    yield { key, what: `no employment key entry of generation ${record.gen} (${found(entry?.gen)})` };
+  const names = census.entries.get(entryKey(FAMILY.employmentNames, order, company));
+  const namesKey = (gen: number) => companyKey(company, FAMILY.employmentNames, order, gen);
+  if (record.names === null) {
+    if (names) yield { key: namesKey(names.gen), what: "a names entry of a record without a name" };
+    return;
+  }
+  if (names?.gen !== record.gen)
+    yield { key, what: `no names entry of generation ${record.gen} (${found(names?.gen)})` };
+  if (names && names.pairs !== record.names)
+    yield { key: namesKey(names.gen), what: "names differ from the record's normalized names" };
+}
+
+/** A record item's location shows it, and its `q` is its person's order key. */
+function* recordLocation(census: Census, logical: EntryKey, record: RecordSummary): Generator<Problem> {
+  const { order, company } = entryKeyParts(logical);
+  const key = companyKey(company, FAMILY.record, order, record.gen);
+  const location = census.locations.get(record.id);
+  if (!location) yield { key, what: `no location of record ${record.id} shows it` };
+  else if (location.gen !== record.gen || !sameLocation(location.value, record.expected))
+    yield {
+      key: locationKey(record.id),
+      what: `does not point at the visible record item ${keyText(key)}, or its hash differs`,
+    };
+  const personId = record.expected.personId;
+  const q = personId === null ? null : (census.bundles.get(personId)?.personOrder ?? null);
+  if (record.q !== q)
+    yield { key, what: `\`q\` is not the order key of person ${personId}'s visible bundle` };
+}
+
+function* recordLinks(census: Census): Generator<Problem> {
+  for (const [logical, record] of census.records) {
+    yield* recordEntries(census, logical, record);
+    yield* recordLocation(census, logical, record);
+  }
+}
+
+function* entryLinks(census: Census): Generator<Problem> {
+  for (const [logical, entry] of census.entries) {
+    const { family, order, company } = entryKeyParts(logical);
+    const key = companyKey(company, family as Family, order, entry.gen);
+    if (family === FAMILY.employmentKey || family === FAMILY.employmentNames) {
+      const record = census.records.get(entryKey(FAMILY.record, order, company));
+      if (record?.gen !== entry.gen)
+        yield { key, what: `no record item of generation ${entry.gen} (${found(record?.gen)})` };
+      continue;
+    }
+    const personId = orderKeyParts(order).id;
+    const bundle = census.bundles.get(personId);
+    if (bundle?.gen !== entry.gen || bundle.personOrder !== order)
+      yield { key, what: `no bundle of person ${personId} of generation ${entry.gen} with this order key` };
+    else if (!bundle.pairs.has(company))
+      yield { key, what: `person ${personId} has no record in ${company}` };
+  }
+}
+
+function* locationLinks(census: Census, inScope: (company: string) => boolean): Generator<Problem> {
+  for (const [id, location] of census.locations) {
+    const { companyId, order, personId } = location.value;
+    if (!inScope(companyId)) continue;
+    const record = census.records.get(entryKey(FAMILY.record, order, companyId));
+    if (record?.gen !== location.gen || record.id !== id)
+      yield {
+        key: locationKey(id),
+        what: `points at record item ${keyText(companyKey(companyId, FAMILY.record, order, location.gen))}, which is not visible`,
+      };
+    if (personId !== null && !census.bundles.get(personId)?.records.has(id))
+      yield { key: locationKey(id), what: `person ${personId} has no visible bundle holding record ${id}` };
+  }
+}
+
+const NAME_LISTS: Record<PersonNameFamily, string> = {
+  [FAMILY.personNames]: "name pairs",
+  [FAMILY.personFirstNames]: "first names",
+  [FAMILY.personLastNames]: "last names",
+};
+
+/** A bundle's entries in one company: its person key entry, and each names entry its records call for. */
+function* bundleEntries(
+  census: Census,
+  personId: string,
+  bundle: BundleSummary,
+  company: string,
+  lists: ReadonlyMap<PersonNameFamily, string>,
+): Generator<Problem> {
+  const key = { p: personPartition(personId), s: bundleSort(bundle.gen, 0) };
+  const entry = census.entries.get(entryKey(FAMILY.personKey, bundle.personOrder, company));
+  if (entry?.gen !== bundle.gen)
+    yield {
+      key,
+      what: `no person key entry in ${company} of generation ${bundle.gen} (${found(entry?.gen)})`,
+    };
+  for (const [family, list] of lists) {
+    const names = census.entries.get(entryKey(family, bundle.personOrder, company));
+    const what = NAME_LISTS[family];
+    if (list === "[]" && names)
+      yield { key, what: `a person ${what} entry in ${company}, but no record there has such a name` };
+    if (list !== "[]" && (names?.gen !== bundle.gen || names.pairs !== list))
+      yield {
+        key,
+        what: `no person ${what} entry in ${company} of generation ${bundle.gen} with the records' ${what}`,
+      };
+  }
+}
+
+function* bundleLinks(census: Census, inScope: (company: string) => boolean): Generator<Problem> {
+  for (const [personId, bundle] of census.bundles) {
+    for (const [company, lists] of bundle.pairs)
+      if (inScope(company)) yield* bundleEntries(census, personId, bundle, company, lists);
+    const key = { p: personPartition(personId), s: bundleSort(bundle.gen, 0) };
+    for (const [id, expected] of bundle.records) {
+      if (!inScope(expected.companyId)) continue;
+      const location = census.locations.get(id);
+      if (!location || !sameLocation(location.value, expected))
+        yield { key, what: `record ${id} differs from the record its location shows` };
+    }
+  }
+}
+
+/** The first item that does not agree with the others, if any. */
+export function checkLinks(census: Census, scope?: string): Problem | undefined {
+  const inScope = (company: string) => scope === undefined || company === scope;
+  const all = [
+    recordLinks(census),
+    entryLinks(census),
+    locationLinks(census, inScope),
+    bundleLinks(census, inScope),
+  ];
+  for (const problems of all) for (const problem of problems) return problem;
+  return undefined;
+}

@@ -1,0 +1,151 @@
+/**
+ * A load's name postings (name-grams.ts), derived before the flip for each company it changed.
+ * The company's names entries are read raw, page by page: versions written at the load's
+ * generation and versions it stamped included. Where the postings were complete at the committed
+ * generation (a marker is visible there), the new versions add their postings and the stamped ones
+ * have theirs stamped too (a posting carries its entry's generation, so its key is known). Where
+ * they were not (a table loaded before postings existed, a repair), every names entry visible at
+ * the load's generation is posted, any other posting superseded, and the marker written. The census is written when its counts
+ * change. Every write goes through the journal, and running it again writes the same.
+ */
+
+import type { NamePair } from "../../../search/matching.js";
+import { DIRECTORY_ATTR as A } from "../../tables.js";
+import { betweenQuery, bytesOf, type Item, queryPages } from "../model/batch.js";
+import { decodeNamePairs, emptyValue } from "../model/codec.js";
+import {
+  ALL_POSTINGS,
+  companyPartition,
+  FAMILY,
+  familyRange,
+  type Generation,
+  genOf,
+  gramMarkerSort,
+  orderOfSort,
+  type PartitionKey,
+  postingOfSort,
+  type SortKey,
+} from "../model/layout.js";
+import { companyItemVisible } from "../model/versions.js";
+import type { StoredGramCensus } from "../read/gram-reads.js";
+import {
+  censusItems,
+  censusKeys,
+  GramCensus,
+  gramsOfPair,
+  postingItems,
+  postingKey,
+} from "../structures/name-grams.js";
+import { writeInPieces } from "./derive-orders.js";
+import type { ChunkContext, ChunkWriter } from "./load-chunk.js";
+import { Writes } from "./load-plan.js";
+
+/** Items of a partition between two sort keys, every version, a page at a time (strongly consistent). */
+function rawPages(context: ChunkContext, p: PartitionKey, range: { low: SortKey; high: SortKey }) {
+  return queryPages(context.client, betweenQuery(context.table, { p, ...range }, true));
+}
+
+/**
+ * What the load does to a names entry's postings: +1 posts them, -1 stamps them, 0 leaves them.
+ * `covered`: the postings were complete at the committed generation.
+ */
+function changeOf(item: Item, at: Generation, covered: boolean): 1 | -1 | 0 {
+  const { gen } = at;
+  if (!covered) return companyItemVisible(item, at) ? 1 : 0;
+  if (genOf(bytesOf(item[A.sort])) === gen) return 1;
+  return item[A.supersededAt] === gen ? -1 : 0;
+}
+
+/**
+ * What a company's derive works on: its partition, whether it was covered, its census so far and,
+ * when it is posted whole, the names of the entries posted (by order key and generation).
+ */
+interface GramWork extends Generation {
+  readonly p: PartitionKey;
+  readonly covered: boolean;
+  readonly census: GramCensus;
+  readonly posted: Map<string, NamePair>;
+}
+
+/** The posting writes of a page of names entries; counts them into the census. */
+function pageWrites(work: GramWork, page: readonly Item[]): Writes {
+  const { p, gen, covered, census } = work;
+  const writes = new Writes(gen);
+  for (const item of page) {
+    const change = changeOf(item, work, covered);
+    if (change === 0) continue;
+    const sort = bytesOf(item[A.sort]);
+    const [order, entryGen, data] = [orderOfSort(sort), genOf(sort), bytesOf(item[A.data])];
+    const [pair] = decodeNamePairs(data);
+    if (!pair) throw new Error("a names entry holds no names");
+    const grams = gramsOfPair(pair);
+    census.add(grams, change);
+    if (!covered) work.posted.set(`${order}${entryGen}`, pair);
+    if (change === 1)
+      for (const posting of postingItems(p, grams, order, entryGen, data)) writes.put(posting);
+    else
+      writes.supersede(
+        grams.map((gram) => postingKey(p, gram, order, entryGen)),
+        entryGen,
+      );
+  }
+  return writes;
+}
+
+/**
+ * A company posted whole: the postings visible at the load's generation that no entry posted calls
+ * for (left by a repair, or by anything else that wrote postings without a marker) are superseded,
+ * so that the marker vouches for exactly what the names entries say.
+ */
+function strayWrites(work: GramWork, page: readonly Item[]): Writes {
+  const writes = new Writes(work.gen);
+  for (const item of page) {
+    if (!companyItemVisible(item, work)) continue;
+    const sort = bytesOf(item[A.sort]);
+    const { field, text, order } = postingOfSort(sort);
+    const gen = genOf(sort);
+    const pair = work.posted.get(`${order}${gen}`);
+    if (!pair || !gramsOfPair(pair).some((gram) => gram.field === field && gram.text === text))
+      writes.supersede([{ p: work.p, s: sort as SortKey }], gen);
+  }
+  return writes;
+}
+
+/** The census when its counts changed (the stored one superseded), and the marker when new. */
+function censusWrites(work: GramWork, stored: StoredGramCensus | undefined): Writes {
+  const { p, gen, covered, census } = work;
+  const writes = new Writes(gen);
+  if (!stored || !census.equals(stored.census)) {
+    if (stored) writes.supersede(censusKeys(p, stored.gen, stored.chunks), stored.gen);
+    for (const item of censusItems(p, gen, census)) writes.put(item);
+  }
+  // From the flip on, searches of this company read its postings.
+  if (!covered) writes.put({ [A.partition]: p, [A.sort]: gramMarkerSort(gen), [A.data]: emptyValue() });
+  return writes;
+}
+
+/** Brings a company's name postings, census and marker up to date with the load. */
+export async function deriveCompanyGrams(
+  context: ChunkContext,
+  writer: ChunkWriter,
+  companyId: string,
+): Promise<void> {
+  const { gen } = context;
+  const p = companyPartition(companyId);
+  const committed = { gen: context.committed, abandoned: context.abandoned, consistent: true };
+  const [covered, stored] = context.rebuild
+    ? [false, undefined]
+    : await Promise.all([
+        context.reads.grams.covered(p, committed),
+        context.reads.grams.census(p, committed),
+      ]);
+  if (covered && !stored) throw new Error(`company ${companyId} has a postings marker but no names census`);
+  const census = covered && stored ? stored.census.copy() : new GramCensus();
+  const work: GramWork = { p, gen, abandoned: context.abandoned, covered, census, posted: new Map() };
+  const entries = familyRange(FAMILY.employmentNames, undefined, undefined);
+  for await (const page of rawPages(context, p, entries)) await writeInPieces(writer, pageWrites(work, page));
+  if (!covered)
+    for await (const page of rawPages(context, p, ALL_POSTINGS))
+      await writeInPieces(writer, strayWrites(work, page));
+  await writeInPieces(writer, censusWrites(work, stored));
+}

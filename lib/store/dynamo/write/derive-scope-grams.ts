@@ -1,0 +1,210 @@
+/**
+ * Scope name postings (scope-postings.ts) as loads keep them. A chunk finds the kept scopes whose
+ * postings are complete (`postedScopes`) and rewrites its persons' postings there. A scope with no
+ * marker (new, or kept before postings existed) is posted whole when a load derives it
+ * (`buildScopePostings`): from its companies' persons names entries as the load left them.
+ */
+import type { NamePair } from "../../../search/matching.js";
+import type { OrderKey } from "../../binary-keys.js";
+import { orderKeyParts } from "../../binary-keys.js";
+import { hexOf } from "../../bytes.js";
+import { DIRECTORY_ATTR as A } from "../../tables.js";
+import { betweenQuery, bytesOf, type Item, inParallel, keyOf, queryPages } from "../model/batch.js";
+import { decodeNamePairs, decodeScopeMarker, encodeScopeMarker, type ScopeMarker } from "../model/codec.js";
+import {
+  ALL_POSTINGS,
+  FAMILY,
+  genOf,
+  gramMarkerSort,
+  type PartitionKey,
+  type ScopeId,
+  scopePartition,
+} from "../model/layout.js";
+import { companyItemVisible } from "../model/versions.js";
+import { censusItems, censusKeys, GramCensus } from "../structures/name-grams.js";
+import {
+  markerAfter,
+  type PostedScope,
+  repostPerson,
+  scopeCensusWrites,
+  scopeGramsOf,
+  scopeNamePairs,
+  scopePostingItems,
+  scopeWork,
+} from "../structures/scope-postings.js";
+import { readScopes } from "../structures/scope-registry.js";
+import { writeInPieces } from "./derive-orders.js";
+import { type ChunkContext, type ChunkWriter, loadAt } from "./load-chunk.js";
+import { Writes } from "./load-plan.js";
+
+/** Scopes (and companies) read at once. */
+const IN_FLIGHT = 16;
+/** Persons posted per journal piece set while a scope is built or changed. */
+const PERSONS_PER_WRITE = 500;
+/**
+ * Most companies a scope's marker lists as changed since the scope was built (a marker is read by
+ * every load chunk, so it stays small); a change past it posts the scope whole again.
+ */
+const MAX_CHANGED_COMPANIES = 64;
+
+/** A kept scope's postings, if complete as of the load: its marker and census. */
+async function postedScope(
+  context: ChunkContext,
+  p: PartitionKey,
+  companies: readonly string[],
+): Promise<(PostedScope & { readonly markerGen: number }) | undefined> {
+  const at = loadAt(context);
+  const [marker, census] = await Promise.all([
+    context.reads.grams.marker(p, at),
+    context.reads.grams.census(p, at),
+  ]);
+  if (marker === undefined) return undefined;
+  if (!census) throw new Error(`the scope partition ${hexOf(p)} has a postings marker but no names census`);
+  return {
+    p,
+    companies: new Set(companies),
+    marker: decodeScopeMarker(marker.data, marker.gen),
+    markerGen: marker.gen,
+    census,
+  };
+}
+
+/** The kept scopes whose postings are complete as of the load, with their markers and censuses. */
+export async function postedScopes(context: ChunkContext): Promise<PostedScope[]> {
+  const registered = await readScopes(context.client, context.table, loadAt(context));
+  const found = await inParallel([...registered.values()], IN_FLIGHT, (scope) =>
+    postedScope(context, scopePartition(scope.home), scope.companies),
+  );
+  return found.filter((scope) => scope !== undefined);
+}
+
+/** Whether the postings in a scope's home partition are complete as of the load. */
+export async function scopePosted(context: ChunkContext, home: ScopeId): Promise<boolean> {
+  return context.reads.grams.covered(scopePartition(home), loadAt(context));
+}
+
+/**
+ * The persons with a record in any of these companies, as the load left them: their ids, from the
+ * companies' person key entries (their orders are derived at commit, after this).
+ */
+async function personsOfCompanies(context: ChunkContext, companies: readonly string[]): Promise<string[]> {
+  const lists = await inParallel(companies, IN_FLIGHT, async (companyId) =>
+    (await context.reads.family(companyId, FAMILY.personKey, {}, loadAt(context))).map(
+      (entry) => orderKeyParts(entry.order).id,
+    ),
+  );
+  return [...new Set(lists.flat())].sort();
+}
+
+/**
+ * A scope living in `home`'s partition changes from companies `from` to `to`: the postings of the
+ * persons of the companies added or removed are rewritten (`repostPerson`), the census counted, and
+ * the marker notes each such company's change at the load's generation. Everyone else's postings
+ * stay as they are. Past MAX_CHANGED_COMPANIES changes since the scope was built, or when it is not
+ * posted, the marker and census are superseded instead: the commit posts the scope whole.
+ */
+export async function changeScopePostings(
+  context: ChunkContext,
+  writer: ChunkWriter,
+  home: ScopeId,
+  from: readonly string[],
+  to: readonly string[],
+): Promise<void> {
+  const { gen } = context;
+  const p = scopePartition(home);
+  const posted = await postedScope(context, p, from);
+  if (!posted) return;
+  const next = new Set(to);
+  const moved = [...new Set([...from, ...to])].filter(
+    (company) => posted.companies.has(company) !== next.has(company),
+  );
+  const marker = markerAfter(posted.marker, moved, gen, MAX_CHANGED_COMPANIES);
+  const markerKey = { p, s: gramMarkerSort(posted.markerGen) };
+  if (!marker) {
+    const writes = new Writes(gen);
+    writes.supersede([markerKey], posted.markerGen);
+    writes.supersede(censusKeys(p, posted.census.gen, posted.census.chunks), posted.census.gen);
+    await writeInPieces(writer, writes);
+    return;
+  }
+  const scope = scopeWork(posted);
+  const persons = await personsOfCompanies(context, moved);
+  for (let i = 0; i < persons.length; i += PERSONS_PER_WRITE) {
+    const batch = persons.slice(i, i + PERSONS_PER_WRITE);
+    const bundles = await inParallel(batch, IN_FLIGHT, (id) => context.reads.bundle(id, loadAt(context)));
+    const writes = new Writes(gen);
+    for (const stored of bundles) if (stored) repostPerson(writes, scope, next, stored);
+    await writeInPieces(writer, writes);
+  }
+  const writes = new Writes(gen);
+  scopeCensusWrites(writes, [scope]);
+  writes.supersede([markerKey], posted.markerGen);
+  writes.put(markerItem(p, gen, marker));
+  await writeInPieces(writer, writes);
+}
+
+const markerItem = (p: PartitionKey, gen: number, marker: ScopeMarker): Item => ({
+  [A.partition]: p,
+  [A.sort]: gramMarkerSort(gen),
+  [A.data]: encodeScopeMarker(marker),
+});
+
+/** Each person's names entries' lists in the scope's companies, as the load left them. */
+async function namesByPerson(context: ChunkContext, companies: readonly string[]) {
+  const byPerson = new Map<OrderKey, NamePair[][]>();
+  await inParallel(companies, IN_FLIGHT, async (companyId) => {
+    for (const entry of await context.reads.family(companyId, FAMILY.personNames, {}, loadAt(context))) {
+      const lists = byPerson.get(entry.order) ?? [];
+      lists.push(decodeNamePairs(bytesOf(entry.item[A.data])));
+      byPerson.set(entry.order, lists);
+    }
+  });
+  return byPerson;
+}
+
+/** Postings and a census left visible in a scope without a marker (one being rebuilt) are superseded. */
+async function supersedeLeftovers(context: ChunkContext, writer: ChunkWriter, p: PartitionKey) {
+  const pages = queryPages(context.client, betweenQuery(context.table, { p, ...ALL_POSTINGS }, true));
+  for await (const page of pages) {
+    const writes = new Writes(context.gen);
+    for (const item of page)
+      if (companyItemVisible(item, context)) writes.supersede([keyOf(item)], genOf(keyOf(item).s));
+    await writeInPieces(writer, writes);
+  }
+  const stored = await context.reads.grams.census(p, loadAt(context));
+  if (!stored) return;
+  const writes = new Writes(context.gen);
+  writes.supersede(censusKeys(p, stored.gen, stored.chunks), stored.gen);
+  await writeInPieces(writer, writes);
+}
+
+/**
+ * Posts a scope whole, when it has no marker: every person with a named record in its companies,
+ * then the census and the marker (from the flip on, its persons searches by name read them).
+ */
+export async function buildScopePostings(
+  context: ChunkContext,
+  writer: ChunkWriter,
+  scope: { readonly home: ScopeId; readonly companies: readonly string[] },
+): Promise<void> {
+  if (await scopePosted(context, scope.home)) return;
+  const { gen } = context;
+  const p = scopePartition(scope.home);
+  await supersedeLeftovers(context, writer, p);
+  const byPerson = await namesByPerson(context, scope.companies);
+  const census = new GramCensus();
+  const persons = [...byPerson.keys()].sort();
+  for (let i = 0; i < persons.length; i += PERSONS_PER_WRITE) {
+    const writes = new Writes(gen);
+    for (const order of persons.slice(i, i + PERSONS_PER_WRITE)) {
+      const pairs = scopeNamePairs(byPerson.get(order) ?? []);
+      census.add(scopeGramsOf(pairs), 1);
+      for (const item of scopePostingItems(p, pairs, order, gen)) writes.put(item);
+    }
+    await writeInPieces(writer, writes);
+  }
+  const writes = new Writes(gen);
+  for (const item of censusItems(p, gen, census)) writes.put(item);
+  writes.put(markerItem(p, gen, { base: gen, changed: new Map() }));
+  await writeInPieces(writer, writes);
+}

@@ -1,0 +1,258 @@
+/**
+ * One chunk of a load on the DynamoDB store: read what it touches (strongly consistent), plan its
+ * writes (load-plan.ts, pure), journal them, then write them.
+ */
+import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import type { SourceEmployee, SourcePerson } from "../../../directory/source.js";
+import type { Change } from "../../port.js";
+import { DIRECTORY_ATTR as A } from "../../tables.js";
+import {
+  batchGet,
+  batchWrite,
+  type ItemKey,
+  inParallel,
+  type KeyText,
+  keyOf,
+  keyText,
+} from "../model/batch.js";
+import {
+  companyOfPartition,
+  type Generation,
+  idOfPartition,
+  isCompanyPartition,
+  isLocationPartition,
+  LOCATION_SORT,
+  locationPartition,
+  type ScopeId,
+} from "../model/layout.js";
+import type { DirectoryReads, ReadAt } from "../read/reads.js";
+import { postedScopes } from "./derive-scope-grams.js";
+import { type Journal, type JournalEntry, writeLocations } from "./journal.js";
+import {
+  type ChunkInput,
+  type ChunkPlan,
+  locationSeenAt,
+  nextBundles,
+  planChunk,
+  reorderedPersons,
+  type StoredBundle,
+  type StoredLocation,
+  touchedPersons,
+} from "./load-plan.js";
+
+const BUNDLES_IN_FLIGHT = 16;
+/** Keys one journal entry names at most: about 110 characters each, so well under an item's 400 KB. */
+const KEYS_PER_ENTRY = 2_000;
+
+/**
+ * What a load's chunks read and write with, at the load's generation (`gen`, with the generations
+ * abandoned before it, whose versions it never sees), and the generation committed when it began.
+ */
+export interface ChunkContext extends Generation {
+  readonly client: DynamoDBDocumentClient;
+  readonly table: string;
+  readonly reads: DirectoryReads;
+  readonly log: Journal;
+  readonly committed: number;
+  /** Blocks an order index item holds before it is stored in parts (counted-order.ts's default). */
+  readonly indexPartBlocks?: number;
+  /** A repair: every derived item was superseded, so each company's postings are posted whole. */
+  readonly rebuild?: boolean;
+}
+
+/** The last change of each id in a chunk: a later line about the same id wins. */
+function finalValues(changes: readonly Change[]) {
+  const records = new Map<string, SourceEmployee | null>();
+  const persons = new Map<string, SourcePerson | null>();
+  for (const change of changes) {
+    if (change.op === "upsert") {
+      if ("person" in change) persons.set(change.person.id, change.person);
+      else records.set(change.employee.id, change.employee);
+    } else if ("person" in change) persons.set(change.person, null);
+    else records.set(change.employee, null);
+  }
+  return { records, persons };
+}
+
+/** A load reads its own generation, every write before it included. */
+export const loadAt = (context: ChunkContext): ReadAt => ({
+  gen: context.gen,
+  ...(context.abandoned ? { abandoned: context.abandoned } : {}),
+  consistent: true,
+});
+
+/**
+ * The locations of these records as the load sees them; `read` notes the generation each item held
+ * as read (absent: no item), which its rewrite is conditioned on.
+ */
+async function locationsOf(context: ChunkContext, ids: Iterable<string>, read: LocationsRead) {
+  const keys = [...ids].map((id) => ({ p: locationPartition(id), s: LOCATION_SORT }));
+  const found = await batchGet(context.client, context.table, keys, true);
+  return new Map(
+    keys.map((key) => {
+      const item = found.get(keyText(key));
+      const gen = item?.[A.gen];
+      read.set(keyText(key), typeof gen === "number" ? gen : undefined);
+      return [idOfPartition(key.p), item ? locationSeenAt(item, context) : undefined] as const;
+    }),
+  );
+}
+
+/** Location keys a chunk read, with the generation each held then (undefined: none was stored). */
+type LocationsRead = Map<KeyText, number | undefined>;
+
+async function bundlesOf(context: ChunkContext, persons: ReadonlySet<string>) {
+  const at = loadAt(context);
+  const bundles = new Map<string, StoredBundle | undefined>();
+  await inParallel([...persons], BUNDLES_IN_FLIGHT, async (id) => {
+    bundles.set(id, await context.reads.bundle(id, at));
+  });
+  return bundles;
+}
+
+/**
+ * What is stored for the ids a chunk touches: locations of its records, bundles of its persons; and
+ * the posted scopes, whose postings follow the bundles.
+ */
+async function readChunk(
+  context: ChunkContext,
+  changes: readonly Change[],
+  read: LocationsRead,
+): Promise<ChunkInput> {
+  const { records, persons } = finalValues(changes);
+  const [found, scopes] = await Promise.all([
+    locationsOf(context, records.keys(), read),
+    postedScopes(context),
+  ]);
+  const locations = new Map<string, StoredLocation | undefined>(found);
+  const touched = touchedPersons(records, persons, locations);
+  const bundles = await bundlesOf(context, touched);
+  // Records of a person whose order changes carry it: their locations are needed too.
+  const input = { records, persons, locations, bundles };
+  const next = nextBundles(input, touched);
+  const others = reorderedPersons(input, next).flatMap((id) =>
+    (next.get(id)?.employees ?? []).map((record) => record.id).filter((rid) => !locations.has(rid)),
+  );
+  for (const [id, stored] of await locationsOf(context, others, read)) locations.set(id, stored);
+  return { gen: context.gen, ...input, scopes };
+}
+
+const journalEntry = (plan: PlannedWrites): JournalEntry => ({
+  // Location items are restored from their own previous value, not deleted.
+  puts: plan.puts
+    .map(keyOf)
+    .filter((key) => !isLocationPartition(key.p))
+    .map(keyText),
+  stamps: plan.stamps.map(keyText),
+  locations: plan.locations,
+});
+
+/** Where a load's chunks stand: what a resumed load goes on from. */
+export interface ChunkProgress {
+  /** The journal sequence number of the next chunk. */
+  readonly seq: number;
+  /** Person ids missing but linked to, each with a record linking to them. */
+  readonly dangling: ReadonlyArray<readonly [string, string]>;
+  /**
+   * Companies whose items the load changed and whose counted orders and name postings are not yet
+   * derived again.
+   */
+  readonly companies: readonly string[];
+  /** Scopes whose orders are not yet derived again (scope-registry.ts): ids, in hex. */
+  readonly scopes: readonly string[];
+}
+
+/** The writes of a chunk, or of a derived structure, as journaled and sent. */
+type PlannedWrites = Pick<ChunkPlan, "puts" | "deletes" | "stamps" | "locations">;
+
+/** The companies whose partitions the writes touch. */
+function companiesOf(plan: PlannedWrites): string[] {
+  const keys = [...plan.puts.map(keyOf), ...plan.deletes, ...plan.stamps];
+  return keys.flatMap((key) => (isCompanyPartition(key.p) ? [companyOfPartition(key.p)] : []));
+}
+
+/** Applies chunks in order; keeps which persons are missing but linked to, as of the last chunk. */
+export class ChunkWriter {
+  private seq: number;
+  /** Person id to a record linking to them while they are missing. */
+  readonly dangling: Map<string, string>;
+
+  /** Companies whose counted orders and name postings must be derived again before the flip. */
+  readonly companies: Set<string>;
+  /** Scopes whose orders must be derived again before the flip (after the companies'). */
+  readonly scopes: Set<ScopeId>;
+
+  constructor(
+    private readonly context: ChunkContext,
+    from: ChunkProgress = { seq: 0, dangling: [], companies: [], scopes: [] },
+  ) {
+    this.seq = from.seq;
+    this.dangling = new Map(from.dangling);
+    this.companies = new Set(from.companies);
+    this.scopes = new Set(from.scopes as readonly ScopeId[]);
+  }
+
+  progress(): ChunkProgress {
+    return {
+      seq: this.seq,
+      dangling: [...this.dangling],
+      companies: [...this.companies],
+      scopes: [...this.scopes],
+    };
+  }
+
+  /** Applies a chunk; how many of its changes changed what is stored. */
+  async apply(changes: readonly Change[]): Promise<number> {
+    const read: LocationsRead = new Map();
+    const plan = planChunk(await readChunk(this.context, changes, read));
+    for (const [personId, employeeId] of plan.dangling) {
+      if (employeeId === null) this.dangling.delete(personId);
+      else this.dangling.set(personId, employeeId);
+    }
+    for (const company of companiesOf(plan)) this.companies.add(company);
+    await this.write(plan, read);
+    return plan.changed;
+  }
+
+  /**
+   * Journals writes, then sends them: the one way a load writes, so undo and clean-up see all. In
+   * pieces of at most `KEYS_PER_ENTRY` keys, each journaled before it is sent: a journal entry is
+   * one item (400 KB at most), and a chunk that rewrites persons posted in several scopes, or a
+   * first derive of a large order, names tens of thousands of keys. The chunk's locations go with
+   * its first piece (undo restores only those the load rewrote).
+   */
+  async write(plan: PlannedWrites, read: LocationsRead = new Map()): Promise<void> {
+    const { client, table, log, gen, committed } = this.context;
+    const all = [
+      ...plan.puts.map((put) => ({ put })),
+      ...plan.deletes.map((del) => ({ del })),
+      ...plan.stamps.map((stamp) => ({ stamp })),
+    ];
+    for (let i = 0; i < all.length; i += KEYS_PER_ENTRY) {
+      const piece = all.slice(i, i + KEYS_PER_ENTRY);
+      const part: PlannedWrites = {
+        puts: piece.flatMap((w) => ("put" in w ? [w.put] : [])),
+        deletes: piece.flatMap((w) => ("del" in w ? [w.del] : [])),
+        stamps: piece.flatMap((w) => ("stamp" in w ? [w.stamp] : [])),
+        locations: i === 0 ? plan.locations : [],
+      };
+      await log.write(gen, this.seq++, journalEntry(part));
+      const location = (key: ItemKey) => isLocationPartition(key.p);
+      await batchWrite(client, table, [
+        ...part.puts.filter((put) => !location(keyOf(put))).map((put) => ({ put })),
+        ...part.deletes.filter((key) => !location(key)).map((key) => ({ delete: key })),
+      ]);
+      const refused = await writeLocations(client, table, gen, [
+        ...part.puts
+          .filter((put) => location(keyOf(put)))
+          .map((put) => ({ put, read: read.get(keyText(keyOf(put))) })),
+        ...part.deletes.filter(location).map((key) => ({ delete: key })),
+      ]);
+      if (refused > 0)
+        throw new Error(
+          `this load lost its lease: a later load rewrote ${refused} of its records' locations`,
+        );
+      await log.stamp(part.stamps, gen, false, committed);
+    }
+  }
+}

@@ -1,0 +1,310 @@
+/**
+ * What one chunk of a load writes, worked out from what is stored (pure, so it is unit-tested
+ * without an engine). New versions go in at the load's generation; the versions they replace are
+ * stamped superseded (`x`), or deleted outright when this load wrote them itself.
+ */
+import type { SourceEmployee, SourcePerson } from "../../../directory/source.js";
+import type { OrderKey } from "../../binary-keys.js";
+import { DIRECTORY_ATTR as A } from "../../tables.js";
+import { type Item, type ItemKey, type KeyText, keyText } from "../model/batch.js";
+import { decodeLocation, encodeLocation, type Location } from "../model/codec.js";
+import {
+  bundleItems,
+  bundleKeys,
+  itemKey,
+  locationItem,
+  locationOf,
+  personEntryItems,
+  personOrder,
+  recordItems,
+  recordKeys,
+} from "../model/items.js";
+import { type Generation, isAbandoned } from "../model/layout.js";
+import type { Bundle } from "../read/reads.js";
+import {
+  type PostedScope,
+  rewritePersonPostings,
+  type ScopeWork,
+  scopeCensusWrites,
+  scopeWork,
+} from "../structures/scope-postings.js";
+
+/** A location item as read: the generation of its value, the value (absent once deleted), the one before. */
+export interface StoredLocation {
+  readonly gen: number;
+  readonly current?: Location;
+  readonly previous?: { readonly gen: number; readonly data: Uint8Array };
+}
+
+/** A location item as stored. */
+export function storedLocation(item: Item): StoredLocation {
+  const data = item[A.data];
+  const previousData = item[A.previousData];
+  const previousGen = item[A.previousGen];
+  return {
+    gen: item[A.gen] as number,
+    ...(data instanceof Uint8Array ? { current: decodeLocation(data) } : {}),
+    ...(previousData instanceof Uint8Array && typeof previousGen === "number"
+      ? { previous: { gen: previousGen, data: previousData } }
+      : {}),
+  };
+}
+
+/**
+ * A location item as seen at `at`. A value written by an abandoned generation (a paused loader
+ * that woke after losing its lease) is not there: the value before it is the current one, or
+ * there is none.
+ */
+export function locationSeenAt(item: Item, at: Generation): StoredLocation | undefined {
+  const stored = storedLocation(item);
+  if (!isAbandoned(stored.gen, at)) return stored;
+  const previous = stored.previous;
+  return previous && { gen: previous.gen, current: decodeLocation(previous.data) };
+}
+
+export interface StoredBundle {
+  readonly gen: number;
+  readonly chunks: number;
+  readonly bundle: Bundle;
+}
+
+/** What is stored for the ids a chunk touches, as of the load's own generation. */
+export interface ChunkInput {
+  readonly gen: number;
+  /** The chunk's final value per record id (null: deleted). */
+  readonly records: ReadonlyMap<string, SourceEmployee | null>;
+  /** The chunk's final value per person id (null: deleted). */
+  readonly persons: ReadonlyMap<string, SourcePerson | null>;
+  /** Locations of the chunk's records and of every record of a person whose order changes. */
+  readonly locations: ReadonlyMap<string, StoredLocation | undefined>;
+  /** Bundles of every person the chunk touches. */
+  readonly bundles: ReadonlyMap<string, StoredBundle | undefined>;
+  /** The kept scopes whose name postings are complete: a rewritten bundle's postings there follow. */
+  readonly scopes: readonly PostedScope[];
+}
+
+export interface ChunkPlan {
+  /** New versions at the load's generation, and location items. */
+  readonly puts: Item[];
+  /** Versions this load wrote earlier and replaces now. */
+  readonly deletes: ItemKey[];
+  /** Versions of earlier loads this load supersedes. */
+  readonly stamps: ItemKey[];
+  /** Record ids whose location item is written (the journal lists them for undo and clean-up). */
+  readonly locations: string[];
+  /** Per person touched: a record linking to them while they are missing, or null when none does. */
+  readonly dangling: Map<string, string | null>;
+  /** The chunk's changes that change what is stored: a record or person upserted as stored is not. */
+  readonly changed: number;
+}
+
+const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/** The persons a chunk touches: its own, and the old and new person of each changed record. */
+export function touchedPersons(
+  records: ReadonlyMap<string, SourceEmployee | null>,
+  persons: ReadonlyMap<string, SourcePerson | null>,
+  locations: ReadonlyMap<string, StoredLocation | undefined>,
+): Set<string> {
+  const touched = new Set(persons.keys());
+  for (const [id, record] of records) {
+    const old = locations.get(id)?.current?.personId;
+    if (old) touched.add(old);
+    if (record?.personId) touched.add(record.personId);
+  }
+  return touched;
+}
+
+/** Each touched person's bundle after the chunk: the person's new value and records re-gathered. */
+export function nextBundles(
+  input: Omit<ChunkInput, "gen" | "scopes">,
+  touched: ReadonlySet<string>,
+): Map<string, Bundle> {
+  const next = new Map<string, Bundle>();
+  for (const personId of touched) {
+    const old = input.bundles.get(personId)?.bundle;
+    const person = input.persons.has(personId)
+      ? (input.persons.get(personId) ?? null)
+      : (old?.person ?? null);
+    const employees = new Map((old?.employees ?? []).map((record) => [record.id, record]));
+    for (const [id, record] of input.records) {
+      if (record?.personId === personId) employees.set(id, record);
+      else employees.delete(id);
+    }
+    next.set(personId, { person, employees: [...employees.values()].sort(byId) });
+  }
+  return next;
+}
+
+/** Persons whose order key (createdAt, id; none when missing) changes: their records carry it. */
+export function reorderedPersons(
+  input: Omit<ChunkInput, "gen" | "scopes">,
+  next: ReadonlyMap<string, Bundle>,
+): string[] {
+  const orderOf = (person: SourcePerson | null | undefined) => (person ? personOrder(person) : null);
+  return [...next].flatMap(([id, bundle]) =>
+    orderOf(input.bundles.get(id)?.bundle.person) === orderOf(bundle.person) ? [] : [id],
+  );
+}
+
+/** A load's writes being planned: new versions put, the versions they replace superseded. */
+export class Writes {
+  readonly puts = new Map<KeyText, Item>();
+  readonly deletes = new Map<KeyText, ItemKey>();
+  readonly stamps = new Map<KeyText, ItemKey>();
+  constructor(readonly gen: number) {}
+
+  put(item: Item): void {
+    const key = keyText(itemKey(item));
+    this.deletes.delete(key);
+    this.puts.set(key, item);
+  }
+
+  /** Versions written at `gen` are replaced: this load's own are deleted, older ones stamped. */
+  supersede(keys: readonly ItemKey[], gen: number): void {
+    for (const key of keys) {
+      const text = keyText(key);
+      if (gen === this.gen) {
+        if (!this.puts.has(text)) this.deletes.set(text, key);
+      } else this.stamps.set(text, key);
+    }
+  }
+}
+
+function writeRecord(
+  writes: Writes,
+  id: string,
+  record: SourceEmployee | null,
+  stored: StoredLocation | undefined,
+  person: OrderKey | null,
+): boolean {
+  const { gen } = writes;
+  if (stored?.current) writes.supersede(recordKeys(stored.current, stored.gen), stored.gen);
+  for (const item of record ? recordItems(record, gen, person) : []) writes.put(item);
+  // The committed value, kept for readers and the undo: a location this load already rewrote
+  // (even one it deleted in an earlier chunk) keeps the previous it holds.
+  const previous =
+    stored?.gen === gen
+      ? stored.previous
+      : stored?.current && { gen: stored.gen, data: encodeLocation(stored.current) };
+  if (!record && !previous) {
+    // Created and deleted within this load (or never stored): no location to keep.
+    if (!stored) return false;
+    writes.supersede([itemKey(locationItem(id, gen, undefined, undefined))], gen);
+    return true;
+  }
+  writes.put(locationItem(id, gen, record ? locationOf(record) : undefined, previous));
+  return true;
+}
+
+function writeBundle(
+  writes: Writes,
+  personId: string,
+  stored: StoredBundle | undefined,
+  bundle: Bundle,
+  gen: number,
+): void {
+  if (stored) {
+    const old = stored.bundle;
+    const entries = old.person ? personEntryItems(old.person, old.employees, stored.gen).map(itemKey) : [];
+    writes.supersede([...bundleKeys(personId, stored.gen, stored.chunks), ...entries], stored.gen);
+  }
+  if (bundle.person === null && bundle.employees.length === 0) return;
+  for (const item of bundleItems(personId, bundle, gen)) writes.put(item);
+  if (bundle.person)
+    for (const item of personEntryItems(bundle.person, bundle.employees, gen)) writes.put(item);
+}
+
+/**
+ * A chunk being planned: its input, the persons' next bundles, who is reordered, the posted scopes'
+ * censuses as counted so far, and the writes so far.
+ */
+interface ChunkWork {
+  readonly writes: Writes;
+  readonly input: ChunkInput;
+  readonly next: ReadonlyMap<string, Bundle>;
+  readonly reordered: ReadonlySet<string>;
+  readonly scopes: readonly ScopeWork[];
+}
+
+/** Records that changed, and the unchanged records of reordered persons (their items carry the order). */
+function recordsToWrite({ input, next, reordered }: ChunkWork): Map<string, SourceEmployee | null> {
+  const toWrite = new Map<string, SourceEmployee | null>();
+  for (const [id, record] of input.records) {
+    const unchanged = record && input.locations.get(id)?.current?.hash === locationOf(record).hash;
+    if (!unchanged) toWrite.set(id, record);
+  }
+  for (const personId of reordered) {
+    for (const record of next.get(personId)?.employees ?? [])
+      if (!toWrite.has(record.id)) toWrite.set(record.id, record);
+  }
+  return toWrite;
+}
+
+/** Writes the chunk's records; the ids whose location item is written. */
+function writeRecords(work: ChunkWork) {
+  const { writes, input, next } = work;
+  const personOrderOf = (personId: string | null): OrderKey | null => {
+    const person = personId === null ? null : next.get(personId)?.person;
+    return person ? personOrder(person) : null;
+  };
+  const locations: string[] = [];
+  for (const [id, record] of recordsToWrite(work)) {
+    if (writeRecord(writes, id, record, input.locations.get(id), personOrderOf(record?.personId ?? null)))
+      locations.push(id);
+  }
+  return locations;
+}
+
+/**
+ * Writes the bundles that changed, with their persons' postings in the posted scopes; per person, a
+ * record linking to them while they are missing.
+ */
+function writeBundles({ writes, input, next, reordered, scopes }: ChunkWork) {
+  const dangling = new Map<string, string | null>();
+  for (const [personId, bundle] of next) {
+    const stored = input.bundles.get(personId);
+    if (!stored || !sameJson(stored.bundle, bundle) || reordered.has(personId)) {
+      writeBundle(writes, personId, stored, bundle, input.gen);
+      rewritePersonPostings(writes, scopes, stored, bundle);
+    }
+    dangling.set(personId, bundle.person === null ? (bundle.employees[0]?.id ?? null) : null);
+  }
+  scopeCensusWrites(writes, scopes);
+  return dangling;
+}
+
+/** How many of the chunk's records and persons differ from what is stored (a delete: if stored). */
+function changedCount(input: ChunkInput): number {
+  let changed = 0;
+  for (const [id, record] of input.records) {
+    const current = input.locations.get(id)?.current;
+    if (record ? current?.hash !== locationOf(record).hash : current !== undefined) changed += 1;
+  }
+  for (const [personId, person] of input.persons)
+    if (!sameJson(input.bundles.get(personId)?.bundle.person ?? null, person)) changed += 1;
+  return changed;
+}
+
+/**
+ * The writes of one chunk. `input.locations` must hold every record of a reordered person
+ * (see `reorderedPersons`): their record items carry the person's order key and are rewritten.
+ */
+export function planChunk(input: ChunkInput): ChunkPlan {
+  const touched = touchedPersons(input.records, input.persons, input.locations);
+  const next = nextBundles(input, touched);
+  const reordered = new Set(reorderedPersons(input, next));
+  const writes = new Writes(input.gen);
+  const work: ChunkWork = { writes, input, next, reordered, scopes: input.scopes.map(scopeWork) };
+  const locations = writeRecords(work);
+  const dangling = writeBundles(work);
+  return {
+    puts: [...writes.puts.values()],
+    deletes: [...writes.deletes.values()],
+    stamps: [...writes.stamps.values()],
+    locations,
+    dangling,
+    changed: changedCount(input),
+  };
+}

@@ -1,0 +1,545 @@
+/**
+ * A load on the DynamoDB store. It holds the lease (renewed while it runs), writes every change as
+ * new versions at its own generation (invisible to searches, which read the committed one), and
+ * journals each chunk first (load-chunk.ts). Commit is one conditional write of the manifest; the
+ * versions it superseded are removed once no search can still be reading them.
+ */
+import { randomUUID } from "node:crypto";
+import { type DynamoDBDocumentClient, ScanCommand, type ScanCommandInput } from "@aws-sdk/lib-dynamodb";
+import type {
+  Change,
+  CommitOptions,
+  CommitReport,
+  Deadline,
+  DirectoryWriter,
+  LoadCheckpoint,
+  LoadSession,
+  StoredIdsPage,
+} from "../../port.js";
+import { DIRECTORY_ATTR as A } from "../../tables.js";
+import { type LeaseHolder, thisProcess } from "../manifest/lease-holder.js";
+import {
+  abandonedOf,
+  acquireLease,
+  cleanedUp,
+  LEASE_LOST,
+  type Lease,
+  type LeaseWatch,
+  type Manifest,
+  publish,
+  readManifest,
+  releaseLease,
+  renewLease,
+} from "../manifest/manifest.js";
+import { bytesOf, type Item, keyOf, keyOfText, keyText, sleep } from "../model/batch.js";
+import {
+  bundleGenOf,
+  companyPartition,
+  type Generation,
+  idOfPartition,
+  type ScopeId,
+  scopePartition,
+  visibleAt,
+} from "../model/layout.js";
+import { MANIFEST_TTL_MS, MAX_READ_AGE_MS } from "../read/reader.js";
+import { type DirectoryReads, directoryReads } from "../read/reads.js";
+import type { RegisteredScope } from "../structures/scope-registry.js";
+import { deriveCompanyGrams } from "./derive-grams.js";
+import { deriveCompanyOrders } from "./derive-orders.js";
+import { buildScopePostings } from "./derive-scope-grams.js";
+import { companyPersons, deriveScopeOrder, keepScopes, scopesAtLoad } from "./derive-scopes.js";
+import { type Journal, journal } from "./journal.js";
+import { type ChunkProgress, ChunkWriter } from "./load-chunk.js";
+import { locationSeenAt } from "./load-plan.js";
+import { rebuildEntries, storedCompanies, supersedeDerived } from "./rebuild.js";
+
+export interface WriterOptions {
+  /** A lease not renewed for this long is taken to belong to a dead load. */
+  readonly leaseTtlMs?: number;
+  readonly renewEveryMs?: number;
+  /**
+   * Wait after the flip before superseded versions are removed: a search that read the manifest
+   * just before it must be able to finish (readers re-check answers older than maxReadAgeMs).
+   */
+  readonly graceMs?: number;
+  /** Wait before the flip, for eventually consistent readers to hold the last writes (on AWS). */
+  readonly settleMs?: number;
+  readonly now?: () => number;
+  /** The process recorded in the lease (default: this one), so a next load can see it died. */
+  readonly holder?: LeaseHolder;
+  /** Whether a lease not yet expired belongs to a dead load (default: `holderIsDead`). */
+  readonly isDead?: (lease: Lease) => boolean;
+  /**
+   * The clock a taker watches a lease's heartbeat on before taking it over (default: this
+   * process's monotonic clock and timers); tests move it.
+   */
+  readonly leaseWatch?: LeaseWatch;
+  /**
+   * Blocks an order index item holds before it is stored in parts (default INDEX_PART_BLOCKS,
+   * about 2.5 million keys); tests set it small to store parts without millions of records.
+   */
+  readonly indexPartBlocks?: number;
+}
+
+const LEASE_TTL_MS = 30_000;
+const RENEW_EVERY_MS = 10_000;
+const GRACE_MS = MANIFEST_TTL_MS + MAX_READ_AGE_MS + 500;
+/** Changes per chunk: every read and write of a chunk is batched. */
+const CHUNK = 200;
+
+/** The store a writer loads into, and its options with their defaults. */
+interface Store {
+  readonly client: DynamoDBDocumentClient;
+  readonly table: string;
+  readonly options: WriterOptions;
+  readonly now: () => number;
+  readonly ttl: number;
+  readonly reads: DirectoryReads;
+  readonly log: Journal;
+}
+
+export function dynamoDirectoryWriter(
+  client: DynamoDBDocumentClient,
+  table: string,
+  options: WriterOptions = {},
+): DirectoryWriter {
+  const store = storeOf(client, table, options);
+  return {
+    beginLoad: (label) => beginLoad(store, label),
+    resumeLoad: (checkpoint) => resumeLoad(store, checkpoint),
+  };
+}
+
+function storeOf(client: DynamoDBDocumentClient, table: string, options: WriterOptions): Store {
+  return {
+    client,
+    table,
+    options,
+    now: options.now ?? Date.now,
+    ttl: options.leaseTtlMs ?? LEASE_TTL_MS,
+    reads: directoryReads(client, table),
+    log: journal(client, table),
+  };
+}
+
+/** Renews the lease until stopped; `alive` throws once a renewal failed (the lease may be lost). */
+function renewWhileRunning(store: Store, owner: string) {
+  let lost: unknown;
+  const renew = setInterval(() => {
+    renewLease(store.client, store.table, owner, store.now() + store.ttl).catch((error: unknown) => {
+      lost ??= error;
+    });
+  }, store.options.renewEveryMs ?? RENEW_EVERY_MS);
+  renew.unref();
+  return {
+    stop: () => clearInterval(renew),
+    /**
+     * Throws once a renewal failed, or when the manifest names another owner: a loader that woke
+     * from a pause stops at its next step, before its next renewal is due.
+     */
+    alive: async () => {
+      if (lost) throw lost;
+      if ((await readManifest(store.client, store.table)).lease?.owner !== owner) throw new Error(LEASE_LOST);
+    },
+  };
+}
+type Renewal = ReturnType<typeof renewWhileRunning>;
+
+/**
+ * Finishes what dead or fenced-off loads left: undo every abandoned generation (a paused loader
+ * may have written into its own after an earlier undo; its last journal entry is kept for that,
+ * an empty journal costs one Query), and clean up after a commit whose clean-up was cut short.
+ */
+async function recover(log: Journal, manifest: Manifest, gen: number): Promise<void> {
+  for (const abandoned of manifest.abandoned) await log.undo(abandoned, undefined, true);
+  if (manifest.cleanup !== undefined) await log.cleanUp(manifest.cleanup);
+  // Whatever is journaled under the generation about to be written was never committed (left by a
+  // loader that reused generations): undo it too.
+  await log.undo(gen);
+}
+
+/** What a session writes at: its generation, those it must never see, and the committed one. */
+interface Fence {
+  readonly gen: number;
+  readonly committed: number;
+  readonly abandoned: ReadonlySet<number>;
+}
+
+async function beginLoad(store: Store, label: string): Promise<LoadSession> {
+  const { client, table, options } = store;
+  const owner = randomUUID();
+  const { manifest, lease } = await acquireLease(
+    client,
+    table,
+    { owner, label, startedAt: store.now(), holder: options.holder ?? thisProcess() },
+    store.ttl,
+    options.isDead,
+    options.leaseWatch,
+  );
+  const renewal = renewWhileRunning(store, owner);
+  try {
+    await recover(store.log, manifest, lease.gen);
+    if (manifest.cleanup !== undefined) await cleanedUp(client, table, owner);
+  } catch (error) {
+    renewal.stop();
+    throw error;
+  }
+  const fence = { gen: lease.gen, committed: manifest.committed, abandoned: abandonedOf(manifest) };
+  return new DynamoLoadSession(store, owner, fence, renewal);
+}
+
+/** What a repair did: the companies rebuilt, and what it could not heal (messages). */
+export interface RepairReport {
+  readonly companies: readonly string[];
+  readonly unhealed: readonly string[];
+}
+
+/**
+ * `npm run directory -- repair`: a load that rebuilds one company's entries and derived items, or
+ * every company's (rebuild.ts), and those of the kept scopes holding them, and publishes them.
+ */
+export async function repairDerived(
+  client: DynamoDBDocumentClient,
+  table: string,
+  options: WriterOptions & { companyId?: string } = {},
+): Promise<RepairReport> {
+  const session = (await beginLoad(storeOf(client, table, options), "repair")) as DynamoLoadSession;
+  try {
+    const repaired = await session.rebuild(options.companyId);
+    const report = await session.commit();
+    if (report.cleanupDeferred) throw new Error(`repaired; its clean-up failed: ${report.cleanupDeferred}`);
+    return repaired;
+  } catch (error) {
+    await session.abort().catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * The scan of a snapshot's stored ids: persons whose bundle holds them, records with a location.
+ * Which are visible at the load's generation is decided on the items (`storedAt`), where the
+ * abandoned generations are known.
+ */
+function storedIdsScan(table: string, kind: "person" | "employee"): ScanCommandInput {
+  const prefix = Uint8Array.of(kind === "person" ? 0x00 : 0x01);
+  if (kind === "employee")
+    return {
+      TableName: table,
+      ConsistentRead: true,
+      FilterExpression: "begins_with(#p, :prefix)",
+      ExpressionAttributeNames: { "#p": A.partition },
+      ExpressionAttributeValues: { ":prefix": prefix },
+    };
+  return {
+    TableName: table,
+    ConsistentRead: true,
+    ProjectionExpression: "#p, #s, #x",
+    FilterExpression: "begins_with(#p, :prefix) AND #k = :one",
+    ExpressionAttributeNames: { "#p": A.partition, "#s": A.sort, "#k": A.hasPerson, "#x": A.supersededAt },
+    ExpressionAttributeValues: { ":prefix": prefix, ":one": 1 },
+  };
+}
+
+/** Whether a scanned item names a person or record that exists at `at`. */
+function storedAt(item: Item, kind: "person" | "employee", at: Generation): boolean {
+  if (kind === "employee") return locationSeenAt(item, at)?.current !== undefined;
+  const x = item[A.supersededAt];
+  return visibleAt(bundleGenOf(bytesOf(item[A.sort])), typeof x === "number" ? x : undefined, at);
+}
+
+/** A scan position: the last key read and the id it held (a person's items come one after another). */
+interface ScanCursor {
+  readonly key: string;
+  readonly last?: string;
+}
+
+async function* storedIds(
+  store: Store,
+  kind: "person" | "employee",
+  at: Generation,
+  cursor: string | undefined,
+): AsyncGenerator<StoredIdsPage> {
+  const input = storedIdsScan(store.table, kind);
+  const from = cursor === undefined ? undefined : (JSON.parse(cursor) as ScanCursor);
+  let start: Item | undefined = from && keyItem(from.key);
+  let last = from?.last;
+  do {
+    const page = await store.client.send(new ScanCommand({ ...input, ExclusiveStartKey: start }));
+    const ids: string[] = [];
+    for (const item of page.Items ?? []) {
+      if (!storedAt(item, kind, at)) continue;
+      const id = idOfPartition(bytesOf(item[A.partition]));
+      if (id !== last) ids.push(id);
+      last = id;
+    }
+    start = page.LastEvaluatedKey;
+    yield start ? { ids, next: JSON.stringify({ key: keyText(keyOf(start)), last }) } : { ids };
+  } while (start);
+}
+
+function keyItem(text: string): Item {
+  const { p, s } = keyOfText(text as ReturnType<typeof keyText>);
+  return { [A.partition]: p, [A.sort]: s };
+}
+
+/** What a suspended load resumes from (`LoadCheckpoint`, as JSON). */
+interface DynamoCheckpoint extends ChunkProgress {
+  readonly owner: string;
+  readonly gen: number;
+}
+
+function dynamoCheckpoint(checkpoint: LoadCheckpoint): DynamoCheckpoint {
+  const { owner, gen, seq, dangling, companies, scopes } = checkpoint;
+  if (
+    typeof owner !== "string" ||
+    typeof gen !== "number" ||
+    typeof seq !== "number" ||
+    !Array.isArray(dangling) ||
+    !Array.isArray(companies) ||
+    !Array.isArray(scopes)
+  )
+    throw new Error("not a checkpoint of a DynamoDB load");
+  return {
+    owner,
+    gen,
+    seq,
+    dangling: dangling as DynamoCheckpoint["dangling"],
+    companies: companies as string[],
+    scopes: scopes as string[],
+  };
+}
+
+/**
+ * Goes on with a suspended load: renews its lease (it throws if another load took it over), and
+ * finds out whether the flip happened and whether a step was cut short after the checkpoint (its
+ * journal goes further: the load can then only be undone).
+ */
+async function resumeLoad(store: Store, checkpoint: LoadCheckpoint): Promise<LoadSession> {
+  const { owner, gen, seq, dangling, companies, scopes } = dynamoCheckpoint(checkpoint);
+  await renewLease(store.client, store.table, owner, store.now() + store.ttl);
+  const renewal = renewWhileRunning(store, owner);
+  try {
+    const [manifest, lastSeq] = await Promise.all([
+      readManifest(store.client, store.table),
+      store.log.lastSeq(gen),
+    ]);
+    const fence = {
+      gen,
+      committed: Math.min(manifest.committed, gen - 1),
+      abandoned: abandonedOf(manifest),
+    };
+    return new DynamoLoadSession(store, owner, fence, renewal, {
+      seq,
+      dangling,
+      companies,
+      scopes,
+      published: manifest.committed >= gen,
+      cutShort: lastSeq >= seq,
+    });
+  } catch (error) {
+    renewal.stop();
+    throw error;
+  }
+}
+
+/** How a session starts: fresh, or resumed from a checkpoint. */
+interface SessionStart extends ChunkProgress {
+  readonly published: boolean;
+  /** A step of the load wrote past the checkpoint: going on would miss what it wrote. */
+  readonly cutShort: boolean;
+}
+
+const FRESH: SessionStart = {
+  seq: 0,
+  dangling: [],
+  companies: [],
+  scopes: [],
+  published: false,
+  cutShort: false,
+};
+
+class DynamoLoadSession implements LoadSession {
+  private readonly chunks: ChunkWriter;
+  private isPublished: boolean;
+  private readonly cutShort: boolean;
+
+  private readonly gen: number;
+
+  constructor(
+    private readonly store: Store,
+    private readonly owner: string,
+    private readonly fence: Fence,
+    private readonly renewal: Renewal,
+    start: SessionStart = FRESH,
+  ) {
+    this.gen = fence.gen;
+    this.chunks = new ChunkWriter({ ...store, ...fence }, start);
+    this.isPublished = start.published;
+    this.cutShort = start.cutShort;
+  }
+
+  get published(): boolean {
+    return this.isPublished;
+  }
+
+  private async mayGoOn(): Promise<void> {
+    await this.renewal.alive();
+    if (this.cutShort)
+      throw new Error("a step of this load was cut short after its last checkpoint; it can only be undone");
+  }
+
+  async apply(changes: readonly Change[]): Promise<number> {
+    let changed = 0;
+    for (let i = 0; i < changes.length; i += CHUNK) {
+      await this.mayGoOn();
+      changed += await this.chunks.apply(changes.slice(i, i + CHUNK));
+    }
+    return changed;
+  }
+
+  storedIds(kind: "person" | "employee", cursor?: string): AsyncIterable<StoredIdsPage> {
+    return storedIds(this.store, kind, this.fence, cursor);
+  }
+
+  async danglingReference() {
+    const [first] = this.chunks.dangling;
+    return first && { personId: first[0], employeeId: first[1] };
+  }
+
+  private async publish(onPublished: CommitOptions["onPublished"]): Promise<void> {
+    const { client, table, options } = this.store;
+    await this.mayGoOn();
+    if (options.settleMs) await sleep(options.settleMs);
+    await publish(client, table, this.owner, this.gen, new Date(this.store.now()));
+    this.isPublished = true;
+    await onPublished?.();
+    await sleep(options.graceMs ?? GRACE_MS);
+  }
+
+  async keepScopes(scopes: readonly (readonly string[])[]): Promise<void> {
+    await this.mayGoOn();
+    const toDerive = await keepScopes(this.context(), this.chunks, scopes);
+    for (const scopeId of toDerive) this.chunks.scopes.add(scopeId);
+  }
+
+  private rebuilding = false;
+
+  private context() {
+    const { indexPartBlocks } = this.store.options;
+    return {
+      ...this.store,
+      ...this.fence,
+      ...(indexPartBlocks === undefined ? {} : { indexPartBlocks }),
+      ...(this.rebuilding ? { rebuild: true } : {}),
+    };
+  }
+
+  /**
+   * Writes a company's entries again from its records and bundles (all companies, when undefined),
+   * supersedes its derived items and those of the kept scopes holding it, and marks them to derive
+   * at commit: they are written again whole.
+   */
+  async rebuild(companyId?: string): Promise<RepairReport> {
+    await this.mayGoOn();
+    this.rebuilding = true;
+    const context = this.context();
+    const companies = companyId === undefined ? await storedCompanies(context) : [companyId];
+    const unhealed: string[] = [];
+    for (const company of companies) {
+      await this.mayGoOn();
+      unhealed.push(...(await rebuildEntries(context, this.chunks, company)));
+      await supersedeDerived(context, this.chunks, companyPartition(company));
+      this.chunks.companies.add(company);
+    }
+    for (const [scopeId, scope] of await scopesAtLoad(context))
+      if (scope.companies.some((company) => companies.includes(company))) {
+        await supersedeDerived(context, this.chunks, scopePartition(scope.home));
+        this.chunks.scopes.add(scopeId);
+      }
+    return { companies, unhealed };
+  }
+
+  /**
+   * A company's orders and name postings; the kept scopes holding it are marked to derive when its
+   * persons changed (a scope is the union of its companies' persons). Marked before the company
+   * leaves the set, in the same step: a checkpoint never holds a company done without them.
+   */
+  private async deriveCompany(company: string, registered: ReadonlyMap<ScopeId, RegisteredScope>) {
+    const context = this.context();
+    const { personsChanged } = await deriveCompanyOrders(context, this.chunks, company);
+    await deriveCompanyGrams(context, this.chunks, company);
+    if (!personsChanged) return;
+    for (const [scopeId, scope] of registered)
+      if (scope.companies.includes(company)) this.chunks.scopes.add(scopeId);
+  }
+
+  /**
+   * Derives the counted orders and name postings of the companies the load changed, then the
+   * orders of the scopes holding any of them (which read the companies' orders), until done or
+   * the deadline.
+   */
+  private async deriveOrders(deadline: Deadline | undefined): Promise<boolean> {
+    const context = this.context();
+    const { companies, scopes } = this.chunks;
+    const registered = await scopesAtLoad(context);
+    const more = () => companies.size + scopes.size > 0;
+    for (const company of [...companies].sort()) {
+      await this.mayGoOn();
+      await this.deriveCompany(company, registered);
+      companies.delete(company);
+      if (more() && deadline?.()) return false;
+    }
+    const personsOf = companyPersons(context);
+    for (const scopeId of [...scopes].sort()) {
+      await this.mayGoOn();
+      const scope = registered.get(scopeId);
+      // A scope dropped by this load after it was marked has nothing left to derive.
+      if (scope) {
+        await deriveScopeOrder(context, this.chunks, scope, personsOf);
+        await buildScopePostings(context, this.chunks, scope);
+      }
+      scopes.delete(scopeId);
+      if (more() && deadline?.()) return false;
+    }
+    return true;
+  }
+
+  async commit(options: CommitOptions = {}): Promise<CommitReport> {
+    const { client, table, log } = this.store;
+    if (!this.isPublished) {
+      if (!(await this.deriveOrders(options.deadline))) return { pending: true };
+      await this.publish(options.onPublished);
+    }
+    try {
+      if (!(await log.cleanUp(this.gen, options.deadline))) return { pending: true };
+      await cleanedUp(client, table, this.owner);
+      await releaseLease(client, table, this.owner);
+      return {};
+    } catch (error) {
+      // Applied all the same; the manifest names the clean-up, and the next load does it.
+      return { cleanupDeferred: (error as Error).message };
+    } finally {
+      this.renewal.stop();
+    }
+  }
+
+  async abort(deadline?: Deadline): Promise<boolean> {
+    // Once published, the generation is the directory: a failed clean-up is finished by the next load.
+    if (this.isPublished) {
+      this.renewal.stop();
+      return true;
+    }
+    try {
+      if (!(await this.store.log.undo(this.gen, deadline))) return false;
+      await releaseLease(this.store.client, this.store.table, this.owner);
+      return true;
+    } finally {
+      this.renewal.stop();
+    }
+  }
+
+  suspend(): LoadCheckpoint {
+    this.renewal.stop();
+    return { owner: this.owner, gen: this.gen, ...this.chunks.progress() };
+  }
+}

@@ -1,0 +1,186 @@
+/**
+ * What `npm run directory -- repair` rebuilds, as a load: every derived item of a company or a
+ * scope partition visible at the load's generation (order blocks and indexes, name postings,
+ * census, marker: sort keys from 0x08 on) is superseded, damaged or not, so the load's derive
+ * writes them all again from the entries (derive-orders.ts, derive-grams.ts, derive-scopes.ts).
+ * But a company's postings: they carry their names entry's generation, so the derive writes each
+ * over the one stored and supersedes the rest (derive-grams.ts, posted whole).
+ */
+import { ScanCommand } from "@aws-sdk/lib-dynamodb";
+import type { SourceEmployee } from "../../../directory/source.js";
+import { orderKeyParts } from "../../binary-keys.js";
+import { equalBytes } from "../../bytes.js";
+import { DIRECTORY_ATTR as A } from "../../tables.js";
+import { betweenQuery, bytesOf, type Item, inParallel, keyOf, keyText, queryPages } from "../model/batch.js";
+import { decompress } from "../model/codec.js";
+import { personEntryItems, personOrder, recordItems } from "../model/items.js";
+import {
+  companyOfPartition,
+  companyPartition,
+  FAMILY,
+  genOf,
+  gramCensusGenOf,
+  isCompanyPartition,
+  isGramCensusSort,
+  isPostingSort,
+  orderOfSort,
+  type PartitionKey,
+  type SortKey,
+  visibleAt,
+} from "../model/layout.js";
+import { companyItemVisible } from "../model/versions.js";
+import { writeInPieces } from "./derive-orders.js";
+import { type ChunkContext, type ChunkWriter, loadAt } from "./load-chunk.js";
+import { Writes } from "./load-plan.js";
+
+/** Sort keys of a partition's derived items: blocks (0x08, 0x09) to index parts (0x0e). */
+const DERIVED = { low: Uint8Array.of(0x08) as SortKey, high: Uint8Array.of(0x0e, 0xff) as SortKey };
+
+/** The generation of a derived item, or undefined for one the derive rewrites in place (a company's posting). */
+function derivedGen(p: PartitionKey, s: SortKey): number | undefined {
+  if (isCompanyPartition(p) && isPostingSort(s)) return undefined;
+  return isGramCensusSort(s) ? gramCensusGenOf(s) : genOf(s);
+}
+
+/** Supersedes every derived item of partition `p` visible at the load's generation. */
+export async function supersedeDerived(context: ChunkContext, writer: ChunkWriter, p: PartitionKey) {
+  const pages = queryPages(context.client, betweenQuery(context.table, { p, ...DERIVED }, true));
+  for await (const page of pages) {
+    const writes = new Writes(context.gen);
+    for (const item of page) {
+      const key = keyOf(item);
+      const gen = derivedGen(p, key.s);
+      const x = item[A.supersededAt];
+      if (gen !== undefined && visibleAt(gen, typeof x === "number" ? x : undefined, context))
+        writes.supersede([key], gen);
+    }
+    await writeInPieces(writer, writes);
+  }
+}
+
+/** Every company with an item in the table: a Scan of partition keys (it reads the whole table). */
+export async function storedCompanies(context: Pick<ChunkContext, "client" | "table">): Promise<string[]> {
+  const companies = new Set<string>();
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await context.client.send(
+      new ScanCommand({
+        TableName: context.table,
+        ProjectionExpression: "#p",
+        ExpressionAttributeNames: { "#p": A.partition },
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      const p = bytesOf(item[A.partition]) as PartitionKey;
+      if (isCompanyPartition(p)) companies.add(companyOfPartition(p));
+    }
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return [...companies].sort();
+}
+
+const isPersonEntry = (s: Uint8Array) => s[0] === FAMILY.personKey || (s[0] ?? 0) >= FAMILY.personNames;
+
+/** Sort keys of a company's records and entries: families 0x01 to 0x07. */
+const ENTRIES = { low: Uint8Array.of(0x01) as SortKey, high: Uint8Array.of(0x07, 0xff) as SortKey };
+
+/** Whether two items hold the same attributes with the same values. */
+function sameItem(a: Item, b: Item | undefined): boolean {
+  if (!b || Object.keys(a).length !== Object.keys(b).length) return false;
+  return Object.entries(a).every(([name, value]) => {
+    const other = b[name];
+    return value instanceof Uint8Array && other instanceof Uint8Array
+      ? equalBytes(value, other)
+      : value === other;
+  });
+}
+
+/** What a company's entries rebuild puts, keeps as they are, and could not heal. */
+interface EntryWork {
+  readonly writes: Writes;
+  /** Keys left as they are: the items of a record whose person has no bundle. */
+  readonly kept: Set<string>;
+  /** Persons with records here but no visible bundle: their entries are left as they are. */
+  readonly orphans: Set<string>;
+  readonly unhealed: string[];
+}
+
+type Found = Awaited<ReturnType<ChunkContext["reads"]["bundle"]>>;
+
+/** The record items and key and names entries of each record, with its person's order key as `q`. */
+function recordWrites(
+  work: EntryWork,
+  records: readonly { gen: number; record: SourceEmployee }[],
+  bundles: ReadonlyMap<string, Found>,
+) {
+  for (const { gen, record } of records) {
+    const bundle = record.personId ? bundles.get(record.personId) : undefined;
+    const person = bundle?.bundle.person ? personOrder(bundle.bundle.person) : null;
+    const items = recordItems(record, gen, person);
+    if (record.personId && !person) {
+      work.unhealed.push(`record ${record.id} links to person ${record.personId}, who has no visible bundle`);
+      work.orphans.add(record.personId);
+      for (const item of items) work.kept.add(keyText(keyOf(item)));
+    } else for (const item of items) work.writes.put(item);
+  }
+}
+
+/** Any other visible entry is superseded. */
+function strayWrites(work: EntryWork, visible: readonly Item[]) {
+  const expected = new Set([...work.writes.puts.values()].map((item) => keyText(keyOf(item))));
+  for (const item of visible) {
+    const key = keyOf(item);
+    const text = keyText(key);
+    const orphan = isPersonEntry(key.s) && work.orphans.has(orderKeyParts(orderOfSort(key.s)).id);
+    if (!expected.has(text) && !work.kept.has(text) && !orphan) work.writes.supersede([key], genOf(key.s));
+  }
+}
+
+/**
+ * A company's record items and entries written again from what the records hold (their `d`) and
+ * their persons' bundles, at the generations they carry (so in place: a damaged one is overwritten,
+ * a missing one put back); any other visible entry is superseded. What it cannot rebuild: the
+ * items of a record whose person has no visible bundle (it holds the person), left as they are.
+ * Returns those, as messages.
+ */
+export async function rebuildEntries(
+  context: ChunkContext,
+  writer: ChunkWriter,
+  companyId: string,
+): Promise<string[]> {
+  const p = companyPartition(companyId);
+  const at = loadAt(context);
+  const visible: Item[] = [];
+  const pages = queryPages(context.client, betweenQuery(context.table, { p, ...ENTRIES }, true));
+  for await (const page of pages) visible.push(...page.filter((item) => companyItemVisible(item, at)));
+  const records = visible
+    .filter((item) => bytesOf(item[A.sort])[0] === FAMILY.record)
+    .map((item) => ({
+      gen: genOf(bytesOf(item[A.sort])),
+      record: decompress<SourceEmployee>(bytesOf(item[A.data])),
+    }));
+  const persons = [...new Set(records.flatMap(({ record }) => (record.personId ? [record.personId] : [])))];
+  const bundles = new Map(
+    await inParallel(persons, 32, async (id) => [id, await context.reads.bundle(id, at)] as const),
+  );
+  const work: EntryWork = {
+    writes: new Writes(context.gen),
+    kept: new Set(),
+    orphans: new Set(),
+    unhealed: [],
+  };
+  recordWrites(work, records, bundles);
+  for (const found of bundles.values()) {
+    if (!found?.bundle.person) continue;
+    const here = found.bundle.employees.filter((record) => record.companyId === companyId);
+    for (const item of personEntryItems(found.bundle.person, here, found.gen)) work.writes.put(item);
+  }
+  strayWrites(work, visible);
+  // An item stored exactly as it would be written is not written again.
+  const stored = new Map(visible.map((item) => [keyText(keyOf(item)), item]));
+  for (const [text, item] of work.writes.puts)
+    if (sameItem(item, stored.get(text))) work.writes.puts.delete(text);
+  await writeInPieces(writer, work.writes);
+  return work.unhealed;
+}
