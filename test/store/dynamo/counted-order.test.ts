@@ -1,14 +1,13 @@
 import fc from "fast-check";
 import type { OrderKey } from "../../../lib/store/binary-keys.js";
+import type { BlockRef, OrderIndex } from "../../../lib/store/dynamo/model/shapes.js";
 import {
   BLOCK_ENTRIES,
-  type BlockRef,
   blockOf,
   blockStarts,
   blocksOfPositions,
   INDEX_PART_BLOCKS,
   indexParts,
-  type OrderIndex,
   type OrderPlan,
   planOrder,
   rankIn,

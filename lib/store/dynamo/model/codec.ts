@@ -14,7 +14,7 @@ import {
   writeUuid,
 } from "../../binary-keys.js";
 import { ByteReader, ByteWriter, compareText, FormatError, utf8Bytes, utf8Of } from "../../bytes.js";
-import type { BlockRef, OrderIndex } from "../structures/counted-order.js";
+import type { BlockRef, OrderIndex } from "./shapes.js";
 
 /** Version 1 was the packed-block layout; version 2 the generations of docs/data-model.md. */
 export const FORMAT = 2;

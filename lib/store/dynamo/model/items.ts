@@ -5,7 +5,6 @@ import type { SourceEmployee, SourcePerson } from "../../../directory/source.js"
 import { type NamePair, namesOf, phoneOf } from "../../../search/matching.js";
 import { type OrderKey, orderKey, orderKeyBytes, phoneBytes } from "../../binary-keys.js";
 import { DIRECTORY_ATTR as A } from "../../tables.js";
-import type { Bundle } from "../read/reads.js";
 import type { Item, ItemKey } from "./batch.js";
 import {
   compress,
@@ -27,6 +26,7 @@ import {
   personPartition,
   type SortKey,
 } from "./layout.js";
+import type { Bundle } from "./shapes.js";
 
 /** A compressed bundle larger than this is split over several items (an item holds 400 KB). */
 const BUNDLE_CHUNK_BYTES = 350_000;

@@ -5,9 +5,9 @@
  */
 import { type DynamoDBDocumentClient, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { DIRECTORY_ATTR as A } from "../../tables.js";
-import type { ReadAt } from "../read/reads.js";
 import { betweenQuery, bytesOf, type Item } from "./batch.js";
 import { type Generation, genOf, isAbandoned, type PartitionKey, visibleAt } from "./layout.js";
+import type { ReadAt } from "./shapes.js";
 
 const supersededAt = (item: Item): number | undefined => {
   const x = item[A.supersededAt];

@@ -18,9 +18,9 @@ import {
   postingOfSort,
   postingRange,
 } from "../model/layout.js";
+import type { ReadAt, VersionedItem } from "../model/shapes.js";
 import { companyItemVisible, newestVersion, visibleChunks } from "../model/versions.js";
 import { type Gram, GramCensus } from "../structures/name-grams.js";
-import type { ReadAt, VersionedItem } from "./reads.js";
 
 /** A census version as stored: its counts, generation and number of chunks. */
 export interface StoredGramCensus {

@@ -16,8 +16,9 @@ import { DIRECTORY_ATTR as A } from "../../tables.js";
 import { bytesOf, keyText } from "../model/batch.js";
 import { decodeNamePairs } from "../model/codec.js";
 import { gramCensusSort, type PartitionKey } from "../model/layout.js";
+import type { ReadAt, VersionedItem } from "../model/shapes.js";
 import { filterGrams, type Gram, type GramSizes } from "../structures/name-grams.js";
-import type { DirectoryReads, ReadAt, VersionedItem } from "./reads.js";
+import type { DirectoryReads } from "./reads.js";
 
 export interface NameQuery {
   readonly filter: EmploymentFilter;

@@ -16,9 +16,8 @@ import {
   orderOfSort,
   type PartitionKey,
 } from "../model/layout.js";
+import type { OrderIndex, ReadAt } from "../model/shapes.js";
 import { newestVersion } from "../model/versions.js";
-import type { OrderIndex } from "../structures/counted-order.js";
-import type { ReadAt } from "./reads.js";
 
 /** An order's index as stored: its blocks, the generation of the index version and its items. */
 export interface StoredOrderIndex {

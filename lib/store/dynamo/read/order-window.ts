@@ -6,15 +6,9 @@ import type { CreatedRange } from "../../../search/matching.js";
 import type { OrderKey } from "../../binary-keys.js";
 import { emptyOrderRange, orderRange } from "../../order-range.js";
 import type { OrderFamily, PartitionKey } from "../model/layout.js";
-import {
-  blockOf,
-  blockStarts,
-  blocksOfPositions,
-  type OrderIndex,
-  rankIn,
-} from "../structures/counted-order.js";
+import type { OrderIndex, ReadAt } from "../model/shapes.js";
+import { blockOf, blockStarts, blocksOfPositions, rankIn } from "../structures/counted-order.js";
 import type { OrderReads } from "./order-reads.js";
-import type { ReadAt } from "./reads.js";
 
 export interface OrderWindow {
   /** The window's keys, in order. */

@@ -39,11 +39,12 @@ import {
   type Generation,
   ORDER,
 } from "../model/layout.js";
+import type { ReadAt, VersionedItem } from "../model/shapes.js";
 import { COMPANY_GRAMS, SCOPE_GRAMS } from "../structures/name-grams.js";
 import { ANSWER_CACHE_BYTES, answerCache, queryKey } from "./answer-cache.js";
 import { type NameWindow, nameWindow } from "./name-window.js";
 import { type OrderWindow, orderWindow } from "./order-window.js";
-import { type DirectoryReads, directoryReads, type ReadAt, type VersionedItem } from "./reads.js";
+import { type DirectoryReads, directoryReads } from "./reads.js";
 
 export interface ReaderOptions {
   /** How long a read manifest is used before it is read again. */

@@ -3,7 +3,7 @@
  * its own (the pending state, its writes included, strongly consistent).
  */
 import type { DynamoDBDocumentClient, QueryCommandInput } from "@aws-sdk/lib-dynamodb";
-import type { SourceEmployee, SourcePerson } from "../../../directory/source.js";
+import type { SourceEmployee } from "../../../directory/source.js";
 import type { CreatedRange } from "../../../search/matching.js";
 import { type OrderKey, phoneBytes } from "../../binary-keys.js";
 import { emptyOrderRange, orderRange } from "../../order-range.js";
@@ -19,34 +19,15 @@ import {
   FAMILY,
   type Family,
   familyRange,
-  type Generation,
   genOf,
   orderOfSort,
   personPartition,
 } from "../model/layout.js";
+import type { Bundle, ReadAt, StoredBundle, VersionedItem } from "../model/shapes.js";
 import { type ChunkedKeys, companyItemVisible, visibleChunks } from "../model/versions.js";
 import { ScopeHomes } from "../structures/scope-registry.js";
-import type { StoredBundle } from "../write/load-plan.js";
 import { GramReads } from "./gram-reads.js";
 import { OrderReads } from "./order-reads.js";
-
-/** Which state to read: a generation, and whether the read must see every write before it. */
-export interface ReadAt extends Generation {
-  readonly consistent: boolean;
-}
-
-/** A person's bundle: the person (null while only records linking to a missing one exist) and every record. */
-export interface Bundle {
-  readonly person: SourcePerson | null;
-  readonly employees: readonly SourceEmployee[];
-}
-
-/** A versioned company item as read: its order key, generation and the item. */
-export interface VersionedItem {
-  readonly order: OrderKey;
-  readonly gen: number;
-  readonly item: Item;
-}
 
 const versioned = (item: Item): VersionedItem => {
   const sort = bytesOf(item[A.sort]);

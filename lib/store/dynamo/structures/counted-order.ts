@@ -5,17 +5,7 @@
  * page, not the set (docs/data-model.md, "Counted orders"). Pure: locating and planning, no I/O.
  */
 import type { OrderKey } from "../../binary-keys.js";
-
-/** A block as the index names it: below every key it holds (and above the previous block's). */
-export interface BlockRef {
-  readonly low: OrderKey;
-  /** The generation of the block's version the index points at. */
-  readonly gen: number;
-  readonly count: number;
-}
-
-/** The blocks of an order, by `low`. */
-export type OrderIndex = readonly BlockRef[];
+import type { BlockRef, OrderIndex } from "../model/shapes.js";
 
 /**
  * Entries a block holds: written `target` to a block, split above `max`, merged below `min`. A

@@ -17,9 +17,9 @@ import { compareText } from "../../bytes.js";
 import { encodeNamePairs, type ScopeMarker } from "../model/codec.js";
 import { personNameLists, personOrder } from "../model/items.js";
 import { FAMILY, type PartitionKey } from "../model/layout.js";
+import type { Bundle, StoredBundle } from "../model/shapes.js";
 import type { StoredGramCensus } from "../read/gram-reads.js";
-import type { Bundle } from "../read/reads.js";
-import type { StoredBundle, Writes } from "../write/load-plan.js";
+import type { Writes } from "../write/load-plan.js";
 import {
   censusItems,
   censusKeys,

@@ -21,8 +21,8 @@ import {
   scopeRegistrySort,
   visibleAt,
 } from "../model/layout.js";
+import type { ReadAt } from "../model/shapes.js";
 import { newestVersion } from "../model/versions.js";
-import type { ReadAt } from "../read/reads.js";
 
 /**
  * A scope as registered: its sorted companies, the generation of its registry version, and its

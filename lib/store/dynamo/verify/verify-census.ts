@@ -72,9 +72,8 @@ import {
   scopePartition,
   visibleAt,
 } from "../model/layout.js";
+import type { Bundle, OrderIndex } from "../model/shapes.js";
 import { locationAt } from "../read/inspect.js";
-import type { Bundle } from "../read/reads.js";
-import type { OrderIndex } from "../structures/counted-order.js";
 import { GramCensus } from "../structures/name-grams.js";
 import { GramTally, type NamesEntry } from "./verify-grams.js";
 import type { Allowances, Problem } from "./verify-rules.js";

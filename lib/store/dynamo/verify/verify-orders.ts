@@ -5,7 +5,7 @@
  */
 import type { OrderKey } from "../../binary-keys.js";
 import { COMPANY_ORDERS, ORDER } from "../model/layout.js";
-import type { BlockRef } from "../structures/counted-order.js";
+import type { BlockRef } from "../model/shapes.js";
 import { type Census, entryKeyParts, orderBlockId, orderId, scopeOwner } from "./verify-census.js";
 import type { Problem } from "./verify-rules.js";
 

@@ -16,7 +16,8 @@ import {
   orderIndexKeys,
   type PartitionKey,
 } from "../model/layout.js";
-import { indexParts, type OrderIndex, planOrder } from "../structures/counted-order.js";
+import type { OrderIndex } from "../model/shapes.js";
+import { indexParts, planOrder } from "../structures/counted-order.js";
 import { type ChunkContext, type ChunkWriter, loadAt } from "./load-chunk.js";
 import { Writes } from "./load-plan.js";
 

@@ -25,7 +25,8 @@ import {
   locationPartition,
   type ScopeId,
 } from "../model/layout.js";
-import type { DirectoryReads, ReadAt } from "../read/reads.js";
+import type { ReadAt, StoredBundle } from "../model/shapes.js";
+import type { DirectoryReads } from "../read/reads.js";
 import { postedScopes } from "./derive-scope-grams.js";
 import { type Journal, type JournalEntry, writeLocations } from "./journal.js";
 import {
@@ -35,7 +36,6 @@ import {
   nextBundles,
   planChunk,
   reorderedPersons,
-  type StoredBundle,
   type StoredLocation,
   touchedPersons,
 } from "./load-plan.js";

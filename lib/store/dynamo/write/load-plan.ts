@@ -20,7 +20,7 @@ import {
   recordKeys,
 } from "../model/items.js";
 import { type Generation, isAbandoned } from "../model/layout.js";
-import type { Bundle } from "../read/reads.js";
+import type { Bundle, StoredBundle } from "../model/shapes.js";
 import {
   type PostedScope,
   rewritePersonPostings,
@@ -60,12 +60,6 @@ export function locationSeenAt(item: Item, at: Generation): StoredLocation | und
   if (!isAbandoned(stored.gen, at)) return stored;
   const previous = stored.previous;
   return previous && { gen: previous.gen, current: decodeLocation(previous.data) };
-}
-
-export interface StoredBundle {
-  readonly gen: number;
-  readonly chunks: number;
-  readonly bundle: Bundle;
 }
 
 /** What is stored for the ids a chunk touches, as of the load's own generation. */
