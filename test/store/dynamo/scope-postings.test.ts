@@ -14,6 +14,7 @@ import {
   postingOfSort,
   scopePartition,
 } from "../../../lib/store/dynamo/model/layout.js";
+import { Writes } from "../../../lib/store/dynamo/model/writes.js";
 import { censusKeys, GramCensus } from "../../../lib/store/dynamo/structures/name-grams.js";
 import {
   markerAfter,
@@ -27,7 +28,6 @@ import {
   scopePostingGen,
   scopeWork,
 } from "../../../lib/store/dynamo/structures/scope-postings.js";
-import { Writes } from "../../../lib/store/dynamo/write/load-plan.js";
 import { DIRECTORY_ATTR as A } from "../../../lib/store/tables.js";
 import { parsedValidEmployee, validPerson } from "../../directory/fixtures.js";
 

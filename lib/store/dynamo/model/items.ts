@@ -9,6 +9,7 @@ import type { Item, ItemKey } from "./batch.js";
 import {
   compress,
   compressInChunks,
+  decodeLocation,
   emptyValue,
   encodeLocation,
   encodeNamePairs,
@@ -19,6 +20,8 @@ import {
   companyPartition,
   entrySort,
   FAMILY,
+  type Generation,
+  isAbandoned,
   LOCATION_SORT,
   locationPartition,
   type PartitionKey,
@@ -190,4 +193,37 @@ export function locationItem(
     ...(current ? { [A.data]: encodeLocation(current) } : {}),
     ...(previous ? { [A.previousGen]: previous.gen, [A.previousData]: previous.data } : {}),
   };
+}
+
+/** A location item as read: the generation of its value, the value (absent once deleted), the one before. */
+export interface StoredLocation {
+  readonly gen: number;
+  readonly current?: Location;
+  readonly previous?: { readonly gen: number; readonly data: Uint8Array };
+}
+
+/** A location item as stored. */
+export function storedLocation(item: Item): StoredLocation {
+  const data = item[A.data];
+  const previousData = item[A.previousData];
+  const previousGen = item[A.previousGen];
+  return {
+    gen: item[A.gen] as number,
+    ...(data instanceof Uint8Array ? { current: decodeLocation(data) } : {}),
+    ...(previousData instanceof Uint8Array && typeof previousGen === "number"
+      ? { previous: { gen: previousGen, data: previousData } }
+      : {}),
+  };
+}
+
+/**
+ * A location item as seen at `at`. A value written by an abandoned generation (a paused loader
+ * that woke after losing its lease) is not there: the value before it is the current one, or
+ * there is none.
+ */
+export function locationSeenAt(item: Item, at: Generation): StoredLocation | undefined {
+  const stored = storedLocation(item);
+  if (!isAbandoned(stored.gen, at)) return stored;
+  const previous = stored.previous;
+  return previous && { gen: previous.gen, current: decodeLocation(previous.data) };
 }

@@ -9,6 +9,7 @@ import { DIRECTORY_ATTR as A } from "../../tables.js";
 import { abandonedOf, readManifest } from "../manifest/manifest.js";
 import { bytesOf, type Item, queryAll } from "../model/batch.js";
 import { decodeLocation, type Location } from "../model/codec.js";
+import { locationSeenAt } from "../model/items.js";
 import {
   companyPartition,
   FAMILY,
@@ -18,7 +19,6 @@ import {
   orderOfSort,
 } from "../model/layout.js";
 import { companyItemVisible } from "../model/versions.js";
-import { locationSeenAt } from "../write/load-plan.js";
 import { type DirectoryReads, directoryReads } from "./reads.js";
 
 /** A location's value at generation `at`: current when written at or before it, else the one before. */

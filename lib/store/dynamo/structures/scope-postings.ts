@@ -18,8 +18,8 @@ import { encodeNamePairs, type ScopeMarker } from "../model/codec.js";
 import { personNameLists, personOrder } from "../model/items.js";
 import { FAMILY, type PartitionKey } from "../model/layout.js";
 import type { Bundle, StoredBundle } from "../model/shapes.js";
+import type { Writes } from "../model/writes.js";
 import type { StoredGramCensus } from "../read/gram-reads.js";
-import type { Writes } from "../write/load-plan.js";
 import {
   censusItems,
   censusKeys,

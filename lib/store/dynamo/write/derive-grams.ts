@@ -27,6 +27,7 @@ import {
   type SortKey,
 } from "../model/layout.js";
 import { companyItemVisible } from "../model/versions.js";
+import { Writes } from "../model/writes.js";
 import type { StoredGramCensus } from "../read/gram-reads.js";
 import {
   censusItems,
@@ -38,7 +39,6 @@ import {
 } from "../structures/name-grams.js";
 import { writeInPieces } from "./derive-orders.js";
 import type { ChunkContext, ChunkWriter } from "./load-chunk.js";
-import { Writes } from "./load-plan.js";
 
 /** Items of a partition between two sort keys, every version, a page at a time (strongly consistent). */
 function rawPages(context: ChunkContext, p: PartitionKey, range: { low: SortKey; high: SortKey }) {

@@ -21,6 +21,7 @@ import {
   scopePartition,
 } from "../model/layout.js";
 import { companyItemVisible } from "../model/versions.js";
+import { Writes } from "../model/writes.js";
 import { censusItems, censusKeys, GramCensus } from "../structures/name-grams.js";
 import {
   markerAfter,
@@ -35,7 +36,6 @@ import {
 import { readScopes } from "../structures/scope-registry.js";
 import { writeInPieces } from "./derive-orders.js";
 import { type ChunkContext, type ChunkWriter, loadAt } from "./load-chunk.js";
-import { Writes } from "./load-plan.js";
 
 /** Scopes (and companies) read at once. */
 const IN_FLIGHT = 16;

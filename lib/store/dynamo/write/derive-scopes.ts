@@ -9,12 +9,12 @@
 import type { OrderKey } from "../../binary-keys.js";
 import { inParallel } from "../model/batch.js";
 import { companyPartition, FAMILY, ORDER, type ScopeId, scopePartition } from "../model/layout.js";
+import { Writes } from "../model/writes.js";
 import { houseScopes } from "../structures/scope-homes.js";
 import { readScopes, registryItem, registryKey, scopeItems, scopesOf } from "../structures/scope-registry.js";
 import { orderWrites, writeInPieces } from "./derive-orders.js";
 import { changeScopePostings, scopePosted } from "./derive-scope-grams.js";
 import { type ChunkContext, type ChunkWriter, loadAt } from "./load-chunk.js";
-import { Writes } from "./load-plan.js";
 
 /** Companies read at once while a scope is derived. */
 const COMPANIES_IN_FLIGHT = 16;

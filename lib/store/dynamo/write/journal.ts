@@ -28,6 +28,7 @@ import {
   queryPages,
 } from "../model/batch.js";
 import { compress, decompress } from "../model/codec.js";
+import { storedLocation } from "../model/items.js";
 import {
   journalPartition,
   journalSort,
@@ -35,7 +36,6 @@ import {
   locationPartition,
   seqOfJournal,
 } from "../model/layout.js";
-import { storedLocation } from "./load-plan.js";
 
 export interface JournalEntry {
   /** Items written at the load's generation. */

@@ -15,6 +15,7 @@ import {
   keyOf,
   keyText,
 } from "../model/batch.js";
+import { locationSeenAt, type StoredLocation } from "../model/items.js";
 import {
   companyOfPartition,
   type Generation,
@@ -32,11 +33,9 @@ import { type Journal, type JournalEntry, writeLocations } from "./journal.js";
 import {
   type ChunkInput,
   type ChunkPlan,
-  locationSeenAt,
   nextBundles,
   planChunk,
   reorderedPersons,
-  type StoredLocation,
   touchedPersons,
 } from "./load-plan.js";
 

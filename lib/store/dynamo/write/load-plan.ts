@@ -5,9 +5,8 @@
  */
 import type { SourceEmployee, SourcePerson } from "../../../directory/source.js";
 import type { OrderKey } from "../../binary-keys.js";
-import { DIRECTORY_ATTR as A } from "../../tables.js";
-import { type Item, type ItemKey, type KeyText, keyText } from "../model/batch.js";
-import { decodeLocation, encodeLocation, type Location } from "../model/codec.js";
+import type { Item, ItemKey } from "../model/batch.js";
+import { encodeLocation } from "../model/codec.js";
 import {
   bundleItems,
   bundleKeys,
@@ -18,9 +17,10 @@ import {
   personOrder,
   recordItems,
   recordKeys,
+  type StoredLocation,
 } from "../model/items.js";
-import { type Generation, isAbandoned } from "../model/layout.js";
 import type { Bundle, StoredBundle } from "../model/shapes.js";
+import { Writes } from "../model/writes.js";
 import {
   type PostedScope,
   rewritePersonPostings,
@@ -28,39 +28,6 @@ import {
   scopeCensusWrites,
   scopeWork,
 } from "../structures/scope-postings.js";
-
-/** A location item as read: the generation of its value, the value (absent once deleted), the one before. */
-export interface StoredLocation {
-  readonly gen: number;
-  readonly current?: Location;
-  readonly previous?: { readonly gen: number; readonly data: Uint8Array };
-}
-
-/** A location item as stored. */
-export function storedLocation(item: Item): StoredLocation {
-  const data = item[A.data];
-  const previousData = item[A.previousData];
-  const previousGen = item[A.previousGen];
-  return {
-    gen: item[A.gen] as number,
-    ...(data instanceof Uint8Array ? { current: decodeLocation(data) } : {}),
-    ...(previousData instanceof Uint8Array && typeof previousGen === "number"
-      ? { previous: { gen: previousGen, data: previousData } }
-      : {}),
-  };
-}
-
-/**
- * A location item as seen at `at`. A value written by an abandoned generation (a paused loader
- * that woke after losing its lease) is not there: the value before it is the current one, or
- * there is none.
- */
-export function locationSeenAt(item: Item, at: Generation): StoredLocation | undefined {
-  const stored = storedLocation(item);
-  if (!isAbandoned(stored.gen, at)) return stored;
-  const previous = stored.previous;
-  return previous && { gen: previous.gen, current: decodeLocation(previous.data) };
-}
 
 /** What is stored for the ids a chunk touches, as of the load's own generation. */
 export interface ChunkInput {
@@ -140,30 +107,6 @@ export function reorderedPersons(
   return [...next].flatMap(([id, bundle]) =>
     orderOf(input.bundles.get(id)?.bundle.person) === orderOf(bundle.person) ? [] : [id],
   );
-}
-
-/** A load's writes being planned: new versions put, the versions they replace superseded. */
-export class Writes {
-  readonly puts = new Map<KeyText, Item>();
-  readonly deletes = new Map<KeyText, ItemKey>();
-  readonly stamps = new Map<KeyText, ItemKey>();
-  constructor(readonly gen: number) {}
-
-  put(item: Item): void {
-    const key = keyText(itemKey(item));
-    this.deletes.delete(key);
-    this.puts.set(key, item);
-  }
-
-  /** Versions written at `gen` are replaced: this load's own are deleted, older ones stamped. */
-  supersede(keys: readonly ItemKey[], gen: number): void {
-    for (const key of keys) {
-      const text = keyText(key);
-      if (gen === this.gen) {
-        if (!this.puts.has(text)) this.deletes.set(text, key);
-      } else this.stamps.set(text, key);
-    }
-  }
 }
 
 function writeRecord(

@@ -32,6 +32,7 @@ import {
   renewLease,
 } from "../manifest/manifest.js";
 import { bytesOf, type Item, keyOf, keyOfText, keyText, sleep } from "../model/batch.js";
+import { locationSeenAt } from "../model/items.js";
 import {
   bundleGenOf,
   companyPartition,
@@ -50,7 +51,6 @@ import { buildScopePostings } from "./derive-scope-grams.js";
 import { companyPersons, deriveScopeOrder, keepScopes, scopesAtLoad } from "./derive-scopes.js";
 import { type Journal, journal } from "./journal.js";
 import { type ChunkProgress, ChunkWriter } from "./load-chunk.js";
-import { locationSeenAt } from "./load-plan.js";
 import { rebuildEntries, storedCompanies, supersedeDerived } from "./rebuild.js";
 
 export interface WriterOptions {

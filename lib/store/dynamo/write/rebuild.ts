@@ -29,9 +29,9 @@ import {
   visibleAt,
 } from "../model/layout.js";
 import { companyItemVisible } from "../model/versions.js";
+import { Writes } from "../model/writes.js";
 import { writeInPieces } from "./derive-orders.js";
 import { type ChunkContext, type ChunkWriter, loadAt } from "./load-chunk.js";
-import { Writes } from "./load-plan.js";
 
 /** Sort keys of a partition's derived items: blocks (0x08, 0x09) to index parts (0x0e). */
 const DERIVED = { low: Uint8Array.of(0x08) as SortKey, high: Uint8Array.of(0x0e, 0xff) as SortKey };
