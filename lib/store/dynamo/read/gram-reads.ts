@@ -20,14 +20,7 @@ import {
 } from "../model/layout.js";
 import type { ReadAt, VersionedItem } from "../model/shapes.js";
 import { companyItemVisible, newestVersion, visibleChunks } from "../model/versions.js";
-import { type Gram, GramCensus } from "../structures/name-grams.js";
-
-/** A census version as stored: its counts, generation and number of chunks. */
-export interface StoredGramCensus {
-  readonly census: GramCensus;
-  readonly gen: number;
-  readonly chunks: number;
-}
+import { type Gram, GramCensus, type StoredGramCensus } from "../structures/name-grams.js";
 
 const CENSUS_KEYS = { genOf: gramCensusGenOf, chunkOf: gramCensusChunkOf };
 

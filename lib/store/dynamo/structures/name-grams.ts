@@ -199,3 +199,10 @@ export class GramCensus {
     return census;
   }
 }
+
+/** A census version as stored: its counts, generation and number of chunks. */
+export interface StoredGramCensus {
+  readonly census: GramCensus;
+  readonly gen: number;
+  readonly chunks: number;
+}

@@ -19,7 +19,7 @@ import { personNameLists, personOrder } from "../model/items.js";
 import { FAMILY, type PartitionKey } from "../model/layout.js";
 import type { Bundle, StoredBundle } from "../model/shapes.js";
 import type { Writes } from "../model/writes.js";
-import type { StoredGramCensus } from "../read/gram-reads.js";
+import type { StoredGramCensus } from "./name-grams.js";
 import {
   censusItems,
   censusKeys,

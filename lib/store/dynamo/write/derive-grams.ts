@@ -28,7 +28,7 @@ import {
 } from "../model/layout.js";
 import { companyItemVisible } from "../model/versions.js";
 import { Writes } from "../model/writes.js";
-import type { StoredGramCensus } from "../read/gram-reads.js";
+import type { StoredGramCensus } from "../structures/name-grams.js";
 import {
   censusItems,
   censusKeys,
