@@ -1,3 +1,4 @@
+/** The writes a load plans, before they are journaled and sent (write/load-chunk.ts). */
 import { type Item, type ItemKey, type KeyText, keyText } from "./batch.js";
 import { itemKey } from "./items.js";
 

@@ -37,8 +37,9 @@ import {
   postingItems,
   postingKey,
 } from "../structures/name-grams.js";
+import type { ChunkContext } from "./chunk-context.js";
 import { writeInPieces } from "./derive-orders.js";
-import type { ChunkContext, ChunkWriter } from "./load-chunk.js";
+import type { ChunkWriter } from "./load-chunk.js";
 
 /** Items of a partition between two sort keys, every version, a page at a time (strongly consistent). */
 function rawPages(context: ChunkContext, p: PartitionKey, range: { low: SortKey; high: SortKey }) {

@@ -19,7 +19,8 @@ import {
 import type { OrderIndex } from "../model/shapes.js";
 import { Writes } from "../model/writes.js";
 import { indexParts, planOrder } from "../structures/counted-order.js";
-import { type ChunkContext, type ChunkWriter, loadAt } from "./load-chunk.js";
+import { type ChunkContext, loadAt } from "./chunk-context.js";
+import type { ChunkWriter } from "./load-chunk.js";
 
 /** Journals and sends a derive's writes (in as many journal entries as they need). */
 export async function writeInPieces(writer: ChunkWriter, writes: Writes): Promise<void> {

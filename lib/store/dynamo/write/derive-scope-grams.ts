@@ -1,16 +1,16 @@
 /**
  * Scope name postings (scope-postings.ts) as loads keep them. A chunk finds the kept scopes whose
- * postings are complete (`postedScopes`) and rewrites its persons' postings there. A scope with no
- * marker (new, or kept before postings existed) is posted whole when a load derives it
- * (`buildScopePostings`): from its companies' persons names entries as the load left them.
+ * postings are complete (`postedScopes`, posted-scopes.ts) and rewrites its persons' postings
+ * there. A scope with no marker (new, or kept before postings existed) is posted whole when a load
+ * derives it (`buildScopePostings`): from its companies' persons names entries as the load left
+ * them.
  */
 import type { NamePair } from "../../../search/matching.js";
 import type { OrderKey } from "../../binary-keys.js";
 import { orderKeyParts } from "../../binary-keys.js";
-import { hexOf } from "../../bytes.js";
 import { DIRECTORY_ATTR as A } from "../../tables.js";
 import { betweenQuery, bytesOf, type Item, inParallel, keyOf, queryPages } from "../model/batch.js";
-import { decodeNamePairs, decodeScopeMarker, encodeScopeMarker, type ScopeMarker } from "../model/codec.js";
+import { decodeNamePairs, encodeScopeMarker, type ScopeMarker } from "../model/codec.js";
 import {
   ALL_POSTINGS,
   FAMILY,
@@ -25,7 +25,6 @@ import { Writes } from "../model/writes.js";
 import { censusItems, censusKeys, GramCensus } from "../structures/name-grams.js";
 import {
   markerAfter,
-  type PostedScope,
   repostPerson,
   scopeCensusWrites,
   scopeGramsOf,
@@ -33,9 +32,10 @@ import {
   scopePostingItems,
   scopeWork,
 } from "../structures/scope-postings.js";
-import { readScopes } from "../structures/scope-registry.js";
+import { type ChunkContext, loadAt } from "./chunk-context.js";
 import { writeInPieces } from "./derive-orders.js";
-import { type ChunkContext, type ChunkWriter, loadAt } from "./load-chunk.js";
+import type { ChunkWriter } from "./load-chunk.js";
+import { postedScope, scopePosted } from "./posted-scopes.js";
 
 /** Scopes (and companies) read at once. */
 const IN_FLIGHT = 16;
@@ -46,42 +46,6 @@ const PERSONS_PER_WRITE = 500;
  * every load chunk, so it stays small); a change past it posts the scope whole again.
  */
 const MAX_CHANGED_COMPANIES = 64;
-
-/** A kept scope's postings, if complete as of the load: its marker and census. */
-async function postedScope(
-  context: ChunkContext,
-  p: PartitionKey,
-  companies: readonly string[],
-): Promise<(PostedScope & { readonly markerGen: number }) | undefined> {
-  const at = loadAt(context);
-  const [marker, census] = await Promise.all([
-    context.reads.grams.marker(p, at),
-    context.reads.grams.census(p, at),
-  ]);
-  if (marker === undefined) return undefined;
-  if (!census) throw new Error(`the scope partition ${hexOf(p)} has a postings marker but no names census`);
-  return {
-    p,
-    companies: new Set(companies),
-    marker: decodeScopeMarker(marker.data, marker.gen),
-    markerGen: marker.gen,
-    census,
-  };
-}
-
-/** The kept scopes whose postings are complete as of the load, with their markers and censuses. */
-export async function postedScopes(context: ChunkContext): Promise<PostedScope[]> {
-  const registered = await readScopes(context.client, context.table, loadAt(context));
-  const found = await inParallel([...registered.values()], IN_FLIGHT, (scope) =>
-    postedScope(context, scopePartition(scope.home), scope.companies),
-  );
-  return found.filter((scope) => scope !== undefined);
-}
-
-/** Whether the postings in a scope's home partition are complete as of the load. */
-export async function scopePosted(context: ChunkContext, home: ScopeId): Promise<boolean> {
-  return context.reads.grams.covered(scopePartition(home), loadAt(context));
-}
 
 /**
  * The persons with a record in any of these companies, as the load left them: their ids, from the

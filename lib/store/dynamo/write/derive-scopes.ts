@@ -12,9 +12,11 @@ import { companyPartition, FAMILY, ORDER, type ScopeId, scopePartition } from ".
 import { Writes } from "../model/writes.js";
 import { houseScopes } from "../structures/scope-homes.js";
 import { readScopes, registryItem, registryKey, scopeItems, scopesOf } from "../structures/scope-registry.js";
+import { type ChunkContext, loadAt } from "./chunk-context.js";
 import { orderWrites, writeInPieces } from "./derive-orders.js";
-import { changeScopePostings, scopePosted } from "./derive-scope-grams.js";
-import { type ChunkContext, type ChunkWriter, loadAt } from "./load-chunk.js";
+import { changeScopePostings } from "./derive-scope-grams.js";
+import type { ChunkWriter } from "./load-chunk.js";
+import { scopePosted } from "./posted-scopes.js";
 
 /** Companies read at once while a scope is derived. */
 const COMPANIES_IN_FLIGHT = 16;

@@ -2,7 +2,6 @@
  * One chunk of a load on the DynamoDB store: read what it touches (strongly consistent), plan its
  * writes (load-plan.ts, pure), journal them, then write them.
  */
-import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { SourceEmployee, SourcePerson } from "../../../directory/source.js";
 import type { Change } from "../../port.js";
 import { DIRECTORY_ATTR as A } from "../../tables.js";
@@ -18,7 +17,6 @@ import {
 import { locationSeenAt, type StoredLocation } from "../model/items.js";
 import {
   companyOfPartition,
-  type Generation,
   idOfPartition,
   isCompanyPartition,
   isLocationPartition,
@@ -26,10 +24,9 @@ import {
   locationPartition,
   type ScopeId,
 } from "../model/layout.js";
-import type { ReadAt, StoredBundle } from "../model/shapes.js";
-import type { DirectoryReads } from "../read/reads.js";
-import { postedScopes } from "./derive-scope-grams.js";
-import { type Journal, type JournalEntry, writeLocations } from "./journal.js";
+import type { StoredBundle } from "../model/shapes.js";
+import { type ChunkContext, loadAt } from "./chunk-context.js";
+import { type JournalEntry, writeLocations } from "./journal.js";
 import {
   type ChunkInput,
   type ChunkPlan,
@@ -38,26 +35,11 @@ import {
   reorderedPersons,
   touchedPersons,
 } from "./load-plan.js";
+import { postedScopes } from "./posted-scopes.js";
 
 const BUNDLES_IN_FLIGHT = 16;
 /** Keys one journal entry names at most: about 110 characters each, so well under an item's 400 KB. */
 const KEYS_PER_ENTRY = 2_000;
-
-/**
- * What a load's chunks read and write with, at the load's generation (`gen`, with the generations
- * abandoned before it, whose versions it never sees), and the generation committed when it began.
- */
-export interface ChunkContext extends Generation {
-  readonly client: DynamoDBDocumentClient;
-  readonly table: string;
-  readonly reads: DirectoryReads;
-  readonly log: Journal;
-  readonly committed: number;
-  /** Blocks an order index item holds before it is stored in parts (counted-order.ts's default). */
-  readonly indexPartBlocks?: number;
-  /** A repair: every derived item was superseded, so each company's postings are posted whole. */
-  readonly rebuild?: boolean;
-}
 
 /** The last change of each id in a chunk: a later line about the same id wins. */
 function finalValues(changes: readonly Change[]) {
@@ -72,13 +54,6 @@ function finalValues(changes: readonly Change[]) {
   }
   return { records, persons };
 }
-
-/** A load reads its own generation, every write before it included. */
-export const loadAt = (context: ChunkContext): ReadAt => ({
-  gen: context.gen,
-  ...(context.abandoned ? { abandoned: context.abandoned } : {}),
-  consistent: true,
-});
 
 /**
  * The locations of these records as the load sees them; `read` notes the generation each item held

@@ -30,8 +30,9 @@ import {
 } from "../model/layout.js";
 import { companyItemVisible } from "../model/versions.js";
 import { Writes } from "../model/writes.js";
+import { type ChunkContext, loadAt } from "./chunk-context.js";
 import { writeInPieces } from "./derive-orders.js";
-import { type ChunkContext, type ChunkWriter, loadAt } from "./load-chunk.js";
+import type { ChunkWriter } from "./load-chunk.js";
 
 /** Sort keys of a partition's derived items: blocks (0x08, 0x09) to index parts (0x0e). */
 const DERIVED = { low: Uint8Array.of(0x08) as SortKey, high: Uint8Array.of(0x0e, 0xff) as SortKey };
