@@ -8,7 +8,7 @@ import { orderKey } from "../../../lib/store/binary-keys.js";
 import { keyText } from "../../../lib/store/dynamo/model/batch.js";
 import type { Location } from "../../../lib/store/dynamo/model/codec.js";
 import { bundleSort, FAMILY, personPartition } from "../../../lib/store/dynamo/model/layout.js";
-import type { BundleSummary } from "../../../lib/store/dynamo/verify/verify-census.js";
+import type { BundleSummary } from "../../../lib/store/dynamo/verify/summaries.js";
 import { scopeNamesEntries } from "../../../lib/store/dynamo/verify/verify-scope-postings.js";
 
 /** Order keys are passed through: one serves every record and person here. */

@@ -64,7 +64,6 @@ import {
   orderIndexSort,
   orderOfSort,
   type PartitionKey,
-  type PersonNameFamily,
   type ScopeId,
   scopeIdOf,
   scopeOfPartition,
@@ -75,28 +74,10 @@ import {
 import type { Bundle, OrderIndex } from "../model/shapes.js";
 import { locationAt } from "../read/inspect.js";
 import { GramCensus } from "../structures/name-grams.js";
+import type { BundleSummary, RecordSummary } from "./summaries.js";
 import { GramTally, type NamesEntry } from "./verify-grams.js";
 import type { Allowances, Problem } from "./verify-rules.js";
 import { scopeNamesEntries } from "./verify-scope-postings.js";
-
-/** A visible record item: its generation, its record's location (company, order, person, hash). */
-export interface RecordSummary {
-  readonly gen: number;
-  readonly id: string;
-  readonly expected: Location;
-  /** JSON of the names entry it needs ([pair]), null when unnamed. */
-  readonly names: string | null;
-  /** The person order key on the item (`q`). */
-  readonly q: OrderKey | null;
-}
-
-/** A visible bundle: generation, the person's order key, per company the names entries' lists (JSON by family), record locations. */
-export interface BundleSummary {
-  readonly gen: number;
-  readonly personOrder: OrderKey;
-  readonly pairs: ReadonlyMap<string, ReadonlyMap<PersonNameFamily, string>>;
-  readonly records: ReadonlyMap<string, Location>;
-}
 
 /** A company item's logical key (all its versions): family (1 char), order key (25), company. */
 export type EntryKey = Brand<string, "EntryKey">;

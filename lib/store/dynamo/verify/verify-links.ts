@@ -18,14 +18,8 @@ import {
   type PersonNameFamily,
   personPartition,
 } from "../model/layout.js";
-import {
-  type BundleSummary,
-  type Census,
-  type EntryKey,
-  entryKey,
-  entryKeyParts,
-  type RecordSummary,
-} from "./verify-census.js";
+import type { BundleSummary, RecordSummary } from "./summaries.js";
+import { type Census, type EntryKey, entryKey, entryKeyParts } from "./verify-census.js";
 import type { Problem } from "./verify-rules.js";
 
 const sameLocation = (a: Location, b: Location) =>

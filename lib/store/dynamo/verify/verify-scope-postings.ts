@@ -8,7 +8,7 @@ import type { NamePair } from "../../../search/matching.js";
 import type { ScopeMarker } from "../model/codec.js";
 import { bundleSort, FAMILY, personPartition } from "../model/layout.js";
 import { scopeNamePairs, scopePostingGen } from "../structures/scope-postings.js";
-import type { BundleSummary } from "./verify-census.js";
+import type { BundleSummary } from "./summaries.js";
 import type { NamesEntry } from "./verify-grams.js";
 
 type Person = readonly [personId: string, bundle: BundleSummary];
