@@ -10,13 +10,9 @@ import { CapacityRecorder } from "../../../lib/bench/capacity-recorder.js";
 import { loadData } from "../../../lib/load/load-file.js";
 import { instrumentClient } from "../../../lib/observability/dynamo-capacity.js";
 import { dynamoDirectory } from "../../../lib/store/dynamo/index.js";
+import { MANIFEST_TTL_MS, MAX_READ_AGE_MS } from "../../../lib/store/dynamo/model/timing.js";
 import { approximateBytes } from "../../../lib/store/dynamo/read/answer-cache.js";
-import {
-  dynamoDirectoryReader,
-  MANIFEST_TTL_MS,
-  MAX_READ_AGE_MS,
-  type ReaderOptions,
-} from "../../../lib/store/dynamo/read/reader.js";
+import { dynamoDirectoryReader, type ReaderOptions } from "../../../lib/store/dynamo/read/reader.js";
 import { documentClientFor } from "../../../lib/store/dynamo-client.js";
 import type { DirectoryReader, EmployeesQuery, PersonsQuery } from "../../../lib/store/port.js";
 import { describeEachEngine, type EngineContext } from "../../support/engines.js";

@@ -40,6 +40,7 @@ import {
   ORDER,
 } from "../model/layout.js";
 import type { ReadAt, VersionedItem } from "../model/shapes.js";
+import { MANIFEST_TTL_MS, MAX_READ_AGE_MS } from "../model/timing.js";
 import { COMPANY_GRAMS, SCOPE_GRAMS } from "../structures/name-grams.js";
 import { ANSWER_CACHE_BYTES, answerCache, queryKey } from "./answer-cache.js";
 import { type NameWindow, nameWindow } from "./name-window.js";
@@ -64,8 +65,6 @@ export interface ReaderOptions {
   readonly now?: () => number;
 }
 
-export const MANIFEST_TTL_MS = 1_000;
-export const MAX_READ_AGE_MS = 1_000;
 /**
  * Bundles read at once for a page of persons: the contract's default page (50), and the SDK's
  * default socket pool, so a default page is one wave of reads (with 25, a slow engine chained up

@@ -42,7 +42,7 @@ import {
   scopePartition,
   visibleAt,
 } from "../model/layout.js";
-import { MANIFEST_TTL_MS, MAX_READ_AGE_MS } from "../read/reader.js";
+import { GRACE_MS } from "../model/timing.js";
 import { type DirectoryReads, directoryReads } from "../read/reads.js";
 import type { RegisteredScope } from "../structures/scope-registry.js";
 import { deriveCompanyGrams } from "./derive-grams.js";
@@ -83,7 +83,6 @@ export interface WriterOptions {
 
 const LEASE_TTL_MS = 30_000;
 const RENEW_EVERY_MS = 10_000;
-const GRACE_MS = MANIFEST_TTL_MS + MAX_READ_AGE_MS + 500;
 /** Changes per chunk: every read and write of a chunk is batched. */
 const CHUNK = 200;
 
