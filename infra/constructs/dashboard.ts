@@ -20,7 +20,7 @@ import type { ILogGroup } from "aws-cdk-lib/aws-logs";
 import type { Construct } from "constructs";
 import { wafBlockedRequests } from "./data-alarms.js";
 import { METRICS_NAMESPACE } from "./directory-function.js";
-import type { OnCallProps } from "./on-call.js";
+import type { OnCallProps } from "./on-call-props.js";
 import { ApiMetrics, RATE_LIMITED_METRIC, tableThrottles } from "./service-metrics.js";
 
 export function addDashboard(scope: Construct, props: OnCallProps, alarms: readonly Alarm[]): Dashboard {

@@ -6,7 +6,7 @@
 import { Aws, Duration } from "aws-cdk-lib";
 import { Metric, TreatMissingData } from "aws-cdk-lib/aws-cloudwatch";
 import { Operation } from "aws-cdk-lib/aws-dynamodb";
-import type { AlarmMaker, OnCallProps } from "./on-call.js";
+import type { AlarmMaker, OnCallProps } from "./on-call-props.js";
 import { tableThrottles } from "./service-metrics.js";
 
 type Limits = OnCallProps["config"]["alarms"];
