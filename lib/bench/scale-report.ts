@@ -1,38 +1,13 @@
 /**
- * The scale profile's result: the JSON written by `--out` (the fields of its queries, `fullSync`
- * and `hotCompany` are fixed) and the same as text tables, with the scale targets checked
+ * The scale profile's result (scale-result.ts) as text tables, with the scale targets checked
  * (scale-targets.ts).
  */
 
 import type { WriteFigures } from "./capacity-recorder.js";
-import type { FullSyncReport } from "./full-sync.js";
-import type { HotCompanyReport } from "./hot-company.js";
 import type { LimitedProcessReport } from "./limited-run.js";
-import { type BenchReport, bundlesTable, formatChecks, ms, num, type QueryReport, table } from "./report.js";
+import { bundlesTable, formatChecks, ms, num, type QueryReport, table } from "./report.js";
+import type { ScaleReport } from "./scale-result.js";
 import { checkScaleTargets } from "./scale-targets.js";
-import type { ScaleWritesReport } from "./scale-writes.js";
-
-/** A key of the run: how many companies it may read and how many records they hold. */
-export interface ScaleKeyReport {
-  readonly companies: number;
-  readonly records: number;
-}
-
-/** The queries profile's report (its queries carry the scale fields), and the scale profile's parts. */
-export interface ScaleReport extends BenchReport {
-  readonly profile: "scale";
-  /** Where dynalite kept the table: on disk in this profile (absent on DynamoDB Local, in its JVM). */
-  readonly engineStorage?: "disk";
-  readonly keys: readonly ScaleKeyReport[];
-  readonly hotCompany: HotCompanyReport;
-  /** The mix again in a process limited like a 1,024 MB Lambda: the worst p99 and the heap's growth. */
-  readonly limitedProcess: LimitedProcessReport;
-  readonly fullSync: FullSyncReport;
-  /** The writes measured: the full load (a snapshot into the empty directory), one record, one scope change. */
-  readonly writes: ScaleWritesReport & {
-    readonly fullLoad: WriteFigures & { mode: string; records: number };
-  };
-}
 
 const thousands = (value: number) => value.toLocaleString("en-US");
 

@@ -16,7 +16,7 @@ import { EMPLOYEES_ROUTE } from "./query-mix.js";
 import type { QueryReport } from "./report.js";
 import { companiesBySize, scaleKeys } from "./scale-keys.js";
 import { type ScaleQuery, scaleMix } from "./scale-mix.js";
-import type { ScaleKeyReport, ScaleReport } from "./scale-report.js";
+import type { ScaleKeyReport, ScaleReport } from "./scale-result.js";
 import { measureScaleWrites } from "./scale-writes.js";
 
 export interface ScaleOptions extends ProfileOptions {

@@ -5,7 +5,7 @@
  */
 import type { LimitedProcessReport } from "./limited-run.js";
 import type { QueryReport, TargetCheck } from "./report.js";
-import type { ScaleReport } from "./scale-report.js";
+import type { ScaleReport } from "./scale-result.js";
 
 const SCALE_TARGETS = {
   /** unfiltered, page and range searches: rcu ≤ 1.5 × pageRcu + 5, in at most 3 round trips. */

@@ -1,5 +1,5 @@
 import type { QueryReport } from "../../lib/bench/report.js";
-import type { ScaleReport } from "../../lib/bench/scale-report.js";
+import type { ScaleReport } from "../../lib/bench/scale-result.js";
 import { checkScaleTargets } from "../../lib/bench/scale-targets.js";
 
 function query(overrides: Partial<QueryReport> & Pick<QueryReport, "name" | "kind">): QueryReport {
