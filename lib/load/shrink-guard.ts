@@ -7,13 +7,25 @@
  * from a cursor like the snapshot's deletes.
  */
 import { DataFileError } from "../directory/source.js";
-import type { LoadSession } from "../store/port.js";
-import type { LoadProgress, StepContext } from "./load-steps.js";
+import type { Deadline, LoadSession } from "../store/port.js";
+import type { LoadIds } from "./load-ids.js";
 
 /** The inbox object metadata (`x-amz-meta-allow-shrink: true`) that allows a snapshot to shrink. */
 export const ALLOW_SHRINK_METADATA = "allow-shrink";
 
 type Kind = "employee" | "person";
+
+/** What the guard uses of a load step's context (load-steps.ts's StepContext). */
+interface GuardContext {
+  readonly ids: LoadIds;
+  readonly deadline: Deadline;
+  readonly signal?: AbortSignal;
+}
+
+/** What the guard keeps in a load's progress (load-steps.ts's LoadProgress). */
+interface Guarded {
+  readonly shrink?: ShrinkCount;
+}
 
 /** Where the count stands: the kind being scanned, from where, and its counts so far. */
 export interface ShrinkCount {
@@ -39,7 +51,7 @@ export class ShrinkRefusedError extends DataFileError {
 }
 
 /** One kind's stored ids counted from `at`: the count, and whether the kind is done. */
-async function countKind(at: ShrinkCount, session: LoadSession, context: StepContext) {
+async function countKind(at: ShrinkCount, session: LoadSession, context: GuardContext) {
   let counted = at;
   for await (const page of session.storedIds(at.kind, at.cursor)) {
     context.signal?.throwIfAborted();
@@ -57,11 +69,11 @@ async function countKind(at: ShrinkCount, session: LoadSession, context: StepCon
 }
 
 /** Counts what the snapshot would delete, until done (phase `apply`) or the deadline; throws if too much. */
-export async function guardShrink(
-  progress: LoadProgress,
+export async function guardShrink<P extends Guarded>(
+  progress: P,
   session: LoadSession,
-  context: StepContext,
-): Promise<LoadProgress> {
+  context: GuardContext,
+): Promise<P | (Omit<P, "shrink"> & { readonly phase: "apply" })> {
   let at: ShrinkCount = progress.shrink ?? { kind: "employee", stored: 0, absent: 0 };
   for (;;) {
     const { counted, done } = await countKind(at, session, context);
