@@ -12,7 +12,7 @@ import { INGEST_LEASE_MS, type IngestState } from "../lib/ingest/ingest-state.js
 import { ingestStep } from "../lib/ingest/ingest-step.js";
 import { callerText } from "../lib/observability/caller-text.js";
 import { logger } from "../lib/observability/logger.js";
-import { dynamoDirectoryWriter } from "../lib/store/dynamo/write/load-session.js";
+import { dynamoDirectoryWriter } from "../lib/store/dynamo/index.js";
 import { boundedClientConfig, documentClientFor, tableNameFromEnv } from "../lib/store/dynamo-client.js";
 import { INGEST_RETRY_LIMITS } from "../lib/store/retry-limits.js";
 import { DIRECTORY_TABLE } from "../lib/store/tables.js";

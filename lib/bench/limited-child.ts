@@ -8,7 +8,7 @@
  * over IPC, reports each query done, answers once and exits.
  */
 import { serviceDirectoryReader } from "../store/directory-from-env.js";
-import { dynamoDirectoryReader } from "../store/dynamo/read/reader.js";
+import { dynamoDirectoryReader } from "../store/dynamo/index.js";
 import { documentClientFor } from "../store/dynamo-client.js";
 import { answerParent, reportDone } from "./bench-child.js";
 import { benchClient } from "./bench-client.js";

@@ -18,7 +18,7 @@ import {
   type EmployeesSearchRequest,
   type PersonsSearchRequest,
 } from "../search/request-schemas.js";
-import { queryAll as queryAllPages } from "../store/dynamo/model/batch.js";
+import { queryAll as queryAllPages } from "../store/dynamo/index.js";
 import { NAIVE_ATTR, NAIVE_BY_PERSON, type NaiveTables, naiveRecord } from "./naive-tables.js";
 
 type Item = Record<string, unknown>;

@@ -8,9 +8,7 @@
  */
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { isCompanyId } from "../directory/company-id.js";
-import { directoryInspection } from "../store/dynamo/read/inspect.js";
-import { problemText, verifyDirectory } from "../store/dynamo/verify/verify.js";
-import { repairDerived } from "../store/dynamo/write/load-session.js";
+import { directoryInspection, problemText, repairDerived, verifyDirectory } from "../store/dynamo/index.js";
 import { documentClientFor } from "../store/dynamo-client.js";
 import { type CommandLine, cli, quoted, UsageError, urlOption } from "./args.js";
 import { openDirectoryTable, refusedConnectionLine, type TableFlags } from "./directory-table.js";

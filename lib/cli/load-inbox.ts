@@ -5,6 +5,7 @@
  */
 import { createReadStream } from "node:fs";
 import { basename } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { S3Client } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
 import type { InboxObject } from "../ingest/inbox.js";
@@ -13,7 +14,6 @@ import type { IngestReport } from "../ingest/ingest-state.js";
 import type { LoadMode } from "../load/change-lines.js";
 import type { LocalLoadFile } from "../load/local-file.js";
 import { ALLOW_SHRINK_METADATA } from "../load/shrink-guard.js";
-import { sleep } from "../store/dynamo/model/batch.js";
 
 /** `<mode>/<UTC time>-<file name>`: a new key per upload, of characters no event encodes. */
 export function inboxKey(file: string, mode: LoadMode, at: Date): string {

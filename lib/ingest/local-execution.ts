@@ -4,7 +4,7 @@
  * that throws is followed by one call with `crash` set (the abort), and a `failed` ingest, or an
  * abort that throws, ends as a dead letter.
  */
-import { sleep } from "../store/dynamo/model/batch.js";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { InboxObject } from "./inbox.js";
 import type { IngestState } from "./ingest-state.js";
 

@@ -5,7 +5,7 @@
  */
 
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { dynamoDirectoryReader } from "./dynamo/read/reader.js";
+import { dynamoDirectoryReader } from "./dynamo/index.js";
 import { sharedDocumentClient, tableNameFromEnv } from "./dynamo-client.js";
 import type { DirectoryReader } from "./port.js";
 import { DIRECTORY_TABLE } from "./tables.js";

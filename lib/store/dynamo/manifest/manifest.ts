@@ -17,8 +17,7 @@ import {
 } from "@aws-sdk/lib-dynamodb";
 import { LoadInProgressError } from "../../port.js";
 import { DIRECTORY_ATTR as A } from "../../tables.js";
-import { sleep } from "../model/batch.js";
-import { MANIFEST_KEY } from "../model/layout.js";
+import { MANIFEST_KEY, sleep } from "../model/index.js";
 import { holderIsDead, type LeaseHolder } from "./lease-holder.js";
 
 /** The load holding the lease. Times are epoch milliseconds. */

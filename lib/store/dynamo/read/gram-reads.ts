@@ -7,20 +7,25 @@ import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { CreatedRange } from "../../../search/matching.js";
 import { emptyOrderRange, orderRange } from "../../order-range.js";
 import { DIRECTORY_ATTR as A } from "../../tables.js";
-import { betweenQuery, bytesOf, queryAll, queryPages } from "../model/batch.js";
+import type { ReadAt, VersionedItem } from "../model/index.js";
 import {
+  betweenQuery,
+  bytesOf,
+  companyItemVisible,
   genOf,
   gramCensusChunkOf,
   gramCensusGenOf,
   gramCensusSort,
   gramMarkerSort,
+  newestVersion,
   type PartitionKey,
   postingOfSort,
   postingRange,
-} from "../model/layout.js";
-import type { ReadAt, VersionedItem } from "../model/shapes.js";
-import { companyItemVisible, newestVersion, visibleChunks } from "../model/versions.js";
-import { type Gram, GramCensus, type StoredGramCensus } from "../structures/name-grams.js";
+  queryAll,
+  queryPages,
+  visibleChunks,
+} from "../model/index.js";
+import { type Gram, GramCensus, type StoredGramCensus } from "../structures/index.js";
 
 const CENSUS_KEYS = { genOf: gramCensusGenOf, chunkOf: gramCensusChunkOf };
 

@@ -6,19 +6,22 @@ import { type DynamoDBDocumentClient, GetCommand } from "@aws-sdk/lib-dynamodb";
 import type { SourceEmployee, SourcePerson } from "../../../directory/source.js";
 import { orderKeyParts } from "../../binary-keys.js";
 import { DIRECTORY_ATTR as A } from "../../tables.js";
-import { abandonedOf, readManifest } from "../manifest/manifest.js";
-import { bytesOf, type Item, queryAll } from "../model/batch.js";
-import { decodeLocation, type Location } from "../model/codec.js";
-import { locationSeenAt } from "../model/items.js";
+import { abandonedOf, readManifest } from "../manifest/index.js";
 import {
+  bytesOf,
+  companyItemVisible,
   companyPartition,
+  decodeLocation,
   FAMILY,
   type Generation,
+  type Item,
   LOCATION_SORT,
+  type Location,
   locationPartition,
+  locationSeenAt,
   orderOfSort,
-} from "../model/layout.js";
-import { companyItemVisible } from "../model/versions.js";
+  queryAll,
+} from "../model/index.js";
 import { type DirectoryReads, directoryReads } from "./reads.js";
 
 /** A location's value at generation `at`: current when written at or before it, else the one before. */

@@ -13,11 +13,9 @@ import type { CreatedRange, EmploymentFilter } from "../../../search/matching.js
 import { namesMatch } from "../../../search/matching.js";
 import { pageOf } from "../../../search/paging.js";
 import { DIRECTORY_ATTR as A } from "../../tables.js";
-import { bytesOf, keyText } from "../model/batch.js";
-import { decodeNamePairs } from "../model/codec.js";
-import { gramCensusSort, type PartitionKey } from "../model/layout.js";
-import type { ReadAt, VersionedItem } from "../model/shapes.js";
-import { filterGrams, type Gram, type GramSizes } from "../structures/name-grams.js";
+import type { ReadAt, VersionedItem } from "../model/index.js";
+import { bytesOf, decodeNamePairs, gramCensusSort, keyText, type PartitionKey } from "../model/index.js";
+import { filterGrams, type Gram, type GramSizes } from "../structures/index.js";
 import type { DirectoryReads } from "./reads.js";
 
 export interface NameQuery {

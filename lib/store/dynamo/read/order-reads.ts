@@ -5,19 +5,26 @@
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { OrderKey } from "../../binary-keys.js";
 import { DIRECTORY_ATTR as A } from "../../tables.js";
-import { batchGet, betweenQuery, bytesOf, type Item, keyOf, keyText, queryAll } from "../model/batch.js";
-import { decodeOrderBlock, decodeOrderIndex } from "../model/codec.js";
+import type { OrderIndex, ReadAt } from "../model/index.js";
 import {
+  batchGet,
+  betweenQuery,
+  bytesOf,
+  decodeOrderBlock,
+  decodeOrderIndex,
   genOf,
+  type Item,
+  keyOf,
+  keyText,
+  newestVersion,
   type OrderFamily,
   orderBlockSort,
   orderIndexKeys,
   orderIndexSort,
   orderOfSort,
   type PartitionKey,
-} from "../model/layout.js";
-import type { OrderIndex, ReadAt } from "../model/shapes.js";
-import { newestVersion } from "../model/versions.js";
+  queryAll,
+} from "../model/index.js";
 
 /** An order's index as stored: its blocks, the generation of the index version and its items. */
 export interface StoredOrderIndex {

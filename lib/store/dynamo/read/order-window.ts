@@ -5,9 +5,8 @@
 import type { CreatedRange } from "../../../search/matching.js";
 import type { OrderKey } from "../../binary-keys.js";
 import { emptyOrderRange, orderRange } from "../../order-range.js";
-import type { OrderFamily, PartitionKey } from "../model/layout.js";
-import type { OrderIndex, ReadAt } from "../model/shapes.js";
-import { blockOf, blockStarts, blocksOfPositions, rankIn } from "../structures/counted-order.js";
+import type { OrderFamily, OrderIndex, PartitionKey, ReadAt } from "../model/index.js";
+import { blockOf, blockStarts, blocksOfPositions, rankIn } from "../structures/index.js";
 import type { OrderReads } from "./order-reads.js";
 
 export interface OrderWindow {

@@ -28,20 +28,22 @@ import type {
   PersonWithEmployments,
 } from "../../port.js";
 import { DIRECTORY_ATTR as A } from "../../tables.js";
-import { abandonedOf, readManifest } from "../manifest/manifest.js";
-import { bytesOf, inParallel } from "../model/batch.js";
-import { decodeNamePairs } from "../model/codec.js";
+import { abandonedOf, readManifest } from "../manifest/index.js";
+import type { ReadAt, VersionedItem } from "../model/index.js";
 import {
+  bytesOf,
   companyOfPartition,
   companyPartition,
+  decodeNamePairs,
   FAMILY,
   type Family,
   type Generation,
+  inParallel,
+  MANIFEST_TTL_MS,
+  MAX_READ_AGE_MS,
   ORDER,
-} from "../model/layout.js";
-import type { ReadAt, VersionedItem } from "../model/shapes.js";
-import { MANIFEST_TTL_MS, MAX_READ_AGE_MS } from "../model/timing.js";
-import { COMPANY_GRAMS, SCOPE_GRAMS } from "../structures/name-grams.js";
+} from "../model/index.js";
+import { COMPANY_GRAMS, SCOPE_GRAMS } from "../structures/index.js";
 import { ANSWER_CACHE_BYTES, answerCache, queryKey } from "./answer-cache.js";
 import { type NameWindow, nameWindow } from "./name-window.js";
 import { type OrderWindow, orderWindow } from "./order-window.js";

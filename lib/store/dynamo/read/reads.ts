@@ -8,24 +8,32 @@ import type { CreatedRange } from "../../../search/matching.js";
 import { type OrderKey, phoneBytes } from "../../binary-keys.js";
 import { emptyOrderRange, orderRange } from "../../order-range.js";
 import { DIRECTORY_ATTR as A } from "../../tables.js";
-import { batchGet, betweenQuery, bytesOf, type Item, keyText, queryAll } from "../model/batch.js";
-import { decompress, decompressChunks } from "../model/codec.js";
+import type { Bundle, ReadAt, StoredBundle, VersionedItem } from "../model/index.js";
 import {
+  batchGet,
+  betweenQuery,
   bundleChunkOf,
   bundleGenOf,
   bundleSort,
+  bytesOf,
+  type ChunkedKeys,
+  companyItemVisible,
   companyPartition,
+  decompress,
+  decompressChunks,
   entrySort,
   FAMILY,
   type Family,
   familyRange,
   genOf,
+  type Item,
+  keyText,
   orderOfSort,
   personPartition,
-} from "../model/layout.js";
-import type { Bundle, ReadAt, StoredBundle, VersionedItem } from "../model/shapes.js";
-import { type ChunkedKeys, companyItemVisible, visibleChunks } from "../model/versions.js";
-import { ScopeHomes } from "../structures/scope-registry.js";
+  queryAll,
+  visibleChunks,
+} from "../model/index.js";
+import { ScopeHomes } from "../structures/index.js";
 import { GramReads } from "./gram-reads.js";
 import { OrderReads } from "./order-reads.js";
 

@@ -5,7 +5,7 @@
  * page, not the set (docs/data-model.md, "Counted orders"). Pure: locating and planning, no I/O.
  */
 import type { OrderKey } from "../../binary-keys.js";
-import type { BlockRef, OrderIndex } from "../model/shapes.js";
+import type { BlockRef, OrderIndex } from "../model/index.js";
 
 /**
  * Entries a block holds: written `target` to a block, split above `max`, merged below `min`. A

@@ -12,9 +12,15 @@ import type { EmploymentFilter, NamePair } from "../../../search/matching.js";
 import type { OrderKey } from "../../binary-keys.js";
 import { compareText } from "../../bytes.js";
 import { DIRECTORY_ATTR as A } from "../../tables.js";
-import type { Item, ItemKey } from "../model/batch.js";
-import { compressInChunks, decompressChunks } from "../model/codec.js";
-import { type GramField, gramCensusSort, type PartitionKey, postingSort } from "../model/layout.js";
+import type { Item, ItemKey } from "../model/index.js";
+import {
+  compressInChunks,
+  decompressChunks,
+  type GramField,
+  gramCensusSort,
+  type PartitionKey,
+  postingSort,
+} from "../model/index.js";
 
 /**
  * A gram of one of the two names: a run of code points of it (3, or 2 in a scope), its `text`

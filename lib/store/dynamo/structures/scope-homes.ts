@@ -6,7 +6,7 @@
  * Every other new scope gets a partition of its own.
  */
 import { compareText } from "../../bytes.js";
-import { type ScopeId, scopeIdOf } from "../model/layout.js";
+import { type ScopeId, scopeIdOf } from "../model/index.js";
 import type { RegisteredScope } from "./scope-registry.js";
 
 /** A new scope and its home; `from`, when it takes over a dropped scope's. */

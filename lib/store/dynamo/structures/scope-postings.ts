@@ -14,11 +14,15 @@ import type { SourceEmployee } from "../../../directory/source.js";
 import type { NamePair } from "../../../search/matching.js";
 import type { OrderKey } from "../../binary-keys.js";
 import { compareText } from "../../bytes.js";
-import { encodeNamePairs, type ScopeMarker } from "../model/codec.js";
-import { personNameLists, personOrder } from "../model/items.js";
-import { FAMILY, type PartitionKey } from "../model/layout.js";
-import type { Bundle, StoredBundle } from "../model/shapes.js";
-import type { Writes } from "../model/writes.js";
+import type { Bundle, StoredBundle, Writes } from "../model/index.js";
+import {
+  encodeNamePairs,
+  FAMILY,
+  type PartitionKey,
+  personNameLists,
+  personOrder,
+  type ScopeMarker,
+} from "../model/index.js";
 import type { StoredGramCensus } from "./name-grams.js";
 import {
   censusItems,

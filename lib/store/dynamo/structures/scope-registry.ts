@@ -6,13 +6,20 @@
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { distinctScopes } from "../../scopes.js";
 import { DIRECTORY_ATTR as A } from "../../tables.js";
-import { bytesOf, type Item, type ItemKey, keyOf, queryAll } from "../model/batch.js";
-import { decodeScopeCompanies, encodeScopeCompanies } from "../model/codec.js";
+import type { ReadAt } from "../model/index.js";
 import {
+  bytesOf,
+  decodeScopeCompanies,
+  encodeScopeCompanies,
   genOf,
   gramCensusGenOf,
+  type Item,
+  type ItemKey,
   isGramCensusSort,
+  keyOf,
+  newestVersion,
   type PartitionKey,
+  queryAll,
   SCOPES_PARTITION,
   type ScopeId,
   scopeIdOf,
@@ -20,9 +27,7 @@ import {
   scopePartition,
   scopeRegistrySort,
   visibleAt,
-} from "../model/layout.js";
-import type { ReadAt } from "../model/shapes.js";
-import { newestVersion } from "../model/versions.js";
+} from "../model/index.js";
 
 /**
  * A scope as registered: its sorted companies, the generation of its registry version, and its

@@ -1,7 +1,6 @@
 /** What verify's census keeps of each visible record and bundle: a summary, never the item. */
 import type { OrderKey } from "../../binary-keys.js";
-import type { Location } from "../model/codec.js";
-import type { PersonNameFamily } from "../model/layout.js";
+import type { Location, PersonNameFamily } from "../model/index.js";
 
 /** A visible record item: its generation, its record's location (company, order, person, hash). */
 export interface RecordSummary {

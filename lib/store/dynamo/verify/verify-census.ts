@@ -16,8 +16,14 @@ import {
 } from "../../binary-keys.js";
 import { equalBytes, FormatError, hexOf } from "../../bytes.js";
 import { DIRECTORY_ATTR as A } from "../../tables.js";
-import { bytesOf, type Item, type ItemKey, type KeyText, keyOf, keyText } from "../model/batch.js";
+import type { Bundle, OrderIndex } from "../model/index.js";
 import {
+  bundleChunkOf,
+  bundleGenOf,
+  bundleSort,
+  bytesOf,
+  companyOfPartition,
+  companyPartition,
   decodeNamePairs,
   decodeOrderBlock,
   decodeOrderIndex,
@@ -26,24 +32,16 @@ import {
   decompress,
   decompressChunks,
   endsWithItsStream,
-  FORMAT,
-  type Location,
-  type ScopeMarker,
-} from "../model/codec.js";
-import { locationOf, personNameLists, personOrder } from "../model/items.js";
-import {
-  bundleChunkOf,
-  bundleGenOf,
-  bundleSort,
-  companyOfPartition,
-  companyPartition,
   entrySort,
   FAMILY,
+  FORMAT,
   genOf,
   genOfJournal,
   gramCensusChunkOf,
   gramCensusGenOf,
   gramCensusSort,
+  type Item,
+  type ItemKey,
   idOfPartition,
   isCompanyPartition,
   isGramCensusSort,
@@ -57,6 +55,11 @@ import {
   isPostingSort,
   isScopePartition,
   isScopesPartition,
+  type KeyText,
+  keyOf,
+  keyText,
+  type Location,
+  locationOf,
   MANIFEST_KEY,
   ORDER,
   type OrderFamily,
@@ -64,16 +67,18 @@ import {
   orderIndexSort,
   orderOfSort,
   type PartitionKey,
+  personNameLists,
+  personOrder,
   type ScopeId,
+  type ScopeMarker,
   scopeIdOf,
   scopeOfPartition,
   scopeOfRegistrySort,
   scopePartition,
   visibleAt,
-} from "../model/layout.js";
-import type { Bundle, OrderIndex } from "../model/shapes.js";
-import { locationAt } from "../read/inspect.js";
-import { GramCensus } from "../structures/name-grams.js";
+} from "../model/index.js";
+import { locationAt } from "../read/index.js";
+import { GramCensus } from "../structures/index.js";
 import type { BundleSummary, RecordSummary } from "./summaries.js";
 import { GramTally, type NamesEntry } from "./verify-grams.js";
 import type { Allowances, Problem } from "./verify-rules.js";

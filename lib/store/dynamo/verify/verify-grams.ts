@@ -9,9 +9,8 @@
  */
 import type { NamePair } from "../../../search/matching.js";
 import { ORDER_KEY_BYTES, type OrderKey } from "../../binary-keys.js";
-import type { ItemKey } from "../model/batch.js";
-import { decodeNamePairs } from "../model/codec.js";
-import { type GramField, genOf, type PartitionKey, postingOfSort } from "../model/layout.js";
+import type { ItemKey } from "../model/index.js";
+import { decodeNamePairs, type GramField, genOf, type PartitionKey, postingOfSort } from "../model/index.js";
 import {
   COMPANY_GRAMS,
   type Gram,
@@ -20,7 +19,7 @@ import {
   gramsOfPairs,
   postingKey,
   SCOPE_GRAMS,
-} from "../structures/name-grams.js";
+} from "../structures/index.js";
 import type { Problem } from "./verify-rules.js";
 
 /**

@@ -5,19 +5,20 @@
  * back to an item that is visible. With a company scope, only what belongs to that company.
  */
 import { type OrderKey, orderKeyParts } from "../../binary-keys.js";
-import { type ItemKey, keyText } from "../model/batch.js";
-import type { Location } from "../model/codec.js";
+import type { Location } from "../model/index.js";
 import {
   bundleSort,
   companyPartition,
   entrySort,
   FAMILY,
   type Family,
+  type ItemKey,
+  keyText,
   LOCATION_SORT,
   locationPartition,
   type PersonNameFamily,
   personPartition,
-} from "../model/layout.js";
+} from "../model/index.js";
 import type { BundleSummary, RecordSummary } from "./summaries.js";
 import { type Census, type EntryKey, entryKey, entryKeyParts } from "./verify-census.js";
 import type { Problem } from "./verify-rules.js";

@@ -4,8 +4,8 @@
  * no index is read from its entries, so that is allowed; a visible block no index names is not.
  */
 import type { OrderKey } from "../../binary-keys.js";
-import { COMPANY_ORDERS, ORDER } from "../model/layout.js";
-import type { BlockRef } from "../model/shapes.js";
+import type { BlockRef } from "../model/index.js";
+import { COMPANY_ORDERS, ORDER } from "../model/index.js";
 import { type Census, entryKeyParts, orderBlockId, orderId, scopeOwner } from "./verify-census.js";
 import type { Problem } from "./verify-rules.js";
 

@@ -4,9 +4,9 @@
  * clean-up the manifest names. Everything else is left over by a dead load or a failed clean-up.
  */
 
-import { abandonedOf, type Lease, type Manifest } from "../manifest/manifest.js";
-import type { Item, ItemKey } from "../model/batch.js";
-import { type Generation, isAbandoned, MANIFEST_KEY } from "../model/layout.js";
+import { abandonedOf, type Lease, type Manifest } from "../manifest/index.js";
+import type { Item, ItemKey } from "../model/index.js";
+import { type Generation, isAbandoned, MANIFEST_KEY } from "../model/index.js";
 
 /** A broken item: its key, and what is wrong with it. */
 export interface Problem {

@@ -5,9 +5,9 @@
  * many scopes does not go over every bundle once a scope.
  */
 import type { NamePair } from "../../../search/matching.js";
-import type { ScopeMarker } from "../model/codec.js";
-import { bundleSort, FAMILY, personPartition } from "../model/layout.js";
-import { scopeNamePairs, scopePostingGen } from "../structures/scope-postings.js";
+import type { ScopeMarker } from "../model/index.js";
+import { bundleSort, FAMILY, personPartition } from "../model/index.js";
+import { scopeNamePairs, scopePostingGen } from "../structures/index.js";
 import type { BundleSummary } from "./summaries.js";
 import type { NamesEntry } from "./verify-grams.js";
 

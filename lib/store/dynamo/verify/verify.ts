@@ -11,15 +11,19 @@
 import { type DynamoDBDocumentClient, GetCommand, ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { orderKeyParts } from "../../binary-keys.js";
 import { DIRECTORY_ATTR as A } from "../../tables.js";
-import { batchGet, type Item, inParallel, keyText, queryPages } from "../model/batch.js";
 import {
+  batchGet,
   companyPartition,
   FAMILY,
+  type Item,
+  inParallel,
+  keyText,
   LOCATION_SORT,
   locationPartition,
   MANIFEST_KEY,
   personPartition,
-} from "../model/layout.js";
+  queryPages,
+} from "../model/index.js";
 import { Census, entryKeyParts } from "./verify-census.js";
 import { checkLinks } from "./verify-links.js";
 import { checkOrders } from "./verify-orders.js";

@@ -1,8 +1,7 @@
 /** What a load's chunks and derivations work with: the load's generation, its table and journal. */
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import type { Generation } from "../model/layout.js";
-import type { ReadAt } from "../model/shapes.js";
-import type { DirectoryReads } from "../read/reads.js";
+import type { Generation, ReadAt } from "../model/index.js";
+import type { DirectoryReads } from "../read/index.js";
 import type { Journal } from "./journal.js";
 
 /**

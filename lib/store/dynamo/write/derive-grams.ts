@@ -11,24 +11,28 @@
 
 import type { NamePair } from "../../../search/matching.js";
 import { DIRECTORY_ATTR as A } from "../../tables.js";
-import { betweenQuery, bytesOf, type Item, queryPages } from "../model/batch.js";
-import { decodeNamePairs, emptyValue } from "../model/codec.js";
 import {
   ALL_POSTINGS,
+  betweenQuery,
+  bytesOf,
+  companyItemVisible,
   companyPartition,
+  decodeNamePairs,
+  emptyValue,
   FAMILY,
   familyRange,
   type Generation,
   genOf,
   gramMarkerSort,
+  type Item,
   orderOfSort,
   type PartitionKey,
   postingOfSort,
+  queryPages,
   type SortKey,
-} from "../model/layout.js";
-import { companyItemVisible } from "../model/versions.js";
-import { Writes } from "../model/writes.js";
-import type { StoredGramCensus } from "../structures/name-grams.js";
+  Writes,
+} from "../model/index.js";
+import type { StoredGramCensus } from "../structures/index.js";
 import {
   censusItems,
   censusKeys,
@@ -36,7 +40,7 @@ import {
   gramsOfPair,
   postingItems,
   postingKey,
-} from "../structures/name-grams.js";
+} from "../structures/index.js";
 import type { ChunkContext } from "./chunk-context.js";
 import { writeInPieces } from "./derive-orders.js";
 import type { ChunkWriter } from "./load-chunk.js";

@@ -6,19 +6,20 @@
  */
 import type { OrderKey } from "../../binary-keys.js";
 import { DIRECTORY_ATTR as A } from "../../tables.js";
-import { encodeOrderBlock, encodeOrderIndex } from "../model/codec.js";
+import type { OrderIndex } from "../model/index.js";
 import {
   COMPANY_ORDERS,
   companyPartition,
+  encodeOrderBlock,
+  encodeOrderIndex,
   ORDER,
   type OrderFamily,
   orderBlockSort,
   orderIndexKeys,
   type PartitionKey,
-} from "../model/layout.js";
-import type { OrderIndex } from "../model/shapes.js";
-import { Writes } from "../model/writes.js";
-import { indexParts, planOrder } from "../structures/counted-order.js";
+  Writes,
+} from "../model/index.js";
+import { indexParts, planOrder } from "../structures/index.js";
 import { type ChunkContext, loadAt } from "./chunk-context.js";
 import type { ChunkWriter } from "./load-chunk.js";
 

@@ -9,21 +9,30 @@ import type { NamePair } from "../../../search/matching.js";
 import type { OrderKey } from "../../binary-keys.js";
 import { orderKeyParts } from "../../binary-keys.js";
 import { DIRECTORY_ATTR as A } from "../../tables.js";
-import { betweenQuery, bytesOf, type Item, inParallel, keyOf, queryPages } from "../model/batch.js";
-import { decodeNamePairs, encodeScopeMarker, type ScopeMarker } from "../model/codec.js";
 import {
   ALL_POSTINGS,
+  betweenQuery,
+  bytesOf,
+  companyItemVisible,
+  decodeNamePairs,
+  encodeScopeMarker,
   FAMILY,
   genOf,
   gramMarkerSort,
+  type Item,
+  inParallel,
+  keyOf,
   type PartitionKey,
+  queryPages,
   type ScopeId,
+  type ScopeMarker,
   scopePartition,
-} from "../model/layout.js";
-import { companyItemVisible } from "../model/versions.js";
-import { Writes } from "../model/writes.js";
-import { censusItems, censusKeys, GramCensus } from "../structures/name-grams.js";
+  Writes,
+} from "../model/index.js";
 import {
+  censusItems,
+  censusKeys,
+  GramCensus,
   markerAfter,
   repostPerson,
   scopeCensusWrites,
@@ -31,7 +40,7 @@ import {
   scopeNamePairs,
   scopePostingItems,
   scopeWork,
-} from "../structures/scope-postings.js";
+} from "../structures/index.js";
 import { type ChunkContext, loadAt } from "./chunk-context.js";
 import { writeInPieces } from "./derive-orders.js";
 import type { ChunkWriter } from "./load-chunk.js";

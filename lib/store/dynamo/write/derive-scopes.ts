@@ -7,11 +7,23 @@
  * unless a new one takes over a dropped one's partition (scope-homes.ts).
  */
 import type { OrderKey } from "../../binary-keys.js";
-import { inParallel } from "../model/batch.js";
-import { companyPartition, FAMILY, ORDER, type ScopeId, scopePartition } from "../model/layout.js";
-import { Writes } from "../model/writes.js";
-import { houseScopes } from "../structures/scope-homes.js";
-import { readScopes, registryItem, registryKey, scopeItems, scopesOf } from "../structures/scope-registry.js";
+import {
+  companyPartition,
+  FAMILY,
+  inParallel,
+  ORDER,
+  type ScopeId,
+  scopePartition,
+  Writes,
+} from "../model/index.js";
+import {
+  houseScopes,
+  readScopes,
+  registryItem,
+  registryKey,
+  scopeItems,
+  scopesOf,
+} from "../structures/index.js";
 import { type ChunkContext, loadAt } from "./chunk-context.js";
 import { orderWrites, writeInPieces } from "./derive-orders.js";
 import { changeScopePostings } from "./derive-scope-grams.js";

@@ -18,24 +18,23 @@ import {
   batchGet,
   batchWrite,
   bytesOf,
+  compress,
+  decompress,
   type Item,
   type ItemKey,
   inParallel,
+  journalPartition,
+  journalSort,
   type KeyText,
   keyOf,
   keyOfText,
   keyText,
-  queryPages,
-} from "../model/batch.js";
-import { compress, decompress } from "../model/codec.js";
-import { storedLocation } from "../model/items.js";
-import {
-  journalPartition,
-  journalSort,
   LOCATION_SORT,
   locationPartition,
+  queryPages,
   seqOfJournal,
-} from "../model/layout.js";
+  storedLocation,
+} from "../model/index.js";
 
 export interface JournalEntry {
   /** Items written at the load's generation. */

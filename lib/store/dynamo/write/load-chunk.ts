@@ -5,26 +5,25 @@
 import type { SourceEmployee, SourcePerson } from "../../../directory/source.js";
 import type { Change } from "../../port.js";
 import { DIRECTORY_ATTR as A } from "../../tables.js";
+import type { StoredBundle } from "../model/index.js";
 import {
   batchGet,
   batchWrite,
+  companyOfPartition,
   type ItemKey,
+  idOfPartition,
   inParallel,
+  isCompanyPartition,
+  isLocationPartition,
   type KeyText,
   keyOf,
   keyText,
-} from "../model/batch.js";
-import { locationSeenAt, type StoredLocation } from "../model/items.js";
-import {
-  companyOfPartition,
-  idOfPartition,
-  isCompanyPartition,
-  isLocationPartition,
   LOCATION_SORT,
   locationPartition,
+  locationSeenAt,
   type ScopeId,
-} from "../model/layout.js";
-import type { StoredBundle } from "../model/shapes.js";
+  type StoredLocation,
+} from "../model/index.js";
 import { type ChunkContext, loadAt } from "./chunk-context.js";
 import { type JournalEntry, writeLocations } from "./journal.js";
 import {

@@ -5,11 +5,11 @@
  */
 import type { SourceEmployee, SourcePerson } from "../../../directory/source.js";
 import type { OrderKey } from "../../binary-keys.js";
-import type { Item, ItemKey } from "../model/batch.js";
-import { encodeLocation } from "../model/codec.js";
+import type { Bundle, Item, ItemKey, StoredBundle } from "../model/index.js";
 import {
   bundleItems,
   bundleKeys,
+  encodeLocation,
   itemKey,
   locationItem,
   locationOf,
@@ -18,16 +18,15 @@ import {
   recordItems,
   recordKeys,
   type StoredLocation,
-} from "../model/items.js";
-import type { Bundle, StoredBundle } from "../model/shapes.js";
-import { Writes } from "../model/writes.js";
+  Writes,
+} from "../model/index.js";
 import {
   type PostedScope,
   rewritePersonPostings,
   type ScopeWork,
   scopeCensusWrites,
   scopeWork,
-} from "../structures/scope-postings.js";
+} from "../structures/index.js";
 
 /** What is stored for the ids a chunk touches, as of the load's own generation. */
 export interface ChunkInput {

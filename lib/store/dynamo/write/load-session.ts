@@ -17,34 +17,40 @@ import type {
   StoredIdsPage,
 } from "../../port.js";
 import { DIRECTORY_ATTR as A } from "../../tables.js";
-import { type LeaseHolder, thisProcess } from "../manifest/lease-holder.js";
 import {
   abandonedOf,
   acquireLease,
   cleanedUp,
   LEASE_LOST,
   type Lease,
+  type LeaseHolder,
   type LeaseWatch,
   type Manifest,
   publish,
   readManifest,
   releaseLease,
   renewLease,
-} from "../manifest/manifest.js";
-import { bytesOf, type Item, keyOf, keyOfText, keyText, sleep } from "../model/batch.js";
-import { locationSeenAt } from "../model/items.js";
+  thisProcess,
+} from "../manifest/index.js";
 import {
   bundleGenOf,
+  bytesOf,
   companyPartition,
   type Generation,
+  GRACE_MS,
+  type Item,
   idOfPartition,
+  keyOf,
+  keyOfText,
+  keyText,
+  locationSeenAt,
   type ScopeId,
   scopePartition,
+  sleep,
   visibleAt,
-} from "../model/layout.js";
-import { GRACE_MS } from "../model/timing.js";
-import { type DirectoryReads, directoryReads } from "../read/reads.js";
-import type { RegisteredScope } from "../structures/scope-registry.js";
+} from "../model/index.js";
+import { type DirectoryReads, directoryReads } from "../read/index.js";
+import type { RegisteredScope } from "../structures/index.js";
 import { deriveCompanyGrams } from "./derive-grams.js";
 import { deriveCompanyOrders } from "./derive-orders.js";
 import { buildScopePostings } from "./derive-scope-grams.js";

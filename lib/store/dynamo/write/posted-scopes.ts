@@ -3,11 +3,15 @@
  * rewrites its persons' postings there; a scope not posted is posted whole when a load derives it.
  */
 import { hexOf } from "../../bytes.js";
-import { inParallel } from "../model/batch.js";
-import { decodeScopeMarker } from "../model/codec.js";
-import { type PartitionKey, type ScopeId, scopePartition } from "../model/layout.js";
-import type { PostedScope } from "../structures/scope-postings.js";
-import { readScopes } from "../structures/scope-registry.js";
+import {
+  decodeScopeMarker,
+  inParallel,
+  type PartitionKey,
+  type ScopeId,
+  scopePartition,
+} from "../model/index.js";
+import type { PostedScope } from "../structures/index.js";
+import { readScopes } from "../structures/index.js";
 import { type ChunkContext, loadAt } from "./chunk-context.js";
 
 /** Scopes read at once. */

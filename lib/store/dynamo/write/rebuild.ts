@@ -11,25 +11,33 @@ import type { SourceEmployee } from "../../../directory/source.js";
 import { orderKeyParts } from "../../binary-keys.js";
 import { equalBytes } from "../../bytes.js";
 import { DIRECTORY_ATTR as A } from "../../tables.js";
-import { betweenQuery, bytesOf, type Item, inParallel, keyOf, keyText, queryPages } from "../model/batch.js";
-import { decompress } from "../model/codec.js";
-import { personEntryItems, personOrder, recordItems } from "../model/items.js";
 import {
+  betweenQuery,
+  bytesOf,
+  companyItemVisible,
   companyOfPartition,
   companyPartition,
+  decompress,
   FAMILY,
   genOf,
   gramCensusGenOf,
+  type Item,
+  inParallel,
   isCompanyPartition,
   isGramCensusSort,
   isPostingSort,
+  keyOf,
+  keyText,
   orderOfSort,
   type PartitionKey,
+  personEntryItems,
+  personOrder,
+  queryPages,
+  recordItems,
   type SortKey,
   visibleAt,
-} from "../model/layout.js";
-import { companyItemVisible } from "../model/versions.js";
-import { Writes } from "../model/writes.js";
+  Writes,
+} from "../model/index.js";
 import { type ChunkContext, loadAt } from "./chunk-context.js";
 import { writeInPieces } from "./derive-orders.js";
 import type { ChunkWriter } from "./load-chunk.js";

@@ -1,0 +1,43 @@
+/**
+ * The derived structures (pure): counted orders, name postings and their census, scope postings,
+ * the scope registry and where scopes live.
+ */
+export { blockOf, blockStarts, blocksOfPositions, indexParts, planOrder, rankIn } from "./counted-order.js";
+export {
+  COMPANY_GRAMS,
+  censusItems,
+  censusKeys,
+  filterGrams,
+  type Gram,
+  GramCensus,
+  type GramSizes,
+  gramsOfPair,
+  gramsOfPairs,
+  postingItems,
+  postingKey,
+  SCOPE_GRAMS,
+  type StoredGramCensus,
+} from "./name-grams.js";
+export { houseScopes } from "./scope-homes.js";
+export {
+  markerAfter,
+  type PostedScope,
+  repostPerson,
+  rewritePersonPostings,
+  type ScopeWork,
+  scopeCensusWrites,
+  scopeGramsOf,
+  scopeNamePairs,
+  scopePostingGen,
+  scopePostingItems,
+  scopeWork,
+} from "./scope-postings.js";
+export {
+  type RegisteredScope,
+  readScopes,
+  registryItem,
+  registryKey,
+  ScopeHomes,
+  scopeItems,
+  scopesOf,
+} from "./scope-registry.js";
