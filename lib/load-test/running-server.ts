@@ -12,7 +12,7 @@ import { issueKey, type KeyTarget } from "../keys/key-admin.js";
 import { tableKeyTarget } from "../keys/table-target.js";
 import { localClient } from "../local/engines.js";
 import { LOCAL_TABLE_NAMES } from "../local/service.js";
-import { dynamoDirectoryReader } from "../store/dynamo/reader.js";
+import { dynamoDirectoryReader } from "../store/dynamo/index.js";
 import { documentClientFor } from "../store/dynamo-client.js";
 import { keysRepository } from "../store/keys-repository.js";
 import { companiesOfKeys, sampleDirectory } from "./directory-sample.js";
