@@ -2,11 +2,18 @@
  * One step of an ingest, called by the ingest's state machine (infra/constructs/ingest.ts) with
  * the ingest's state, which it returns with the status that says what comes next. The work of a
  * step stops well before the function's timeout; the next call goes on from where it stopped.
+ * Called by EventBridge with an execution that failed, timed out or was stopped, it writes the
+ * version's failed report if the ingest left none (lib/ingest/execution-end.ts).
  */
 import { injectLambdaContext } from "@aws-lambda-powertools/logger/middleware";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import middy from "@middy/core";
 import type { Context } from "aws-lambda";
+import {
+  type ExecutionEndEvent,
+  executionEndEvent,
+  reportExecutionEnd,
+} from "../lib/ingest/execution-end.js";
 import { InboxStore, inboxClient } from "../lib/ingest/inbox-store.js";
 import { INGEST_LEASE_MS, type IngestState } from "../lib/ingest/ingest-state.js";
 import { ingestStep } from "../lib/ingest/ingest-step.js";
@@ -47,4 +54,19 @@ async function step(state: IngestState, context: Context): Promise<IngestState> 
   return next;
 }
 
-export const handler = middy(step).use(injectLambdaContext(logger, { resetKeys: true, logEvent: false }));
+async function ended(event: ExecutionEndEvent): Promise<undefined> {
+  const report = await reportExecutionEnd(inbox, event);
+  logger.info("ingest execution ended", {
+    execution: event.detail.name,
+    status: event.detail.status,
+    ...(report ? { report: callerText(report) } : { kept: "the report the ingest wrote" }),
+  });
+  return undefined;
+}
+
+/** The state machine's call (a state), or EventBridge's (an execution's end). */
+function handle(event: IngestState | ExecutionEndEvent, context: Context): Promise<IngestState | undefined> {
+  return "detail-type" in event ? ended(executionEndEvent.parse(event)) : step(event, context);
+}
+
+export const handler = middy(handle).use(injectLambdaContext(logger, { resetKeys: true, logEvent: false }));

@@ -8,12 +8,17 @@
  *   applied, refused, duplicate → done   failed (or anything else) → dead letter, fail
  *   a step that crashes → the abort step (same function, the state plus `crash`), then as above
  *   an abort step that crashes → dead letter, fail
+ *
+ * An execution that fails, times out or is stopped calls the same function again through
+ * EventBridge, which writes the version's failed report if the ingest left none: every end has a
+ * report (lib/ingest/execution-end.ts).
  */
 import { CfnOutput, Duration, Stack, Validations } from "aws-cdk-lib";
 import type { ITable } from "aws-cdk-lib/aws-dynamodb";
 import { EventField, Rule, RuleTargetInput } from "aws-cdk-lib/aws-events";
-import { SfnStateMachine } from "aws-cdk-lib/aws-events-targets";
+import { LambdaFunction, SfnStateMachine } from "aws-cdk-lib/aws-events-targets";
 import { PolicyStatement } from "aws-cdk-lib/aws-iam";
+import { SqsDestination } from "aws-cdk-lib/aws-lambda-destinations";
 import { LogGroup } from "aws-cdk-lib/aws-logs";
 import type { IBucket } from "aws-cdk-lib/aws-s3";
 import { Queue, QueueEncryption } from "aws-cdk-lib/aws-sqs";
@@ -77,6 +82,10 @@ const THROTTLE_RETRY = {
 };
 /** The statuses that end an execution successfully: a refusal is a report, not a failure. */
 const DONE_STATUSES = ["applied", "refused", "duplicate"] as const;
+/** The ends of an execution the ingest's last step did not reach: each gets a report all the same. */
+const ENDED_WITHOUT_STEP = ["FAILED", "TIMED_OUT", "ABORTED"];
+/** How long EventBridge, and then Lambda's event queue, try to hand over an execution's end. */
+const ENDED_EVENT_AGE = Duration.hours(6);
 
 export interface IngestProps {
   readonly config: StageConfig;
@@ -91,6 +100,8 @@ export class Ingest extends Construct {
   /** Failed ingests (their state) and events the rule could not deliver. */
   readonly deadLetters: Queue;
   readonly rule: Rule;
+  /** An execution that ended without the ingest's last step: the function writes its report. */
+  readonly endedRule: Rule;
 
   constructor(scope: Construct, id: string, props: IngestProps) {
     super(scope, id);
@@ -123,6 +134,7 @@ export class Ingest extends Construct {
     });
     this.stateMachine = this.addStateMachine(config);
     this.rule = this.addRule(props.inbox);
+    this.endedRule = this.addEndedRule();
     this.addOutputs();
   }
 
@@ -180,6 +192,35 @@ export class Ingest extends Construct {
         deadLetterQueue: this.deadLetters,
       }),
     );
+    return rule;
+  }
+
+  /**
+   * Step Functions' status change of an execution that failed, timed out or was stopped invokes
+   * the step function with the event. Delivery retried for 6 hours, the invocation twice on an
+   * error; what still fails goes to the dead letters (its alarm pages).
+   */
+  private addEndedRule(): Rule {
+    const rule = new Rule(this, "ExecutionEnded", {
+      description: "An ingest execution that failed, timed out or was stopped gets its report",
+      eventPattern: {
+        source: ["aws.states"],
+        detailType: ["Step Functions Execution Status Change"],
+        detail: { stateMachineArn: [this.stateMachine.stateMachineArn], status: ENDED_WITHOUT_STEP },
+      },
+    });
+    rule.addTarget(
+      new LambdaFunction(this.stepFunction, {
+        retryAttempts: 20,
+        maxEventAge: ENDED_EVENT_AGE,
+        deadLetterQueue: this.deadLetters,
+      }),
+    );
+    this.stepFunction.configureAsyncInvoke({
+      retryAttempts: 2,
+      maxEventAge: ENDED_EVENT_AGE,
+      onFailure: new SqsDestination(this.deadLetters),
+    });
     return rule;
   }
 

@@ -58,7 +58,11 @@ export interface IngestReport {
   readonly startedAt: string;
   readonly finishedAt: string;
   readonly durationMs: number;
-  readonly steps: number;
-  /** The ingest that wrote it: its `work/<execution>/` and its state's `execution`. */
+  /** Absent from the report of an execution that ended without the ingest's last step. */
+  readonly steps?: number;
+  /**
+   * The ingest that wrote it: its `work/<execution>/` and its state's `execution`; for an
+   * execution that ended without the ingest's last step, the Step Functions execution's name.
+   */
   readonly execution: string;
 }

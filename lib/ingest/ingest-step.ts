@@ -230,7 +230,10 @@ interface Stored {
  * EventBridge's do is not promised, so a key not found as given is looked up decoded. Undefined:
  * it is gone.
  */
-async function storedObject(inbox: InboxStore, object: InboxObject): Promise<Stored | undefined> {
+export async function storedObject(
+  inbox: Pick<InboxStore, "head">,
+  object: InboxObject,
+): Promise<Stored | undefined> {
   const stored = (found: InboxObject, head: Awaited<ReturnType<InboxStore["head"]>>) =>
     head && { object: found, size: head.size, allowShrink: head.metadata[ALLOW_SHRINK_METADATA] === "true" };
   const head = await inbox.head(object);

@@ -4,6 +4,7 @@
  * queue and its alarm. prod, bare (`-c stage=prod`), synthesized once (real esbuild bundling).
  */
 import { rmSync } from "node:fs";
+import { executionEndEvent } from "../../lib/ingest/execution-end.js";
 import { INBOX_PREFIXES } from "../../lib/ingest/inbox.js";
 import { INGEST_LEASE_MS } from "../../lib/ingest/ingest-state.js";
 import { type SynthesizedStage, synthesizeStage } from "./synth.js";
@@ -160,10 +161,7 @@ describe("prod: the inbox bucket", () => {
 });
 
 describe("prod: the rule", () => {
-  const rule = () => {
-    const [[, found] = ["", { Type: "" }]] = resources(stateless(), "AWS::Events::Rule");
-    return props(found);
-  };
+  const rule = () => props(statelessResource(logicalId(get().stateless.ingest.rule)));
 
   it("matches S3's Object Created in this inbox under the load prefixes only", () => {
     expect(rule().EventPattern).toEqual({
@@ -314,7 +312,7 @@ describe("prod: the step function", () => {
     expect("KEYS_TABLE" in env).toBe(false);
   });
 
-  it("may do exactly what a load does: on the directory table and the inbox's prefixes, nothing more", () => {
+  it("may do exactly what a load does, on the directory table and the inbox's prefixes, and send a dead letter", () => {
     const directory = `<import ${JSON.stringify(stateless().toJSON()).match(/"([^"]*GetAttDirectoryTable[^"]*Arn[^"]*)"/)?.[1]}>`;
     const granted = roleStatements(logicalId(fn().role ?? fn())).map((st) => ({
       effect: st.Effect,
@@ -354,6 +352,12 @@ describe("prod: the step function", () => {
       },
       { effect: "Allow", actions: ["s3:GetObject", "s3:PutObject"], resources: ["<inbox>/reports/*"] },
       { effect: "Allow", actions: ["s3:ListBucket"], resources: ["<inbox>"] },
+      // An execution's end it could not report: a dead letter (Lambda's on-failure destination).
+      {
+        effect: "Allow",
+        actions: ["sqs:GetQueueAttributes", "sqs:GetQueueUrl", "sqs:SendMessage"],
+        resources: [`<${logicalId(get().stateless.ingest.deadLetters)}>`],
+      },
     ]);
     expect(JSON.stringify(granted)).not.toMatch(/"(s3|dynamodb):\*"/);
   });
@@ -367,20 +371,78 @@ describe("prod: the step function", () => {
     ]);
   });
 
-  it("is invoked by the state machine only, which sends to the dead-letter queue only", () => {
+  it("is invoked by the state machine, which sends to the dead-letter queue only, and by the end rule", () => {
     const machineRole = logicalId(get().stateless.ingest.stateMachine.role);
     const statements = roleStatements(machineRole);
     const invoke = statements.find((st) => st.Action === "lambda:InvokeFunction");
     expect([invoke?.Resource].flat().map(render).sort()).toEqual([fnArn(), `${fnArn()}:*`]);
     const send = statements.find((st) => st.Action === "sqs:SendMessage");
     expect(render(send?.Resource)).toBe(`<${logicalId(get().stateless.ingest.deadLetters)}>`);
+    const permissions = resources(stateless(), "AWS::Lambda::Permission").filter(([, p]) =>
+      refersTo(props(p).FunctionName, logicalId(fn())),
+    );
+    expect(permissions.map(([, p]) => props(p))).toEqual([
+      expect.objectContaining({
+        Action: "lambda:InvokeFunction",
+        Principal: "events.amazonaws.com",
+        SourceArn: { "Fn::GetAtt": [logicalId(get().stateless.ingest.endedRule), "Arn"] },
+      }),
+    ]);
   });
 
   const fnArn = () => `<${logicalId(fn())}>`;
 });
 
+describe("prod: an execution's end", () => {
+  const ingest = () => get().stateless.ingest;
+  const rule = () => props(statelessResource(logicalId(ingest().endedRule)));
+
+  it("of the ingest's state machine, failed, timed out or stopped, is matched by a rule", () => {
+    expect(rule().EventPattern).toEqual({
+      source: ["aws.states"],
+      "detail-type": ["Step Functions Execution Status Change"],
+      detail: {
+        stateMachineArn: [{ Ref: logicalId(ingest().stateMachine) }],
+        status: ["FAILED", "TIMED_OUT", "ABORTED"],
+      },
+    });
+  });
+
+  it("is handed whole to the step function, which parses every status the rule matches, and no other", () => {
+    const [target, ...others] = rule().Targets as Record<string, unknown>[];
+    expect(others).toEqual([]);
+    expect(target?.Arn).toEqual({ "Fn::GetAtt": [logicalId(ingest().stepFunction), "Arn"] });
+    expect(target?.Input ?? target?.InputPath ?? target?.InputTransformer).toBeUndefined();
+    const event = (status: string) => ({
+      source: "aws.states",
+      "detail-type": "Step Functions Execution Status Change",
+      detail: { name: "e", status, startDate: 1, stopDate: 2, input: "{}", error: null, cause: null },
+    });
+    const statuses = (rule().EventPattern as { detail: { status: string[] } }).detail.status;
+    for (const status of statuses) expect(executionEndEvent.safeParse(event(status)).success).toBe(true);
+    for (const status of ["SUCCEEDED", "RUNNING", "PENDING_REDRIVE"])
+      expect(executionEndEvent.safeParse(event(status)).success).toBe(false);
+  });
+
+  it("is retried for 6 hours, by EventBridge then by Lambda, and what still fails is a dead letter", () => {
+    const [target] = rule().Targets as Record<string, unknown>[];
+    const deadLetters = { "Fn::GetAtt": [logicalId(ingest().deadLetters), "Arn"] };
+    expect(target?.DeadLetterConfig).toEqual({ Arn: deadLetters });
+    expect(target?.RetryPolicy).toEqual({ MaximumEventAgeInSeconds: 6 * 3600, MaximumRetryAttempts: 20 });
+    const configs = resources(stateless(), "AWS::Lambda::EventInvokeConfig").map(([, c]) => props(c));
+    expect(configs).toEqual([
+      expect.objectContaining({
+        FunctionName: { Ref: logicalId(ingest().stepFunction) },
+        MaximumRetryAttempts: 2,
+        MaximumEventAgeInSeconds: 6 * 3600,
+        DestinationConfig: { OnFailure: { Destination: deadLetters } },
+      }),
+    ]);
+  });
+});
+
 describe("prod: the dead-letter queue", () => {
-  it("is encrypted, TLS-only, keeps messages 14 days, and lets only the rule send to it besides the state machine", () => {
+  it("is encrypted, TLS-only, keeps messages 14 days, and lets only the rules send to it besides the state machine", () => {
     const queueId = logicalId(get().stateless.ingest.deadLetters);
     expect(props(statelessResource(queueId))).toMatchObject({
       SqsManagedSseEnabled: true,
@@ -396,6 +458,16 @@ describe("prod: the dead-letter queue", () => {
         Principal: { Service: "events.amazonaws.com" },
         Condition: {
           ArnEquals: { "aws:SourceArn": { "Fn::GetAtt": [logicalId(get().stateless.ingest.rule), "Arn"] } },
+        },
+      }),
+      expect.objectContaining({
+        Effect: "Allow",
+        Action: "sqs:SendMessage",
+        Principal: { Service: "events.amazonaws.com" },
+        Condition: {
+          ArnEquals: {
+            "aws:SourceArn": { "Fn::GetAtt": [logicalId(get().stateless.ingest.endedRule), "Arn"] },
+          },
         },
       }),
     ]);
