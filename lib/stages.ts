@@ -42,5 +42,7 @@ export const stageParameterNames = {
   directoryTableName: (stage: DeployedStage) => `/partner-directory/${stage}/directory-table-name`,
   /** The inbox bucket (lib/ingest/inbox.ts): the load CLI uploads there and reads the report. */
   inboxBucketName: (stage: DeployedStage) => `/partner-directory/${stage}/inbox-bucket-name`,
+  /** The ingest's state machine: the load CLI reads the status of its upload's execution. */
+  ingestStateMachineArn: (stage: DeployedStage) => `/partner-directory/${stage}/ingest-state-machine-arn`,
   usagePlan: (stage: DeployedStage, tier: string) => `/partner-directory/${stage}/usage-plan/${tier}`,
 };

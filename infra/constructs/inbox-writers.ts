@@ -6,7 +6,7 @@
  * no one else in the account can drop a snapshot that replaces the directory. In a stage whose
  * inbox goes with the stack, CDK's auto-delete function may empty it too.
  */
-import { Aws, CfnOutput, Stack } from "aws-cdk-lib";
+import { ArnFormat, Aws, CfnOutput, Stack } from "aws-cdk-lib";
 import { AccountRootPrincipal, AnyPrincipal, Effect, PolicyStatement, Role } from "aws-cdk-lib/aws-iam";
 import type { Bucket } from "aws-cdk-lib/aws-s3";
 import type { Construct } from "constructs";
@@ -17,6 +17,11 @@ import { acknowledgeWildcardResources } from "./wildcard-acknowledgment.js";
 
 /** The ingest function's role name (set by the stateless stack, which the bucket cannot import). */
 export function ingestRoleName(stage: string): string {
+  return `partner-directory-${stage}-ingest`;
+}
+
+/** The ingest's state machine name (the loader role, in the stateful stack, names its executions). */
+export function ingestStateMachineName(stage: string): string {
   return `partner-directory-${stage}-ingest`;
 }
 
@@ -46,22 +51,47 @@ export function addInboxWriters(
   );
   // A missing report reads as 404, not 403.
   loader.addToPolicy(new PolicyStatement({ actions: ["s3:ListBucket"], resources: [bucket.bucketArn] }));
+  const stack = Stack.of(scope);
+  const parameters = [stageParameterNames.inboxBucketName, stageParameterNames.ingestStateMachineArn];
   loader.addToPolicy(
     new PolicyStatement({
       actions: ["ssm:GetParameter"],
+      resources: parameters.map((name) =>
+        stack.formatArn({ service: "ssm", resource: "parameter", resourceName: name(config.stage).slice(1) }),
+      ),
+    }),
+  );
+  // The CLI finds its upload's execution and reads how it ended.
+  const stateMachine = ingestStateMachineName(config.stage);
+  const executions = stack.formatArn({
+    service: "states",
+    resource: "execution",
+    resourceName: `${stateMachine}:*`,
+    arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+  });
+  loader.addToPolicy(
+    new PolicyStatement({
+      actions: ["states:ListExecutions"],
       resources: [
-        Stack.of(scope).formatArn({
-          service: "ssm",
-          resource: "parameter",
-          resourceName: stageParameterNames.inboxBucketName(config.stage).slice(1),
+        stack.formatArn({
+          service: "states",
+          resource: "stateMachine",
+          resourceName: stateMachine,
+          arnFormat: ArnFormat.COLON_RESOURCE_NAME,
         }),
       ],
     }),
   );
+  loader.addToPolicy(new PolicyStatement({ actions: ["states:DescribeExecution"], resources: [executions] }));
   acknowledgeWildcardResources(
     loader,
     objects([...INBOX_PREFIXES, REPORTS_PREFIX]),
     "The objects under the load prefixes (files to load) and reports/ (their reports): object keys are file names, unknown in advance.",
+  );
+  acknowledgeWildcardResources(
+    loader,
+    [executions],
+    "The executions of the ingest's state machine (read-only, DescribeExecution): their names are drawn by EventBridge.",
   );
   const writers = [loader.roleArn, roleArn(ingestRoleName(config.stage))];
   const stackName = Stack.of(scope).stackName;

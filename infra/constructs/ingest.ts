@@ -22,6 +22,7 @@ import { SqsDestination } from "aws-cdk-lib/aws-lambda-destinations";
 import { LogGroup } from "aws-cdk-lib/aws-logs";
 import type { IBucket } from "aws-cdk-lib/aws-s3";
 import { Queue, QueueEncryption } from "aws-cdk-lib/aws-sqs";
+import { StringParameter } from "aws-cdk-lib/aws-ssm";
 import {
   Choice,
   Condition,
@@ -42,11 +43,12 @@ import {
 import { LambdaInvoke, SqsSendMessage } from "aws-cdk-lib/aws-stepfunctions-tasks";
 import { Construct } from "constructs";
 import { INBOX_PREFIXES, REPORTS_PREFIX, WORK_PREFIX } from "../../lib/ingest/inbox.js";
+import { stageParameterNames } from "../../lib/stages.js";
 import { INGEST_RETRY_LIMITS } from "../../lib/store/retry-limits.js";
 import type { TableId } from "../../lib/store/tables.js";
 import type { StageConfig } from "../config.js";
 import { DirectoryFunction } from "./directory-function.js";
-import { ingestRoleName } from "./inbox-writers.js";
+import { ingestRoleName, ingestStateMachineName } from "./inbox-writers.js";
 import { acknowledgeWildcardResources } from "./wildcard-acknowledgment.js";
 
 const INGEST_ENTRY = "functions/ingest-step.ts";
@@ -135,7 +137,7 @@ export class Ingest extends Construct {
     this.stateMachine = this.addStateMachine(config);
     this.rule = this.addRule(props.inbox);
     this.endedRule = this.addEndedRule();
-    this.addOutputs();
+    this.addOutputs(config);
   }
 
   private addStateMachine(config: StageConfig): StateMachine {
@@ -144,7 +146,7 @@ export class Ingest extends Construct {
       removalPolicy: config.logRemovalPolicy,
     });
     const stateMachine = new StateMachine(this, "StateMachine", {
-      stateMachineName: `partner-directory-${config.stage}-ingest`,
+      stateMachineName: ingestStateMachineName(config.stage),
       stateMachineType: StateMachineType.STANDARD,
       definitionBody: DefinitionBody.fromChainable(ingestLoop(this, this.stepFunction, this.deadLetters)),
       timeout: EXECUTION_TIMEOUT,
@@ -224,8 +226,14 @@ export class Ingest extends Construct {
     return rule;
   }
 
-  private addOutputs(): void {
+  private addOutputs(config: StageConfig): void {
     const stack = Stack.of(this);
+    // The load CLI reads the executions of its uploads (npm run load -- FILE --stage S).
+    new StringParameter(this, "StateMachineArnParameter", {
+      parameterName: stageParameterNames.ingestStateMachineArn(config.stage),
+      stringValue: this.stateMachine.stateMachineArn,
+      description: "ARN of the ingest's state machine (the load CLI reads its executions)",
+    });
     new CfnOutput(stack, "IngestStateMachineArn", { value: this.stateMachine.stateMachineArn });
     new CfnOutput(stack, "IngestDeadLetterQueueUrl", { value: this.deadLetters.queueUrl });
     new CfnOutput(stack, "IngestLogGroup", { value: this.stepFunction.logGroup.logGroupName });

@@ -14,6 +14,7 @@ import type { IngestReport } from "../ingest/ingest-state.js";
 import type { LoadMode } from "../load/change-lines.js";
 import type { LocalLoadFile } from "../load/local-file.js";
 import { ALLOW_SHRINK_METADATA } from "../load/shrink-guard.js";
+import { executionLine, hasEnded, type IngestExecution } from "./ingest-execution.js";
 
 /** `<mode>/<UTC time>-<file name>`: a new key per upload, of characters no event encodes. */
 export function inboxKey(file: string, mode: LoadMode, at: Date): string {
@@ -46,22 +47,62 @@ export async function upload(
 
 /**
  * How long the command waits for a report at most: an execution stops after 24 hours (its
- * timeout), writing a report for every end it sees; 15 minutes more covers its last step.
+ * timeout), and every end it reaches leaves a report; 15 minutes more covers its last step.
  */
 export const MAX_REPORT_WAIT_MS = (24 * 60 + 15) * 60_000;
+/** How long after the upload an execution must have started (EventBridge starts one within seconds). */
+const MAX_START_WAIT_MS = 15 * 60_000;
 
 /** No report came within the wait: the execution ended without one, or never started. */
 export class NoReportError extends Error {}
+
+const RUNBOOK = 'see docs/runbook.md, "An ingest failed"';
 
 export interface WaitOptions {
   readonly pollMs?: number;
   /** Default MAX_REPORT_WAIT_MS. */
   readonly timeoutMs?: number;
+  /** The upload's execution, when the state machine is known (`--stage`): its status is read too. */
+  readonly execution?: Pick<IngestExecution, "status">;
+  /** Default MAX_START_WAIT_MS. */
+  readonly startWithinMs?: number;
+  /** How often the execution's status is read (default every 10 s). */
+  readonly executionEveryMs?: number;
   readonly onWaiting?: (seconds: number) => void;
   readonly signal?: AbortSignal;
 }
 
-/** Polls for the version's report until the ingest writes it, for a bounded time. */
+/**
+ * The report of an execution that ended (read again: the ingest writes it before its execution
+ * ends), or NoReportError with the execution's status and cause when there is none, or when no
+ * execution started in time; undefined while it runs.
+ */
+async function endOf(
+  execution: Pick<IngestExecution, "status">,
+  inbox: Pick<InboxStore, "report">,
+  object: InboxObject,
+  waited: number,
+  startWithinMs = MAX_START_WAIT_MS,
+): Promise<IngestReport | undefined> {
+  const status = await execution.status();
+  if (!status) {
+    if (waited < startWithinMs) return undefined;
+    throw new NoReportError(
+      `no ingest execution started for it within ${Math.round(waited / 60_000)} minutes (the ` +
+        `inbox's event may be in the dead-letter queue); ${RUNBOOK}`,
+    );
+  }
+  if (!hasEnded(status)) return undefined;
+  const report = await inbox.report(object);
+  if (report) return report;
+  throw new NoReportError(`${executionLine(status)}, and no report is there; ${RUNBOOK}`);
+}
+
+/**
+ * Polls for the version's report until the ingest writes it, for a bounded time. With the
+ * execution, it stops as soon as that ended without a report (NoReportError with its status and
+ * cause), or when none started for the object in time.
+ */
 export async function waitForReport(
   inbox: Pick<InboxStore, "report">,
   object: InboxObject,
@@ -69,16 +110,22 @@ export async function waitForReport(
 ): Promise<IngestReport> {
   const started = Date.now();
   const timeoutMs = options.timeoutMs ?? MAX_REPORT_WAIT_MS;
+  let asked = Number.NEGATIVE_INFINITY;
   for (;;) {
     options.signal?.throwIfAborted();
     const report = await inbox.report(object);
     if (report) return report;
     const waited = Date.now() - started;
+    if (options.execution && Date.now() - asked >= (options.executionEveryMs ?? 10_000)) {
+      asked = Date.now();
+      const ended = await endOf(options.execution, inbox, object, waited, options.startWithinMs);
+      if (ended) return ended;
+    }
     if (waited >= timeoutMs)
       throw new NoReportError(
         `no report ${Math.round(waited / 60_000)} minutes after the upload: the ingest's execution ` +
-          "ended without one (timed out, stopped, or its state is in the dead-letter queue) or never " +
-          'started; see docs/runbook.md, "An ingest failed"',
+          "ended without one (its end's report failed to be written: see the dead-letter queue) or " +
+          `never started; ${RUNBOOK}`,
       );
     options.onWaiting?.(Math.round((Date.now() - started) / 1000));
     await sleep(options.pollMs ?? 2_000);

@@ -2,9 +2,11 @@
  * `npm run load -- FILE [--endpoint URL [--table NAME] | --stage S | --inbox BUCKET] [--mode M] [--allow-shrink]`:
  * applies a load file to the directory, all or nothing (docs/data-format.md). Locally it runs the
  * load's steps here; for a stage it uploads the file to the stage's inbox and waits for the ingest's
- * report (lib/cli/load-inbox.ts). Exit 0 only when the file was applied; otherwise 1 with the
- * reason on stderr (2 for a bad call).
+ * report (lib/cli/load-inbox.ts), reading its execution's status too (lib/cli/ingest-execution.ts;
+ * `--inbox` alone waits for the report). Exit 0 only when the file was applied; otherwise 1 with
+ * the reason on stderr (2 for a bad call).
  */
+import { SFNClient } from "@aws-sdk/client-sfn";
 import { DataFileError } from "../directory/source.js";
 import { MAX_OBJECT_BYTES, overMaximum, reportKey } from "../ingest/inbox.js";
 import { InboxStore, inboxClient } from "../ingest/inbox-store.js";
@@ -25,6 +27,7 @@ import {
   openDirectoryTable,
   refusedConnectionLine,
 } from "./directory-table.js";
+import { IngestExecution } from "./ingest-execution.js";
 import {
   appliedLine,
   cleanupNote,
@@ -63,36 +66,53 @@ function progress(): (p: { phase: keyof typeof COUNTED; changes: number }) => vo
   };
 }
 
+interface Inbox {
+  readonly bucket: string;
+  /** The ingest's state machine, given `--stage`: the upload's execution is read on it. */
+  readonly stateMachine?: string;
+}
+
 /** The stage's inbox, or the one `--inbox` names; undefined for a local engine. */
-async function inboxOf(values: CommandLine<typeof OPTIONS>["values"]): Promise<string | undefined> {
+async function inboxOf(values: CommandLine<typeof OPTIONS>["values"]): Promise<Inbox | undefined> {
   const targets = [values.stage, values.inbox, values.endpoint].filter((value) => value !== undefined);
   if (targets.length > 1) throw new UsageError("give one of --stage, --inbox or --endpoint");
   if (values.table !== undefined && values.endpoint === undefined && targets.length > 0)
     throw new UsageError("--table applies to a local engine (--endpoint); a stage loads through its inbox");
-  if (values.inbox !== undefined) return values.inbox;
+  if (values.inbox !== undefined) return { bucket: values.inbox };
   if (values.stage === undefined) return undefined;
-  return readStageParameter(stageParameterNames.inboxBucketName(deployedStage(values.stage)));
+  const stage = deployedStage(values.stage);
+  return {
+    bucket: await readStageParameter(stageParameterNames.inboxBucketName(stage)),
+    stateMachine: await readStageParameter(stageParameterNames.ingestStateMachineArn(stage)),
+  };
 }
 
-/** Through the inbox: upload, then wait for the ingest's report; a refusal or failure exits 1. */
+/**
+ * Through the inbox: upload, then wait for the ingest's report; a refusal, a failure, or an
+ * execution that ended without a report exits 1.
+ */
 async function loadThroughInbox(
   file: LocalLoadFile,
   mode: LoadMode,
-  bucket: string,
+  { bucket, stateMachine }: Inbox,
   allowShrink: boolean,
 ): Promise<void> {
   // The ingest would refuse it: refused here, before it is uploaded.
   if (file.size > MAX_OBJECT_BYTES) throw new DataFileError(file.path, null, overMaximum(file.size));
   const s3 = inboxClient();
+  const sfn = stateMachine === undefined ? undefined : new SFNClient({});
   try {
-    const key = inboxKey(file.path, mode, new Date());
+    const uploadedAt = new Date();
+    const key = inboxKey(file.path, mode, uploadedAt);
     const object = await upload(s3, file, bucket, key, { allowShrink });
+    const execution = sfn && stateMachine && new IngestExecution(sfn, stateMachine, object, uploadedAt);
     const where = `s3://${bucket}/${object.key} (version ${object.versionId})`;
     process.stderr.write(`uploaded ${file.path} to ${where}; waiting for the ingest's report\n`);
     const interrupt = new AbortController();
     const stop = () => interrupt.abort();
     process.once("SIGINT", stop).once("SIGTERM", stop);
     const report = await waitForReport(new InboxStore(s3), object, {
+      ...(execution ? { execution } : {}),
       signal: interrupt.signal,
       onWaiting: (seconds) => {
         if (seconds > 0 && seconds % 60 < 2) process.stderr.write(`still waiting (${seconds} s)\n`);
@@ -110,6 +130,7 @@ async function loadThroughInbox(
     console.log(reportLine(report));
   } finally {
     s3.destroy();
+    sfn?.destroy();
   }
 }
 
@@ -159,9 +180,9 @@ async function main({ values, positionals }: CommandLine<typeof OPTIONS>): Promi
   // and every pass reads what was opened here.
   const opened = await openLoadFile(file);
   try {
-    const bucket = await inboxOf(values);
-    if (bucket === undefined) await loadHere(opened, mode, values);
-    else await loadThroughInbox(opened, mode, bucket, allowShrink);
+    const inbox = await inboxOf(values);
+    if (inbox === undefined) await loadHere(opened, mode, values);
+    else await loadThroughInbox(opened, mode, inbox, allowShrink);
   } finally {
     await opened.close();
   }

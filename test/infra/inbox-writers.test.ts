@@ -68,6 +68,41 @@ describe("the inbox's writers", () => {
     expect(Object.keys(prod.stateful.toJSON().Outputs)).toContain("LoaderRoleArn");
   });
 
+  it("lets the loader read its upload's execution, on the ingest's state machine only", () => {
+    const [[policyId] = [""]] = resources(prod.stateful, "AWS::IAM::Policy").filter(([, p]) =>
+      JSON.stringify(props(p).Roles).includes(logicalId(prod.stacks().loaderRole)),
+    );
+    const statements = (
+      props(prod.stateful.toJSON().Resources[policyId]).PolicyDocument as {
+        Statement: Statement[];
+      }
+    ).Statement;
+    const of = (action: string) =>
+      statements.filter((s) => [s.Action].flat().includes(action)).map((s) => JSON.stringify(s.Resource));
+    expect(statements.flatMap((s) => [s.Action].flat()).filter((a) => a.startsWith("states:"))).toEqual([
+      "states:ListExecutions",
+      "states:DescribeExecution",
+    ]);
+    expect(of("states:ListExecutions")).toEqual([
+      expect.stringMatching(/":stateMachine:partner-directory-prod-ingest"\]\]\}$/),
+    ]);
+    expect(of("states:DescribeExecution")).toEqual([
+      expect.stringMatching(/":execution:partner-directory-prod-ingest:\*"\]\]\}$/),
+    ]);
+    const parameters = of("ssm:GetParameter").join();
+    expect(parameters).toContain("parameter/partner-directory/prod/inbox-bucket-name");
+    expect(parameters).toContain("parameter/partner-directory/prod/ingest-state-machine-arn");
+    // The state machine the policy names, and the parameter the CLI reads its ARN from.
+    prod.stateless.hasResourceProperties("AWS::StepFunctions::StateMachine", {
+      StateMachineName: "partner-directory-prod-ingest",
+    });
+    const [[machineId] = [""]] = resources(prod.stateless, "AWS::StepFunctions::StateMachine");
+    prod.stateless.hasResourceProperties("AWS::SSM::Parameter", {
+      Name: "/partner-directory/prod/ingest-state-machine-arn",
+      Value: { Ref: machineId },
+    });
+  });
+
   it("lets CDK's auto-delete provider empty dev's inbox, which goes with its stack", () => {
     const deny = denyStatement(stage("dev").stateful);
     expect(JSON.stringify(deny?.Condition?.ArnNotLike)).toContain(
