@@ -282,8 +282,10 @@ async function applyStep(run: Run, allowShrink: boolean): Promise<IngestState> {
   try {
     result = await loadStep(progress, steps);
   } catch (error) {
-    if (error instanceof LoadInProgressError) return waitForLease(run, error);
-    throw error;
+    if (!(error instanceof LoadInProgressError)) throw error;
+    // The first step waits before anything is saved: the next goes on from its progress.
+    if (run.state.status === undefined) await context.inbox.saveProgress(run.bucket, run.execution, progress);
+    return waitForLease(run, error);
   }
   if ("outcome" in result) return run.end(reportOfOutcome(progress, result.outcome));
   const tookLease = progress.session === undefined && result.progress.session !== undefined;

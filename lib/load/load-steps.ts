@@ -4,9 +4,11 @@
  * steps one after another in one process; an ingest on AWS runs each in its own Lambda invocation
  * (lib/ingest). Same phases, same validation, same lease, same all-or-nothing flip:
  *
- * validate (every line, ids once) → guard (a snapshot: count what it would delete, refuse too
- * much; lib/load/shrink-guard.ts) → apply (in chunks, in a load session) → snapshot (delete the
- * stored ids the file lacks) → commit (the flip, then clean-up) ; abort (undo) after any failure.
+ * the lease (a step of its own) → validate (every line, ids once) → guard (a snapshot: count what
+ * it would delete, refuse too much; lib/load/shrink-guard.ts) → apply (in chunks) → snapshot
+ * (delete the stored ids the file lacks) → commit (the flip, then clean-up) ; abort (undo and
+ * release) after any failure. Every phase runs in the load session: a load waiting for the lease
+ * has read nothing, so an ingest that waits holds no Lambda instance while another one works.
  */
 import { DataFileError } from "../directory/source.js";
 import type { Change, Deadline, DirectoryWriter, LoadCheckpoint, LoadSession } from "../store/port.js";
@@ -132,8 +134,11 @@ async function firstLabelOf(read: ChangeReader, id: string, deadline: Deadline):
   return "an earlier change";
 }
 
-/** Every change valid and, in a data file, no id twice; the ids are kept for a snapshot. */
-async function validate(progress: LoadProgress, context: StepContext): Promise<StepResult> {
+/**
+ * Every change valid and, in a data file, no id twice (a DataFileError otherwise); the ids are
+ * kept for a snapshot.
+ */
+async function validate(progress: LoadProgress, context: StepContext): Promise<LoadProgress> {
   const { read, ids, deadline, signal } = context;
   let { validated } = progress;
   for await (const { change, label, next } of read(progress.position)) {
@@ -145,12 +150,11 @@ async function validate(progress: LoadProgress, context: StepContext): Promise<S
       const first = await firstLabelOf(read, id, deadline);
       throw new DataFileError(`${label} (id ${id})`, "id", `duplicate ${kind} id (first used by ${first})`);
     }
-    if (validated % 1_000 === 0 && deadline())
-      return { progress: { ...progress, position: next, validated } };
+    if (validated % 1_000 === 0 && deadline()) return { ...progress, position: next, validated };
   }
   context.onProgress?.({ phase: "validated", changes: validated });
   const guarded = progress.mode === "snapshot" && !progress.allowShrink;
-  return { progress: { ...progress, phase: guarded ? "guard" : "apply", position: FILE_START, validated } };
+  return { ...progress, phase: guarded ? "guard" : "apply", position: FILE_START, validated };
 }
 
 /** Applies the file from its position in chunks, until the end or the deadline. */
@@ -275,8 +279,8 @@ async function inSession(
 ): Promise<StepResult> {
   const mayStart = (phase: LoadPhase) =>
     reached.progress.phase === phase && (progress.phase === phase || !context.deadline());
-  if (reached.progress.phase === "guard")
-    reached.progress = await guardShrink(reached.progress, session, context);
+  if (mayStart("validate")) reached.progress = await validate(reached.progress, context);
+  if (mayStart("guard")) reached.progress = await guardShrink(reached.progress, session, context);
   if (mayStart("apply")) reached.progress = await applyFile(reached.progress, session, context);
   if (mayStart("snapshot")) reached.progress = await deleteAbsent(reached.progress, session, context);
   if (mayStart("commit")) return commit(reached.progress, session, context);
@@ -314,20 +318,14 @@ async function abort(
 
 /**
  * One step of a load from `progress`: returns the progress to go on from, or how the load ended.
- * A `LoadInProgressError` (another load holds the lease) is thrown before anything is written.
+ * A `LoadInProgressError` (another load holds the lease) is thrown before anything is read.
  */
 export async function loadStep(progress: LoadProgress, context: StepContext): Promise<StepResult> {
   if (progress.phase === "abort")
     return abort(progress, progress.failure ?? { kind: "failed", message: "aborted" }, context);
-  if (progress.phase === "validate") {
-    try {
-      return await validate(progress, context);
-    } catch (error) {
-      return { outcome: { status: "undone", failure: failureOf(error), error } };
-    }
-  }
   if (progress.session === undefined) {
-    // Taking the lease is a step of its own: the session is on record before anything is written.
+    // Taking the lease is a step of its own, before the file is read: the session is on record
+    // before anything is written, and a load that must wait for the lease has done no work.
     const session = await context.directory.beginLoad(progress.label);
     return { progress: { ...progress, session: session.suspend() } };
   }

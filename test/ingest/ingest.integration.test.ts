@@ -109,7 +109,7 @@ describeEachEngine("the ingest", (getEngine) => {
       const { state, deadLetter } = execution;
       expect(await ended(execution)).toEqual(APPLIED);
       expect(deadLetter).toBeUndefined();
-      // Uncut, it takes 3: validate, take the lease, apply and commit.
+      // Uncut, it takes 2: take the lease, then the rest.
       expect(state.steps).toBeGreaterThan(3);
       await table.expectState(await stateAfter(world.before, [{ path: world.file(mode), mode }]));
       await table.expectVerified();
@@ -170,7 +170,7 @@ describeEachEngine("the ingest", (getEngine) => {
     await table.expectState(world.beforeState);
   });
 
-  it("refuses an object over the maximum, and a file that is not NDJSON in one step, changing nothing", async () => {
+  it("refuses an object over the maximum unread, and a file that is not NDJSON when first read, changing nothing", async () => {
     const { table, world } = ready();
     const body = await readFile(world.file("merge"));
     const big = await put("merge/big.ndjson", body);
@@ -185,14 +185,16 @@ describeEachEngine("the ingest", (getEngine) => {
         rule: `is ${body.length.toLocaleString("en-US")} bytes, over the inbox's maximum of ${(body.length - 1).toLocaleString("en-US")} bytes`,
       },
     });
-    // Three MB with no line break, not JSON: refused by the step that first reads it.
+    // Three MB with no line break, not JSON: refused by the step that first reads it, the one
+    // after the step that takes the lease.
     const junk = await put("merge/junk.json", `{"persons": [${"x".repeat(3_000_000)}`);
     const execution = await runLocalExecution(junk, ingest());
     const report = await inbox().report(junk);
     expect({ status: execution.state.status, steps: report?.steps }).toEqual({
       status: "refused",
-      steps: 1,
+      steps: 2,
     });
+    expect((await readManifest(table.documents, table.table)).lease).toBeUndefined();
     expect(report?.refusal?.record).toMatch(/^data file/);
     await table.expectState(world.beforeState);
   });
@@ -255,7 +257,7 @@ describeEachEngine("the ingest", (getEngine) => {
     let calls = 0;
     const crashing = async (state: IngestState) => {
       calls += 1;
-      // Step 1 validates, 2 takes the lease, 3 applies two chunks; 4 dies with the load half written.
+      // Step 1 takes the lease, 2 validates and applies, 3 applies more; 4 dies with it half written.
       if (calls === 4) throw new Error("Task timed out after 900.00 seconds");
       return step(state);
     };

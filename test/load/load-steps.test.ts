@@ -76,7 +76,8 @@ describe("a load in steps", () => {
         const directory = memoryDirectory(ready().beforeState);
         const { outcome, steps } = await inSteps(file(mode), mode, directory, every);
         expect(outcome.status).toBe("applied");
-        expect(steps).toBeGreaterThan(3);
+        // Uncut, it takes 2: the lease, then the rest.
+        expect(steps).toBeGreaterThan(2);
         expect(await searchAnswers(directory)).toEqual(expected);
       }
     },
@@ -131,7 +132,7 @@ describe("a load in steps", () => {
           rule: expect.stringMatching(/^would delete 26 of the 250 stored employee records, more than 10%/),
         },
       });
-      // Validation, the lease, then the count's three pages of stored ids.
+      // The lease, validation, then the count's three pages of stored ids.
       if (every === 1) expect(steps).toBeGreaterThanOrEqual(5);
     }
     expect(directory.state().employees.size).toBe(250);
@@ -139,22 +140,38 @@ describe("a load in steps", () => {
     expect(outcome).toMatchObject({ status: "applied", summary: { deletedBySnapshot: 25 } });
   });
 
-  it("takes the lease in a step of its own, and throws LoadInProgressError while another load holds it", async () => {
+  it("takes the lease in a step of its own, before reading the file; LoadInProgressError while held", async () => {
     const { file } = ready();
     const directory = memoryDirectory();
     const held = await directory.beginLoad("another");
-    const validated: LoadProgress = { ...firstStep("changes", "x"), phase: "apply" };
+    const start = firstStep("changes", "x");
+    let reads = 0;
     const context: StepContext = {
-      read: (from) => readChanges(fileBytes(file("changes")), "changes", from),
+      read: (from) => {
+        reads += 1;
+        return readChanges(fileBytes(file("changes")), "changes", from);
+      },
       directory,
       ids: new LoadIds(),
       chunk: 10,
       deadline: () => false,
     };
-    await expect(loadStep(validated, context)).rejects.toBeInstanceOf(LoadInProgressError);
+    await expect(loadStep(start, context)).rejects.toBeInstanceOf(LoadInProgressError);
     await held.abort();
-    const taken = await loadStep(validated, context);
+    const taken = await loadStep(start, context);
+    expect("progress" in taken && taken.progress).toMatchObject({ phase: "validate", validated: 0 });
     expect("progress" in taken && taken.progress.session).toBeDefined();
-    expect("progress" in taken && taken.progress.applied).toBe(0);
+    expect(reads).toBe(0);
+    // The next step validates in the lease: a refusal there undoes the load and releases it.
+    const bad = {
+      ...context,
+      read: () =>
+        readChanges(async function* () {
+          yield Buffer.from('{"op":"delete","person":"nope"}\n');
+        }, "changes"),
+    };
+    const refused = "progress" in taken ? await loadStep(taken.progress, bad) : taken;
+    expect(refused).toMatchObject({ outcome: { status: "undone", failure: { kind: "refused" } } });
+    await (await directory.beginLoad("next")).abort();
   });
 });
