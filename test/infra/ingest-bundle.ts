@@ -72,5 +72,42 @@ export function ingestBundleAssertions(stage: string, synthesized: () => Synthes
       const report = await new InboxStore(s3.client()).report(object);
       expect(report).toMatchObject({ status: "applied", mode: "merge", changes: 3 });
     });
+
+    it("writes the failed report of an execution that timed out, called with EventBridge's event", async () => {
+      if (!s3 || !dynamo) throw new Error("setup failed");
+      const { bucket } = s3;
+      const object = { bucket, key: "merge/late.ndjson", versionId: "null" };
+      await s3.client().send(new PutObjectCommand({ Bucket: bucket, Key: object.key, Body: "" }));
+      const event = {
+        source: "aws.states",
+        "detail-type": "Step Functions Execution Status Change",
+        detail: {
+          name: "e-late",
+          status: "TIMED_OUT",
+          startDate: 1_767_225_600_000,
+          stopDate: 1_767_312_000_000,
+          input: JSON.stringify({ object }),
+          error: "States.Timeout",
+          cause: null,
+        },
+      };
+      const file = bundlePath(
+        synthesized().outdir,
+        synthesized().statelessTemplate,
+        logicalId(synthesized().stateless.ingest.stepFunction),
+      );
+      const run = await runBundleAsync(file, `handler(${JSON.stringify(event)}, ${LAMBDA_CONTEXT})`, {
+        AWS_ENDPOINT_URL_S3: s3.endpoint,
+        AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
+        AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
+        AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
+      });
+      if (!run.ok) throw new Error(run.stderr.slice(0, 2_000));
+      expect(await new InboxStore(s3.client()).report(object)).toMatchObject({
+        status: "failed",
+        error: "the ingest's execution timed out (States.Timeout)",
+        execution: "e-late",
+      });
+    });
   });
 }
