@@ -17,7 +17,6 @@ import { CfnOutput, Duration, Stack, Validations } from "aws-cdk-lib";
 import type { ITable } from "aws-cdk-lib/aws-dynamodb";
 import { EventField, Rule, RuleTargetInput } from "aws-cdk-lib/aws-events";
 import { LambdaFunction, SfnStateMachine } from "aws-cdk-lib/aws-events-targets";
-import { PolicyStatement } from "aws-cdk-lib/aws-iam";
 import { SqsDestination } from "aws-cdk-lib/aws-lambda-destinations";
 import { LogGroup } from "aws-cdk-lib/aws-logs";
 import type { IBucket } from "aws-cdk-lib/aws-s3";
@@ -42,13 +41,14 @@ import {
 } from "aws-cdk-lib/aws-stepfunctions";
 import { LambdaInvoke, SqsSendMessage } from "aws-cdk-lib/aws-stepfunctions-tasks";
 import { Construct } from "constructs";
-import { INBOX_PREFIXES, REPORTS_PREFIX, WORK_PREFIX } from "../../lib/ingest/inbox.js";
+import { INBOX_PREFIXES } from "../../lib/ingest/inbox.js";
 import { stageParameterNames } from "../../lib/stages.js";
 import { INGEST_RETRY_LIMITS } from "../../lib/store/retry-limits.js";
 import type { TableId } from "../../lib/store/tables.js";
 import type { StageConfig } from "../config.js";
 import { DirectoryFunction } from "./directory-function.js";
 import { ingestRoleName, ingestStateMachineName } from "./inbox-writers.js";
+import { grantInbox } from "./ingest-grants.js";
 import { acknowledgeWildcardResources } from "./wildcard-acknowledgment.js";
 
 const INGEST_ENTRY = "functions/ingest-step.ts";
@@ -289,32 +289,4 @@ function ingestLoop(scope: Construct, fn: DirectoryFunction, deadLetters: Queue)
   step.next(route);
   abort.next(route);
   return step;
-}
-
-/** Least privilege on the inbox: read the files by version, keep work, write reports. */
-function grantInbox(fn: DirectoryFunction, inbox: IBucket): void {
-  const objects = (prefixes: readonly string[]) =>
-    prefixes.map((prefix) => inbox.arnForObjects(`${prefix}*`));
-  acknowledgeWildcardResources(
-    fn.role ?? fn,
-    objects([...INBOX_PREFIXES, WORK_PREFIX, REPORTS_PREFIX]),
-    "The objects under one prefix of the inbox each (merge/, snapshot/, changes/, work/, reports/): object keys are the files' names, unknown in advance.",
-  );
-  fn.addToRolePolicy(
-    new PolicyStatement({
-      actions: ["s3:GetObject", "s3:GetObjectVersion"],
-      resources: objects(INBOX_PREFIXES),
-    }),
-  );
-  fn.addToRolePolicy(
-    new PolicyStatement({
-      actions: ["s3:GetObject", "s3:PutObject", "s3:DeleteObject"],
-      resources: objects([WORK_PREFIX]),
-    }),
-  );
-  fn.addToRolePolicy(
-    new PolicyStatement({ actions: ["s3:GetObject", "s3:PutObject"], resources: objects([REPORTS_PREFIX]) }),
-  );
-  // Without it a missing object reads as 403, not 404: "no report yet" must be tellable.
-  fn.addToRolePolicy(new PolicyStatement({ actions: ["s3:ListBucket"], resources: [inbox.bucketArn] }));
 }
