@@ -41,7 +41,7 @@ function positions(calls: readonly CallKind[], from: number, to: number): number
     "journal",
     "write",
     "stamp",
-    "scan",
+    "ids",
     "read",
     "publish",
     "cleanup",
@@ -183,7 +183,7 @@ describeEachEngine(`a loader killed with SIGKILL (LOAD_TEST_SEED=${SEED})`, (get
 
   it("killed during the snapshot phase (reading stored ids, deleting the absent), then re-run", async () => {
     const { calls } = await profile("snapshot");
-    await crashThenRerun("snapshot", pick(calls, calls.indexOf("scan"), calls.indexOf("publish")));
+    await crashThenRerun("snapshot", pick(calls, calls.indexOf("ids"), calls.indexOf("publish")));
   });
 
   it.each([

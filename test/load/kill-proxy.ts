@@ -13,6 +13,7 @@ const CALL_KINDS = [
   "write",
   "stamp",
   "scan",
+  "ids",
   "publish",
   "cleanup",
   "cleaned",
@@ -31,6 +32,23 @@ const describePoint = (point: KillPoint) => `${point.when} ${point.kind} #${poin
 
 export { describePoint };
 
+/** A Query of the id index (partitions 0xfb…): a snapshot reading its stored ids. */
+function isIdIndexQuery(body: Record<string, unknown>): boolean {
+  const values = body.ExpressionAttributeValues as Record<string, { B?: string }> | undefined;
+  const p = values?.[":p"]?.B;
+  return p !== undefined && Buffer.from(p, "base64")[0] === 0xfb;
+}
+
+/** What an UpdateItem is to a load, from its expression. */
+function updateKind(update: string): CallKind {
+  if (update.startsWith("SET lease =")) return "lease";
+  if (update.includes("committed =")) return "publish";
+  if (update === "REMOVE cleanup") return "cleaned";
+  if (update === "REMOVE lease") return "release";
+  if (update.startsWith("SET lease.")) return "renew";
+  return "stamp";
+}
+
 /** What a DynamoDB call is to a load, from its operation and expressions. */
 function kindOf(operation: string, body: Record<string, unknown>, published: boolean): CallKind {
   const update = typeof body.UpdateExpression === "string" ? body.UpdateExpression : "";
@@ -42,14 +60,10 @@ function kindOf(operation: string, body: Record<string, unknown>, published: boo
     case "Scan":
       return "scan";
     case "UpdateItem":
-      if (update.startsWith("SET lease =")) return "lease";
-      if (update.includes("committed =")) return "publish";
-      if (update === "REMOVE cleanup") return "cleaned";
-      if (update === "REMOVE lease") return "release";
-      if (update.startsWith("SET lease.")) return "renew";
-      return "stamp";
-    case "GetItem":
+      return updateKind(update);
     case "Query":
+      return isIdIndexQuery(body) ? "ids" : "read";
+    case "GetItem":
     case "BatchGetItem":
       return "read";
     default:

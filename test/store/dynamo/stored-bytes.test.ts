@@ -34,6 +34,7 @@ import {
 } from "../../../lib/store/dynamo/model/codec.js";
 import {
   bundleItems,
+  idEntryItem,
   locationItem,
   personEntryItems,
   recordItems,
@@ -424,6 +425,19 @@ describe("stored items are byte for byte those of the documented layout", () => 
     expect(chunks.map((item) => hex(item.d as Uint8Array))).toEqual(
       chunks.map((_, index) => `02${hex(body.subarray(index * 100, (index + 1) * 100))}`),
     );
+  });
+
+  it("writes id index entries, one partition of 16 a kind by the XOR of the id's bytes", () => {
+    expect(itemHex(idEntryItem("employee", RECORD, 3), false)).toEqual({
+      p: "fb0100",
+      s: "f0e1d2c3b4a54968877665544332211000000003",
+      d: "02",
+    });
+    expect(itemHex(idEntryItem("person", "00000000-0000-4000-8000-00000000000b", 7), false)).toEqual({
+      p: "fb000b",
+      s: "0000000000004000800000000000000b00000007",
+      d: "02",
+    });
   });
 
   it("writes a location item", () => {

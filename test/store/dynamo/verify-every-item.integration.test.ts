@@ -1,7 +1,7 @@
 /**
  * `verify` notices any single damaged item. A directory of two loads and a kept scope is read
  * whole; then, one item at a time and undone after each, every stored item (but the manifest) is
- * deleted (but for one kind, below), altered (a byte of `d` flipped, a byte added, an attribute removed, a count lowered) and
+ * deleted, altered (a byte of `d` flipped, a byte added, an attribute removed, a count lowered) and
  * copied where it does not belong (another generation, another record or person, the other
  * company): verify must report each, unless what the item holds is unchanged (below). The misses are gathered, so a failure lists them all.
  */
@@ -64,13 +64,6 @@ function genAt(item: Item): number | undefined {
 const hasOrderKey = ({ p, s }: ItemKey) =>
   (isCompanyPartition(p) || isScopePartition(p)) && (s[0] ?? 0) <= 0x0b && !isOrderIndexSort(s);
 
-/**
- * The bundle of a person with no record is the one item nothing else names: no search can find the
- * person, and verify cannot tell it was deleted (docs/runbook.md; a snapshot load restores it).
- */
-const unseenWhenDeleted = (item: Item) =>
-  isPersonPartition(keyOf(item).p) && decompress<Bundle>(bytes(item[A.data])).employees.length === 0;
-
 /** Each attribute removed but the key. */
 const withoutEach = (item: Item): Damage[] =>
   Object.keys(item)
@@ -129,7 +122,7 @@ function copies(item: Item): Damage[] {
 }
 
 const damages = (item: Item): Damage[] => [
-  ...(unseenWhenDeleted(item) ? [] : [{ what: "deleted", remove: keyOf(item) }]),
+  { what: "deleted", remove: keyOf(item) },
   ...withoutEach(item),
   ...altered(item),
   ...copies(item),

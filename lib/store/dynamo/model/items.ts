@@ -22,6 +22,10 @@ import {
   FAMILY,
   type Generation,
   isAbandoned,
+  type IdKind,
+  idBucketOf,
+  idEntrySort,
+  idsPartition,
   LOCATION_SORT,
   locationPartition,
   type PartitionKey,
@@ -174,6 +178,19 @@ export function bundleItems(
     [A.chunks]: chunks.length,
     [A.hasPerson]: bundle.person === null ? 0 : 1,
   }));
+}
+
+/**
+ * A stored id's entry in the id index, of the generation of the record's location value or of
+ * the bundle holding the person: written and superseded with them.
+ */
+export const idEntryKey = (kind: IdKind, id: string, gen: number): ItemKey => ({
+  p: idsPartition(kind, idBucketOf(id)),
+  s: idEntrySort(id, gen),
+});
+export function idEntryItem(kind: IdKind, id: string, gen: number): Item {
+  const { p, s } = idEntryKey(kind, id, gen);
+  return { [A.partition]: p, [A.sort]: s, [A.data]: emptyValue() };
 }
 
 export const bundleKeys = (personId: string, gen: number, chunks: number): ItemKey[] =>

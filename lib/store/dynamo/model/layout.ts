@@ -109,6 +109,7 @@ export type Family = (typeof FAMILY)[keyof typeof FAMILY];
 const PARTITION = {
   person: 0x00,
   location: 0x01,
+  ids: 0xfb,
   scopes: 0xfc,
   scope: 0xfd,
   journal: 0xfe,
@@ -123,6 +124,26 @@ export const personPartition = (personId: string): PartitionKey =>
 /** Where an employee record is now (and was before the load in progress): by record id. */
 export const locationPartition = (recordId: string): PartitionKey =>
   partitionKey(writeUuid(new ByteWriter(1 + UUID_BYTES).u8(PARTITION.location), recordId));
+/**
+ * The id index: one entry per stored person (kind 0x00) and employee record (0x01), in 16
+ * partitions a kind (`idBucketOf`), so a snapshot finds the stored ids its file lacks by reading
+ * about 30 bytes an id, not the table.
+ */
+export type IdKind = "person" | "employee";
+const ID_KIND = { person: 0x00, employee: 0x01 } as const;
+export const ID_BUCKETS = 16;
+export const idsPartition = (kind: IdKind, bucket: number): PartitionKey =>
+  Uint8Array.of(PARTITION.ids, ID_KIND[kind], bucket) as PartitionKey;
+/** An id's partition of the id index: the XOR of its 16 bytes, mod 16 (uuids v1 and v7 share prefixes). */
+export function idBucketOf(id: string): number {
+  let x = 0;
+  for (const byte of writeUuid(new ByteWriter(UUID_BYTES), id).done()) x ^= byte;
+  return x % ID_BUCKETS;
+}
+/** An id entry: the id + the generation of the location or bundle it stands for. */
+export const idEntrySort = (id: string, gen: number): SortKey =>
+  sortKey(writeUuid(new ByteWriter(UUID_BYTES + GEN_BYTES), id).u32(gen));
+export const idOfIdEntrySort = (sort: Uint8Array): string => readUuid(new ByteReader(sort));
 /** The registry of scopes: one item per scope kept (its companies), versioned by generation. */
 export const SCOPES_PARTITION = Uint8Array.of(PARTITION.scopes) as PartitionKey;
 /** A scope's persons order: 0xfd + the scope's id (scopes.ts). */
@@ -152,6 +173,9 @@ export const isScopesPartition = (p: Uint8Array) => p.length === 1 && p[0] === P
 export const isScopePartition = (p: Uint8Array) =>
   p.length === 1 + SCOPE_ID_BYTES && p[0] === PARTITION.scope;
 export const isJournalPartition = (p: Uint8Array) => p.length === 1 + GEN_BYTES && p[0] === PARTITION.journal;
+export const isIdsPartition = (p: Uint8Array) =>
+  p.length === 3 && p[0] === PARTITION.ids && (p[1] ?? 2) <= 1 && (p[2] ?? ID_BUCKETS) < ID_BUCKETS;
+export const idKindOfPartition = (p: Uint8Array): IdKind => (p[1] === ID_KIND.person ? "person" : "employee");
 /** The id of a person or location partition. */
 export const idOfPartition = (p: Uint8Array): string => readUuid(new ByteReader(p, 1));
 /** The generation of a journal partition. */

@@ -42,10 +42,14 @@ import {
   gramCensusSort,
   type Item,
   type ItemKey,
+  idBucketOf,
+  idKindOfPartition,
+  idOfIdEntrySort,
   idOfPartition,
   isCompanyPartition,
   isGramCensusSort,
   isGramMarkerSort,
+  isIdsPartition,
   isJournalPartition,
   isLocationPartition,
   isOrderBlockSort,
@@ -119,6 +123,8 @@ export class Census {
   readonly bundles = new Map<string, BundleSummary>();
   /** Location values visible at the committed generation, by record id. */
   readonly locations = new Map<string, { gen: number; value: Location }>();
+  /** Visible entries of the id index, by kind and id: their generation. */
+  readonly ids = { person: new Map<string, number>(), employee: new Map<string, number>() };
   /** Visible order indexes, by company and order family (`<family>/<company>`). */
   readonly orderIndexes = new Map<string, { key: ItemKey; index: OrderIndex }>();
   /** Visible order blocks, by company, order family, low and generation (`orderBlockId`). */
@@ -205,6 +211,7 @@ export class Census {
     if (isJournalPartition(p)) return this.rules.journal(genOfJournal(p));
     if (isPersonPartition(p)) return this.bundleChunk(key, item);
     if (isLocationPartition(p)) return this.location(key, item);
+    if (isIdsPartition(p)) return this.idEntry(key, item);
     if (isScopesPartition(p)) return this.scope(key, item);
     if (isScopePartition(p)) {
       const owner = scopeOwner(scopeOfPartition(p));
@@ -426,6 +433,22 @@ export class Census {
       ]),
     );
     this.bundles.set(personId, { gen, personOrder: personOrder(bundle.person), pairs, records });
+    return undefined;
+  }
+
+  /** An entry of the id index: kept when visible, for verify-links.ts. */
+  private idEntry(key: ItemKey, item: Item): string | undefined {
+    if (key.s.length !== 20) return "an id index entry with a malformed sort key";
+    const gen = genOf(key.s);
+    const unseen = this.unseen(gen, item);
+    if (unseen !== undefined) return unseen ?? undefined;
+    if (bytesOf(item[A.data]).length !== 1) return "an id index entry with data beyond the format byte";
+    const id = idOfIdEntrySort(key.s);
+    if (idBucketOf(id) !== key.p[2]) return "an id index entry in another id's partition";
+    const ids = this.ids[idKindOfPartition(key.p)];
+    const seen = ids.get(id);
+    if (seen !== undefined) return `a second visible version of one key (the other is of generation ${seen})`;
+    ids.set(id, gen);
     return undefined;
   }
 

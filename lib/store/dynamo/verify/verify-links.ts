@@ -6,6 +6,7 @@
  */
 import { type OrderKey, orderKeyParts } from "../../binary-keys.js";
 import type { Location } from "../model/index.js";
+import { idEntryKey } from "../model/index.js";
 import {
   bundleSort,
   companyPartition,
@@ -162,7 +163,33 @@ function* bundleLinks(census: Census, inScope: (company: string) => boolean): Ge
   }
 }
 
-/** The first item that does not agree with the others, if any. */
+/** The id index holds exactly the visible locations' records and bundles' persons, at their generations. */
+function* idLinks(census: Census): Generator<Problem> {
+  for (const [id, location] of census.locations) {
+    const gen = census.ids.employee.get(id);
+    if (gen !== location.gen)
+      yield { key: locationKey(id), what: `no id index entry of generation ${location.gen} (${found(gen)})` };
+  }
+  for (const [id, gen] of census.ids.employee)
+    if (census.locations.get(id)?.gen !== gen)
+      yield {
+        key: idEntryKey("employee", id, gen),
+        what: `an id index entry of no record location of its generation`,
+      };
+  for (const [id, bundle] of census.bundles) {
+    const gen = census.ids.person.get(id);
+    if (gen !== bundle.gen)
+      yield {
+        key: { p: personPartition(id), s: bundleSort(bundle.gen, 0) },
+        what: `no id index entry of generation ${bundle.gen} (${found(gen)})`,
+      };
+  }
+  for (const [id, gen] of census.ids.person)
+    if (census.bundles.get(id)?.gen !== gen)
+      yield { key: idEntryKey("person", id, gen), what: `an id index entry of no bundle of its generation` };
+}
+
+/** The first item that does not agree with the others, if any (the id index: read whole only). */
 export function checkLinks(census: Census, scope?: string): Problem | undefined {
   const inScope = (company: string) => scope === undefined || company === scope;
   const all = [
@@ -170,6 +197,7 @@ export function checkLinks(census: Census, scope?: string): Problem | undefined 
     entryLinks(census),
     locationLinks(census, inScope),
     bundleLinks(census, inScope),
+    ...(scope === undefined ? [idLinks(census)] : []),
   ];
   for (const problems of all) for (const problem of problems) return problem;
   return undefined;

@@ -10,6 +10,8 @@ import {
   bundleItems,
   bundleKeys,
   encodeLocation,
+  idEntryItem,
+  idEntryKey,
   itemKey,
   locationItem,
   locationOf,
@@ -116,8 +118,14 @@ function writeRecord(
   person: OrderKey | null,
 ): boolean {
   const { gen } = writes;
-  if (stored?.current) writes.supersede(recordKeys(stored.current, stored.gen), stored.gen);
-  for (const item of record ? recordItems(record, gen, person) : []) writes.put(item);
+  if (stored?.current)
+    writes.supersede(
+      [...recordKeys(stored.current, stored.gen), idEntryKey("employee", id, stored.gen)],
+      stored.gen,
+    );
+  if (record)
+    for (const item of [...recordItems(record, gen, person), idEntryItem("employee", id, gen)])
+      writes.put(item);
   // The committed value, kept for readers and the undo: a location this load already rewrote
   // (even one it deleted in an earlier chunk) keeps the previous it holds.
   const previous =
@@ -143,13 +151,22 @@ function writeBundle(
 ): void {
   if (stored) {
     const old = stored.bundle;
-    const entries = old.person ? personEntryItems(old.person, old.employees, stored.gen).map(itemKey) : [];
+    const entries = old.person
+      ? [
+          ...personEntryItems(old.person, old.employees, stored.gen).map(itemKey),
+          idEntryKey("person", personId, stored.gen),
+        ]
+      : [];
     writes.supersede([...bundleKeys(personId, stored.gen, stored.chunks), ...entries], stored.gen);
   }
   if (bundle.person === null && bundle.employees.length === 0) return;
   for (const item of bundleItems(personId, bundle, gen)) writes.put(item);
   if (bundle.person)
-    for (const item of personEntryItems(bundle.person, bundle.employees, gen)) writes.put(item);
+    for (const item of [
+      ...personEntryItems(bundle.person, bundle.employees, gen),
+      idEntryItem("person", personId, gen),
+    ])
+      writes.put(item);
 }
 
 /**
