@@ -20,7 +20,7 @@ import { ingestStep } from "../lib/ingest/ingest-step.js";
 import { callerText } from "../lib/observability/caller-text.js";
 import { logger } from "../lib/observability/logger.js";
 import { dynamoDirectoryWriter } from "../lib/store/dynamo/index.js";
-import { boundedClientConfig, documentClientFor, tableNameFromEnv } from "../lib/store/dynamo-client.js";
+import { AWS_SETTLE_MS, boundedClientConfig, documentClientFor, tableNameFromEnv } from "../lib/store/dynamo-client.js";
 import { INGEST_RETRY_LIMITS } from "../lib/store/retry-limits.js";
 import { DIRECTORY_TABLE } from "../lib/store/tables.js";
 
@@ -35,7 +35,7 @@ const inbox = new InboxStore(inboxClient());
 const directory = dynamoDirectoryWriter(
   documentClientFor(new DynamoDBClient(boundedClientConfig(INGEST_RETRY_LIMITS))),
   tableNameFromEnv(DIRECTORY_TABLE),
-  { leaseTtlMs: INGEST_LEASE_MS, renewEveryMs: 30_000, settleMs: 1_000 },
+  { leaseTtlMs: INGEST_LEASE_MS, renewEveryMs: 30_000, settleMs: AWS_SETTLE_MS },
 );
 
 async function step(state: IngestState, context: Context): Promise<IngestState> {

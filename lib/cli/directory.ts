@@ -9,7 +9,7 @@
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { isCompanyId } from "../directory/company-id.js";
 import { directoryInspection, problemText, repairDerived, verifyDirectory } from "../store/dynamo/index.js";
-import { documentClientFor } from "../store/dynamo-client.js";
+import { AWS_SETTLE_MS, documentClientFor } from "../store/dynamo-client.js";
 import { type CommandLine, cli, quoted, UsageError, urlOption } from "./args.js";
 import { openDirectoryTable, refusedConnectionLine, type TableFlags } from "./directory-table.js";
 
@@ -111,12 +111,16 @@ async function verify(documents: DynamoDBDocumentClient, table: string, companyI
 const NOT_REBUILT =
   "not rebuilt (the rest is derived from them): record contents, locations, bundles; run verify";
 
-async function repair(documents: DynamoDBDocumentClient, table: string, companyId: string | undefined) {
-  const { companies, unhealed } = await repairDerived(
-    documents,
-    table,
-    companyId === undefined ? {} : { companyId },
-  );
+async function repair(
+  documents: DynamoDBDocumentClient,
+  table: string,
+  companyId: string | undefined,
+  local: boolean,
+) {
+  const { companies, unhealed } = await repairDerived(documents, table, {
+    ...(companyId === undefined ? {} : { companyId }),
+    ...(local ? {} : { settleMs: AWS_SETTLE_MS }),
+  });
   console.log(
     `repaired: entries, orders, name postings and kept scopes of ${companies.length} companies rebuilt`,
   );
@@ -127,12 +131,12 @@ async function repair(documents: DynamoDBDocumentClient, table: string, companyI
 
 /** Runs the command; the exit code. */
 async function run(command: Command, flags: TableFlags): Promise<number> {
-  const { client, table } = await openDirectoryTable(flags);
+  const { client, table, local } = await openDirectoryTable(flags);
   const documents = documentClientFor(client);
   const inspection = directoryInspection(documents, table);
   try {
     if (command.name === "verify") return await verify(documents, table, command.companyId);
-    if (command.name === "repair") return await repair(documents, table, command.companyId);
+    if (command.name === "repair") return await repair(documents, table, command.companyId, local);
     if (command.name === "company")
       return answer(await inspection.company(command.id, command.records), `company ${command.id}`, table);
     if (command.name === "employee")

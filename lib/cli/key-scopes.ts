@@ -9,16 +9,20 @@ import { keepScopes } from "../load/keep-scopes.js";
 import { callerText } from "../observability/caller-text.js";
 import { employmentFilter } from "../search/matching.js";
 import { dynamoDirectory, dynamoDirectoryReader } from "../store/dynamo/index.js";
-import { documentClientFor } from "../store/dynamo-client.js";
+import { AWS_SETTLE_MS, documentClientFor } from "../store/dynamo-client.js";
 import { LoadInProgressError } from "../store/port.js";
 import { failureLine } from "./args.js";
 import { openDirectoryTable, type TableFlags } from "./directory-table.js";
 
 /** Sets the directory's scopes to the keys'; throws what went wrong (another load running, too). */
 export async function keepKeyScopes(target: KeyTarget, flags: TableFlags): Promise<void> {
-  const { client, table } = await openDirectoryTable(flags);
+  const { client, table, local } = await openDirectoryTable(flags);
   try {
-    await keepScopes(dynamoDirectory(documentClientFor(client), table), keyScopes(await target.list()));
+    const writer = local ? {} : { settleMs: AWS_SETTLE_MS };
+    await keepScopes(
+      dynamoDirectory(documentClientFor(client), table, { writer }),
+      keyScopes(await target.list()),
+    );
     console.error("key scopes updated");
   } finally {
     client.destroy();

@@ -38,6 +38,12 @@ export function boundedClientConfig(limits: RetryLimits): DynamoDBClientConfig {
 /** Route functions (LAMBDA_RETRY_LIMITS). */
 export const LAMBDA_CLIENT_CONFIG: DynamoDBClientConfig = boundedClientConfig(LAMBDA_RETRY_LIMITS);
 
+/**
+ * What a load on AWS waits between its last write and its flip, so that eventually consistent
+ * reads and the byPhone index hold every write of the generation it publishes (docs/data-model.md).
+ */
+export const AWS_SETTLE_MS = 1_000;
+
 export function documentClientFor(client: DynamoDBClient): DynamoDBDocumentClient {
   return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
 }
