@@ -5,8 +5,8 @@
  *
  * One record R (the first linked record at or after the middle of the file) is changed, then moved
  * to another company, re-linked to another person, and deleted; then 1% of the records change
- * (a changes file); then the whole directory is loaded as a snapshot, unchanged, and with another
- * 1% changed.
+ * (a changes file); then the whole directory is loaded as a snapshot, unchanged, with another
+ * 1% changed, and without 1% of its records.
  */
 import type { SourceEmployee } from "../directory/source.js";
 import type { LoadMode } from "../load/change-lines.js";
@@ -119,5 +119,11 @@ export function loadCases(initial: DirectoryState): LoadCase[] {
   add("snapshot, unchanged", "snapshot", () => stateLines(unchanged), unchanged);
   const changedSnapshot = withRecords(state, onePercentEdited(state, 25, 100_000));
   add("snapshot, 1% of records changed", "snapshot", () => stateLines(changedSnapshot), changedSnapshot);
+  const dropped = new Set(onePercentEdited(state, 75, 0).map((record) => record.id));
+  const shrunk: DirectoryState = {
+    persons: state.persons,
+    employees: new Map([...state.employees].filter(([id]) => !dropped.has(id))),
+  };
+  add("snapshot dropping 1% of records", "snapshot", () => stateLines(shrunk), shrunk);
   return cases;
 }

@@ -114,6 +114,16 @@ describe("loadCases", () => {
     expect(snapshot.load.next.employees.size).toBe(snapshot.before.employees.size);
   });
 
+  it("drops 1% of the records in a snapshot, every person and other record unchanged", () => {
+    const dropping = byName("snapshot dropping 1%");
+    const { before, load } = dropping;
+    expect(load.mode).toBe("snapshot");
+    expect(load.next.employees.size).toBe(before.employees.size - Math.ceil(before.employees.size / 100));
+    expect(changedIds(before, load.next)).toEqual([]);
+    expect([...load.next.employees.keys()].every((id) => before.employees.has(id))).toBe(true);
+    expect(sorted(load.next.persons)).toEqual(sorted(before.persons));
+  });
+
   it("loads the unchanged directory whole as a snapshot, every person and record once", () => {
     const unchanged = byName("snapshot, unchanged");
     sameState(unchanged.load.next, unchanged.before);
