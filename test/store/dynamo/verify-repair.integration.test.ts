@@ -5,7 +5,7 @@ import { namesOf } from "../../../lib/search/matching.js";
 import { dynamoDirectory } from "../../../lib/store/dynamo/index.js";
 import { type Item, keyOf } from "../../../lib/store/dynamo/model/batch.js";
 import { decodeOrderIndex, encodeOrderIndex } from "../../../lib/store/dynamo/model/codec.js";
-import { employmentOrder } from "../../../lib/store/dynamo/model/items.js";
+import { employmentOrder, idEntryKey } from "../../../lib/store/dynamo/model/items.js";
 import {
   companyPartition,
   entrySort,
@@ -148,6 +148,7 @@ describeEachEngine("repairs of what verify reports", (getEngine) => {
     for (const family of [FAMILY.record, FAMILY.employmentNames])
       await items.remove({ p: companyPartition("acme"), s: entrySort(family, order, 1) });
     await items.remove({ p: locationPartition(E1), s: LOCATION_SORT });
+    await items.remove(idEntryKey("employee", E1, 1));
     // The company's postings marker too: the load then posts it again, the record's old postings gone.
     await items.remove({ p: companyPartition("acme"), s: gramMarkerSort(1) });
     const directory = dynamoDirectory(documents(), table(), { writer: { graceMs: 0 } });

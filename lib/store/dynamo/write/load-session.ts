@@ -63,6 +63,7 @@ import { companyPersons, deriveScopeOrder, keepScopes, scopesAtLoad } from "./de
 import { type Journal, journal } from "./journal.js";
 import { type ChunkProgress, ChunkWriter } from "./load-chunk.js";
 import { rebuildEntries, storedCompanies, supersedeDerived } from "./rebuild.js";
+import { rebuildIdIndex } from "./rebuild-ids.js";
 
 export interface WriterOptions {
   /** A lease not renewed for this long is taken to belong to a dead load. */
@@ -455,6 +456,7 @@ class DynamoLoadSession implements LoadSession {
       await supersedeDerived(context, this.chunks, companyPartition(company));
       this.chunks.companies.add(company);
     }
+    if (companyId === undefined) await rebuildIdIndex(context, this.chunks);
     for (const [scopeId, scope] of await scopesAtLoad(context))
       if (scope.companies.some((company) => companies.includes(company))) {
         await supersedeDerived(context, this.chunks, scopePartition(scope.home));

@@ -1,0 +1,81 @@
+/**
+ * What a whole `repair` does to the id index: every visible location's record and every visible
+ * bundle holding its person gets its entry, of that generation; any other visible entry is
+ * superseded. One Scan of the table (a whole repair reads it for its companies anyway); the
+ * expected entries are held by key, about 100 bytes an id.
+ */
+import { ScanCommand } from "@aws-sdk/lib-dynamodb";
+import { DIRECTORY_ATTR as A } from "../../tables.js";
+import {
+  bundleChunkOf,
+  bundleGenOf,
+  bytesOf,
+  genOf,
+  type Item,
+  type ItemKey,
+  idEntryItem,
+  idOfPartition,
+  isIdsPartition,
+  isLocationPartition,
+  isPersonPartition,
+  type KeyText,
+  keyOf,
+  keyText,
+  visibleAt,
+  Writes,
+} from "../model/index.js";
+import { locationAt } from "../read/index.js";
+import { type ChunkContext, loadAt } from "./chunk-context.js";
+import { writeInPieces } from "./derive-orders.js";
+import type { ChunkWriter } from "./load-chunk.js";
+
+const stampOf = (item: Item) => {
+  const x = item[A.supersededAt];
+  return typeof x === "number" ? x : undefined;
+};
+
+/** The id entry an item calls for, if any: a visible location's record, a visible bundle's person. */
+function wanted(item: Item, at: ReturnType<typeof loadAt>): Item | undefined {
+  const { p, s } = keyOf(item);
+  if (isLocationPartition(p)) {
+    const seen = locationAt(item, at);
+    return seen && idEntryItem("employee", idOfPartition(p), seen.gen);
+  }
+  if (!isPersonPartition(p) || bundleChunkOf(s) !== 0 || item[A.hasPerson] !== 1) return undefined;
+  const gen = bundleGenOf(s);
+  return visibleAt(gen, stampOf(item), at) ? idEntryItem("person", idOfPartition(p), gen) : undefined;
+}
+
+/** The id entries the table calls for, and those visible, by key. */
+class IdTally {
+  readonly want = new Map<KeyText, Item>();
+  readonly have = new Map<KeyText, { key: ItemKey; gen: number }>();
+  constructor(private readonly at: ReturnType<typeof loadAt>) {}
+
+  add(item: Item): void {
+    const key = keyOf(item);
+    if (!isIdsPartition(key.p)) {
+      const entry = wanted(item, this.at);
+      if (entry) this.want.set(keyText(keyOf(entry)), entry);
+      return;
+    }
+    const gen = genOf(bytesOf(item[A.sort]));
+    if (visibleAt(gen, stampOf(item), this.at)) this.have.set(keyText(key), { key, gen });
+  }
+}
+
+export async function rebuildIdIndex(context: ChunkContext, writer: ChunkWriter): Promise<void> {
+  const tally = new IdTally(loadAt(context));
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await context.client.send(
+      new ScanCommand({ TableName: context.table, ConsistentRead: true, ExclusiveStartKey: start }),
+    );
+    for (const item of page.Items ?? []) tally.add(item);
+    start = page.LastEvaluatedKey;
+  } while (start);
+  const writes = new Writes(context.gen);
+  for (const [text, item] of tally.want) if (!tally.have.has(text)) writes.put(item);
+  for (const [text, { key, gen }] of tally.have) if (!tally.want.has(text)) writes.supersede([key], gen);
+  await writeInPieces(writer, writes);
+}
