@@ -20,7 +20,12 @@ import { ingestStep } from "../lib/ingest/ingest-step.js";
 import { callerText } from "../lib/observability/caller-text.js";
 import { logger } from "../lib/observability/logger.js";
 import { dynamoDirectoryWriter } from "../lib/store/dynamo/index.js";
-import { AWS_SETTLE_MS, boundedClientConfig, documentClientFor, tableNameFromEnv } from "../lib/store/dynamo-client.js";
+import {
+  AWS_SETTLE_MS,
+  boundedClientConfig,
+  documentClientFor,
+  tableNameFromEnv,
+} from "../lib/store/dynamo-client.js";
 import { INGEST_RETRY_LIMITS } from "../lib/store/retry-limits.js";
 import { DIRECTORY_TABLE } from "../lib/store/tables.js";
 

@@ -5,7 +5,7 @@
  * document client: the items each read returns or, for a Query or Scan, reads.
  */
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { dynamoDirectory } from "../../lib/store/dynamo/directory.js";
+import { dynamoDirectory } from "../../lib/store/dynamo/index.js";
 import { documentClientFor } from "../../lib/store/dynamo-client.js";
 import type { LoadSession } from "../../lib/store/port.js";
 import { tableItems } from "../store/dynamo/verify-fixture.js";

@@ -17,9 +17,15 @@ import { DemoRandom } from "../../../lib/directory/demo-random.js";
 import { loadFile } from "../../../lib/load/load-file.js";
 import { localClient } from "../../../lib/local/engines.js";
 import { createTables } from "../../../lib/store/create-tables.js";
-import { batchWrite, type Item, keyOf, keyText, type WriteRequest } from "../../../lib/store/dynamo/batch.js";
-import { dynamoDirectoryWriter } from "../../../lib/store/dynamo/load-session.js";
-import { dynamoDirectoryReader } from "../../../lib/store/dynamo/reader.js";
+import {
+  batchWrite,
+  type Item,
+  keyOf,
+  keyText,
+  type WriteRequest,
+} from "../../../lib/store/dynamo/model/batch.js";
+import { dynamoDirectoryReader } from "../../../lib/store/dynamo/read/reader.js";
+import { dynamoDirectoryWriter } from "../../../lib/store/dynamo/write/load-session.js";
 import { documentClientFor } from "../../../lib/store/dynamo-client.js";
 import type { DirectoryState } from "../../../lib/store/memory/memory-directory.js";
 import type { DirectoryReader } from "../../../lib/store/port.js";

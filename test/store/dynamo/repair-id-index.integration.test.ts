@@ -5,12 +5,12 @@
  * Then a snapshot finds the ids it lacks and deletes them.
  */
 import { loadData } from "../../../lib/load/load-file.js";
-import { keyOf } from "../../../lib/store/dynamo/batch.js";
-import { dynamoDirectory } from "../../../lib/store/dynamo/directory.js";
-import { idEntryItem } from "../../../lib/store/dynamo/items.js";
-import { isIdsPartition } from "../../../lib/store/dynamo/layout.js";
-import { repairDerived } from "../../../lib/store/dynamo/load-session.js";
-import { verifyDirectory } from "../../../lib/store/dynamo/verify.js";
+import { dynamoDirectory } from "../../../lib/store/dynamo/index.js";
+import { keyOf } from "../../../lib/store/dynamo/model/batch.js";
+import { idEntryItem } from "../../../lib/store/dynamo/model/items.js";
+import { isIdsPartition } from "../../../lib/store/dynamo/model/layout.js";
+import { verifyDirectory } from "../../../lib/store/dynamo/verify/verify.js";
+import { repairDerived } from "../../../lib/store/dynamo/write/load-session.js";
 import { documentClientFor } from "../../../lib/store/dynamo-client.js";
 import { describeEachEngine } from "../../support/engines.js";
 import { testUuid } from "../../support/records.js";

@@ -6,7 +6,6 @@
  */
 import { type OrderKey, orderKeyParts } from "../../binary-keys.js";
 import type { Location } from "../model/index.js";
-import { idEntryKey } from "../model/index.js";
 import {
   bundleSort,
   companyPartition,
@@ -14,6 +13,7 @@ import {
   FAMILY,
   type Family,
   type ItemKey,
+  idEntryKey,
   keyText,
   LOCATION_SORT,
   locationPartition,

@@ -33,7 +33,6 @@ import {
   thisProcess,
 } from "../manifest/index.js";
 import {
-  bundleGenOf,
   bytesOf,
   companyPartition,
   type Generation,
@@ -43,12 +42,10 @@ import {
   type IdKind,
   type Item,
   idOfIdEntrySort,
-  idOfPartition,
   idsPartition,
   keyOf,
   keyOfText,
   keyText,
-  locationSeenAt,
   type ScopeId,
   scopePartition,
   sleep,
