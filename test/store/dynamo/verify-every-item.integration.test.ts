@@ -23,7 +23,6 @@ import {
   MANIFEST_KEY,
   type SortKey,
 } from "../../../lib/store/dynamo/model/layout.js";
-import type { Bundle } from "../../../lib/store/dynamo/model/shapes.js";
 import { verifyDirectory } from "../../../lib/store/dynamo/verify/verify.js";
 import { documentClientFor } from "../../../lib/store/dynamo-client.js";
 import { DIRECTORY_ATTR as A } from "../../../lib/store/tables.js";
