@@ -7,6 +7,7 @@ export {
   abandonedOf,
   acquireLease,
   cleanedUp,
+  idIndexWhole,
   LEASE_LOST,
   type Lease,
   type LeaseWatch,

@@ -45,7 +45,16 @@ export interface Manifest {
   readonly issued?: number;
   /** Generations of loads whose lease was taken over: never published, never visible. */
   readonly abandoned: readonly number[];
+  /**
+   * The generation since which the id index lists every stored id (absent: a table loaded before
+   * the index existed, whose snapshots are refused until a whole `repair` builds it).
+   */
+  readonly idIndex?: number;
 }
+
+/** Whether a load leasing at `manifest` may trust the id index: it is whole, or nothing is stored. */
+export const idIndexWhole = (manifest: Manifest): boolean =>
+  manifest.idIndex !== undefined || manifest.committed === 0;
 
 /** Generations no reader sees: those of loads that lost their lease. */
 export const abandonedOf = (manifest: Manifest): ReadonlySet<number> => new Set(manifest.abandoned);
@@ -64,6 +73,7 @@ export async function readManifest(client: DynamoDBDocumentClient, table: string
     ...(typeof Item?.cleanup === "number" ? { cleanup: Item.cleanup } : {}),
     ...(typeof Item?.issued === "number" ? { issued: Item.issued } : {}),
     abandoned: isGenList(Item?.abandoned) ? Item.abandoned : [],
+    ...(typeof Item?.idIndex === "number" ? { idIndex: Item.idIndex } : {}),
   };
 }
 
@@ -231,18 +241,25 @@ export const renewLease = (client: DynamoDBDocumentClient, table: string, owner:
     { ":expires": expiresAt, ":zero": 0, ":one": 1 },
   );
 
-/** The flip: searches read `gen` from now on; its superseded versions await removal. */
+/**
+ * The flip: searches read `gen` from now on; its superseded versions await removal. `idIndex`: the
+ * id index is whole at `gen` (`Manifest.idIndex`).
+ */
 export const publish = (
   client: DynamoDBDocumentClient,
   table: string,
   owner: string,
   gen: number,
   at: Date,
+  idIndex: boolean,
 ) =>
-  leaseUpdate(client, table, owner, "SET committed = :gen, committedAt = :at, cleanup = :gen", {
-    ":gen": gen,
-    ":at": at.toISOString(),
-  });
+  leaseUpdate(
+    client,
+    table,
+    owner,
+    `SET committed = :gen, committedAt = :at, cleanup = :gen${idIndex ? ", idIndex = if_not_exists(idIndex, :gen)" : ""}`,
+    { ":gen": gen, ":at": at.toISOString() },
+  );
 
 export const cleanedUp = (client: DynamoDBDocumentClient, table: string, owner: string) =>
   leaseUpdate(client, table, owner, "REMOVE cleanup");

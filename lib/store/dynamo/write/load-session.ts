@@ -21,6 +21,7 @@ import {
   abandonedOf,
   acquireLease,
   cleanedUp,
+  idIndexWhole,
   LEASE_LOST,
   type Lease,
   type LeaseHolder,
@@ -171,7 +172,13 @@ interface Fence {
   readonly gen: number;
   readonly committed: number;
   readonly abandoned: ReadonlySet<number>;
+  /** Whether the id index was whole when the lease was taken (`idIndexWhole`). */
+  readonly idIndexWhole: boolean;
 }
+
+/** A snapshot on a table loaded before the id index existed would find nothing to delete. */
+export const ID_INDEX_NOT_BUILT =
+  "this table's id index, which a snapshot reads to find what it deletes, is not built yet (the table was loaded by an earlier version): run `npm run directory -- repair` once, then load again";
 
 async function beginLoad(store: Store, label: string): Promise<LoadSession> {
   const { client, table, options } = store;
@@ -192,7 +199,12 @@ async function beginLoad(store: Store, label: string): Promise<LoadSession> {
     renewal.stop();
     throw error;
   }
-  const fence = { gen: lease.gen, committed: manifest.committed, abandoned: abandonedOf(manifest) };
+  const fence = {
+    gen: lease.gen,
+    committed: manifest.committed,
+    abandoned: abandonedOf(manifest),
+    idIndexWhole: idIndexWhole(manifest),
+  };
   return new DynamoLoadSession(store, owner, fence, renewal);
 }
 
@@ -329,6 +341,8 @@ async function resumeLoad(store: Store, checkpoint: LoadCheckpoint): Promise<Loa
       gen,
       committed: Math.min(manifest.committed, gen - 1),
       abandoned: abandonedOf(manifest),
+      // A first load resumed after its flip sees its own generation committed: whole all the same.
+      idIndexWhole: manifest.idIndex !== undefined || Math.min(manifest.committed, gen - 1) === 0,
     };
     return new DynamoLoadSession(store, owner, fence, renewal, {
       seq,
@@ -366,6 +380,8 @@ class DynamoLoadSession implements LoadSession {
   private readonly cutShort: boolean;
 
   private readonly gen: number;
+  /** A whole repair rebuilt the id index: it is whole at this load's generation. */
+  private idIndexRebuilt = false;
 
   constructor(
     private readonly store: Store,
@@ -400,6 +416,7 @@ class DynamoLoadSession implements LoadSession {
   }
 
   storedIds(kind: IdKind, cursor?: string): AsyncIterable<StoredIdsPage> {
+    if (!this.fence.idIndexWhole && !this.idIndexRebuilt) throw new Error(ID_INDEX_NOT_BUILT);
     return storedIds(this.store, kind, this.fence, cursor);
   }
 
@@ -412,7 +429,8 @@ class DynamoLoadSession implements LoadSession {
     const { client, table, options } = this.store;
     await this.mayGoOn();
     if (options.settleMs) await sleep(options.settleMs);
-    await publish(client, table, this.owner, this.gen, new Date(this.store.now()));
+    const idIndex = this.fence.idIndexWhole || this.idIndexRebuilt;
+    await publish(client, table, this.owner, this.gen, new Date(this.store.now()), idIndex);
     this.isPublished = true;
     await onPublished?.();
     await sleep(options.graceMs ?? GRACE_MS);
@@ -453,7 +471,10 @@ class DynamoLoadSession implements LoadSession {
       await supersedeDerived(context, this.chunks, companyPartition(company));
       this.chunks.companies.add(company);
     }
-    if (companyId === undefined) await rebuildIdIndex(context, this.chunks);
+    if (companyId === undefined) {
+      await rebuildIdIndex(context, this.chunks);
+      this.idIndexRebuilt = true;
+    }
     for (const [scopeId, scope] of await scopesAtLoad(context))
       if (scope.companies.some((company) => companies.includes(company))) {
         await supersedeDerived(context, this.chunks, scopePartition(scope.home));
