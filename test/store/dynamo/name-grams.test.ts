@@ -1,6 +1,6 @@
 /**
- * Name postings, the pure part: the trigrams a name is posted under (of the normalized name, in
- * code points), the trigrams a filter may be answered from, the posting keys, and the census that
+ * Name postings, the pure part: the grams (1 to 3 code points) a name is posted under (of the
+ * normalized name), the grams a filter may be answered from, the posting keys, and the census that
  * picks the rarest.
  */
 import { normalizeName, trigramsOf } from "../../../lib/directory/name.js";
@@ -24,7 +24,6 @@ import {
   gramsOfPairs,
   postingItems,
   postingKey,
-  SCOPE_GRAMS,
 } from "../../../lib/store/dynamo/structures/name-grams.js";
 import { DIRECTORY_ATTR as A } from "../../../lib/store/tables.js";
 
@@ -47,33 +46,40 @@ describe("the trigrams of a normalized name", () => {
   });
 
   it("are taken after NFKC and lower-casing, so every spelling of a name is posted alike", () => {
+    const zoe = [first("zoë"), first("zo"), first("oë"), first("z"), first("o"), first("ë")];
     for (const spelling of ["ZOË", "Zoe\u0308", "ｚｏë", "zoë"])
-      expect(gramsOfPair(pair(spelling, null))).toEqual([first("zoë")]);
+      expect(gramsOfPair(pair(spelling, null))).toEqual(zoe);
     // The ligature is two letters once normalized.
-    expect(gramsOfPair(pair("ﬁona", "O'Brien"))).toEqual([
-      first("fio"),
-      first("ion"),
-      first("ona"),
-      last("o'b"),
-      last("'br"),
-      last("bri"),
-      last("rie"),
-      last("ien"),
-    ]);
-    expect(gramsOfPair(pair(null, "Li"))).toEqual([]);
+    expect(gramsOfPair(pair("ﬁ", null))).toEqual([first("fi"), first("f"), first("i")]);
   });
 
-  it("in a scope, are its trigrams then its bigrams, per name", () => {
-    expect(gramsOfPairs([pair("Zoë", "Li")], SCOPE_GRAMS)).toEqual([
+  it("are its trigrams, then its bigrams, then its code points, per name, each once", () => {
+    expect(gramsOfPairs([pair("Zoë", "Li")])).toEqual([
       first("zoë"),
       first("zo"),
       first("oë"),
+      first("z"),
+      first("o"),
+      first("ë"),
       last("li"),
+      last("l"),
+      last("i"),
     ]);
+    expect(gramsOfPair(pair("Anna", null)).map((gram) => gram.text)).toEqual([
+      "ann",
+      "nna",
+      "an",
+      "nn",
+      "na",
+      "a",
+      "n",
+    ]);
+    expect(gramsOfPair(pair(null, "😀"))).toEqual([last("😀")]);
+    expect(gramsOfPair(pair(null, null))).toEqual([]);
   });
 });
 
-describe("the trigrams a filter may be answered from", () => {
+describe("the grams a filter may be answered from", () => {
   const grams = (filters: { firstName?: string; lastName?: string }) =>
     filterGrams(employmentFilter(["acme"], filters));
 
@@ -87,14 +93,19 @@ describe("the trigrams a filter may be answered from", () => {
     ]);
   });
 
-  it("leave out fragments of 1 or 2 characters, and one with a lone surrogate", () => {
-    expect(grams({ firstName: "zo", lastName: "ía" })).toEqual([]);
-    expect(grams({ firstName: "ﬁ" })).toEqual([]);
-    expect(grams({ firstName: "zo", lastName: "garc" })).toEqual([last("gar"), last("arc")]);
+  it("are a fragment of 1 or 2 characters itself; none for one with a lone surrogate", () => {
+    expect(grams({ firstName: "ZO" })).toEqual([first("zo")]);
+    expect(grams({ firstName: "zo", lastName: "ía" })).toEqual([first("zo"), last("ía")]);
+    expect(grams({ firstName: "Q" })).toEqual([first("q")]);
+    expect(grams({ firstName: "😀" })).toEqual([first("😀")]);
+    // The ligature is two letters once normalized.
+    expect(grams({ firstName: "ﬁ" })).toEqual([first("fi")]);
+    expect(grams({ firstName: "z", lastName: "garc" })).toEqual([first("z"), last("gar"), last("arc")]);
     expect(grams({ firstName: "\ud83dab" })).toEqual([]);
+    expect(grams({ firstName: "\ud83d", lastName: "a" })).toEqual([last("a")]);
   });
 
-  it("are held by every name the filter matches, with trigrams and with bigrams too (a scope's)", () => {
+  it("are held by every name the filter matches", () => {
     const names = [
       "García",
       "GARCIA",
@@ -118,25 +129,20 @@ describe("the trigrams a filter may be answered from", () => {
       "li",
       "ga",
       "😀a",
+      "a",
+      "😀",
+      "ﬁ",
+      "Í",
     ];
-    for (const sizes of [undefined, SCOPE_GRAMS])
-      for (const fragment of fragments) {
-        const filter = employmentFilter(["acme"], { firstName: fragment, lastName: fragment });
-        const wanted = filterGrams(filter, sizes).map((gram) => `${gram.field}/${gram.text}`);
-        for (const stored of names.filter((named) => namesMatch(named, filter))) {
-          const held = new Set(gramsOfPairs([stored], sizes).map((gram) => `${gram.field}/${gram.text}`));
-          for (const gram of wanted) expect(held).toContain(gram);
-        }
+    for (const fragment of fragments) {
+      const filter = employmentFilter(["acme"], { firstName: fragment, lastName: fragment });
+      const wanted = filterGrams(filter).map((gram) => `${gram.field}/${gram.text}`);
+      expect(wanted.length).toBeGreaterThan(0);
+      for (const stored of names.filter((named) => namesMatch(named, filter))) {
+        const held = new Set(gramsOfPairs([stored]).map((gram) => `${gram.field}/${gram.text}`));
+        for (const gram of wanted) expect(held).toContain(gram);
       }
-  });
-
-  it("of a scope are a 2-character fragment's one bigram; 1 character still has none", () => {
-    const scoped = (filters: { firstName?: string; lastName?: string }) =>
-      filterGrams(employmentFilter(["acme"], filters), SCOPE_GRAMS);
-    expect(scoped({ firstName: "ZO" })).toEqual([first("zo")]);
-    expect(scoped({ firstName: "zoë" })).toEqual([first("zoë")]);
-    expect(scoped({ firstName: "z", lastName: "ía" })).toEqual([last("ía")]);
-    expect(scoped({ firstName: "\ud83da" })).toEqual([]);
+    }
   });
 });
 
@@ -181,7 +187,19 @@ describe("a posting", () => {
 describe("a person's names in a scope", () => {
   it("are posted under each text any of them holds, once", () => {
     const grams = gramsOfPairs([pair("Anna", "Ngo"), pair("Annie", "Ngo")]);
-    expect(grams).toEqual([first("ann"), first("nna"), first("nni"), first("nie"), last("ngo")]);
+    expect(grams.filter((gram) => [...gram.text].length === 3)).toEqual([
+      first("ann"),
+      first("nna"),
+      first("nni"),
+      first("nie"),
+      last("ngo"),
+    ]);
+    expect(grams.filter((gram) => gram.field === "firstName" && gram.text.length === 1)).toEqual([
+      first("a"),
+      first("n"),
+      first("i"),
+      first("e"),
+    ]);
     expect(gramsOfPairs([pair("Anna", "Ngo")])).toEqual(gramsOfPair(pair("Anna", "Ngo")));
     expect(gramsOfPairs([])).toEqual([]);
   });
@@ -211,7 +229,7 @@ describe("the census", () => {
     const changed = census.copy();
     changed.add(gramsOfPair(pair("Zoey", "Garcia")), -1);
     expect(changed.equals(census)).toBe(false);
-    expect(changed.difference(census)).toEqual({ ...first("oey"), counted: 0, held: 1 });
+    expect(changed.difference(census)).toEqual({ ...first("e"), counted: 1, held: 2 });
     changed.add(gramsOfPair(pair("Zoey", "Garcia")), 1);
     expect(changed.equals(census)).toBe(true);
     expect(() => changed.add(gramsOfPair(pair("Bob", null)), -1)).toThrow(/fewer than no records/);
@@ -233,10 +251,22 @@ describe("the census", () => {
     ).encode();
     expect(decompressChunks(stored)).toEqual({
       f: [
+        ["a", 2],
+        ["an", 2],
         ["ann", 2],
+        ["n", 2],
+        ["na", 1],
+        ["nn", 2],
         ["nna", 1],
       ],
-      l: [["ngo", 2]],
+      l: [
+        ["g", 3],
+        ["n", 3],
+        ["ng", 3],
+        ["ngo", 2],
+        ["o", 2],
+        ["go", 2],
+      ].sort(([a], [b]) => (String(a) < String(b) ? -1 : 1)),
     });
   });
 

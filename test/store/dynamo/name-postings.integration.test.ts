@@ -1,9 +1,9 @@
 /**
- * Name postings on both engines: an employees search by a fragment of 3 characters or more reads
- * the postings of its rarest trigram (so it answers with the company's names entries gone), one of
- * 1 or 2 characters reads the names entries; a company whose postings are not marked complete (a
- * table loaded before postings existed) is answered from its names entries until a load touches it,
- * which then posts it whole.
+ * Name postings on both engines: an employees search by a fragment reads the postings of its
+ * rarest gram (a trigram, or the fragment itself when of 1 or 2 characters), so it answers with
+ * the company's names entries gone; a company whose postings are not marked complete (a table
+ * loaded before postings existed, or with a marker of trigrams only) is answered from its names
+ * entries until a load touches it, which then posts it whole.
  */
 import { loadData } from "../../../lib/load/load-file.js";
 import { employmentFilter } from "../../../lib/search/matching.js";
@@ -11,6 +11,7 @@ import { dynamoDirectory } from "../../../lib/store/dynamo/index.js";
 import { type Item, keyOf } from "../../../lib/store/dynamo/model/batch.js";
 import { FAMILY, GRAMS } from "../../../lib/store/dynamo/model/layout.js";
 import { verifyDirectory } from "../../../lib/store/dynamo/verify/verify.js";
+import { repairDerived } from "../../../lib/store/dynamo/write/load-session.js";
 import { documentClientFor } from "../../../lib/store/dynamo-client.js";
 import { DIRECTORY_ATTR as A } from "../../../lib/store/tables.js";
 import { describeEachEngine } from "../../support/engines.js";
@@ -46,7 +47,7 @@ describeEachEngine("name postings", (getEngine) => {
     await loadTwice(documents(), table());
   });
 
-  it("answers fragments of 3 characters or more from the postings, shorter ones from the names entries", async () => {
+  it("answers fragments of any length from the postings", async () => {
     // acme: E1 "Zoë García", E2 "Zoë Okafor" (renamed by the second load).
     expect(await named("acme", { firstName: "ZOË" })).toEqual({ ids: [E1, E2], total: 2 });
     expect(await named("acme", { lastName: "okaf", firstName: "zoe\u0308" })).toEqual({
@@ -65,8 +66,40 @@ describeEachEngine("name postings", (getEngine) => {
     expect(await named("acme", { lastName: "xyz" })).toEqual({ ids: [], total: 0 });
     // A trigram no record holds (the census says so): nothing matches.
     expect(await named("acme", { lastName: "garcx" })).toEqual({ ids: [], total: 0 });
-    // Two characters scan the names entries, which are gone.
-    expect(await named("acme", { firstName: "zo" })).toEqual({ ids: [], total: 0 });
+    // One or two characters: the fragment's own postings, counted in the census.
+    expect(await named("acme", { firstName: "zo" })).toEqual({ ids: [E1, E2], total: 2 });
+    expect(await named("acme", { lastName: "Í" })).toEqual({ ids: [E1], total: 1 });
+    expect(await named("acme", { lastName: "q" })).toEqual({ ids: [], total: 0 });
+    expect(await named("acme", { firstName: "ë", lastName: "ok" })).toEqual({ ids: [E2], total: 1 });
+    expect(await named("acme", { firstName: "z", lastName: "garc" })).toEqual({ ids: [E1], total: 1 });
+    const second = await directory().employees({
+      filter: employmentFilter(["acme"], { firstName: "z" }),
+      created: {},
+      offset: 1,
+      limit: 50,
+    });
+    expect({ ids: second.items.map((record) => record.id), total: second.total }).toEqual({
+      ids: [E2],
+      total: 2,
+    });
+  });
+
+  it("reads a company whose marker is of trigrams only from its names entries; repair posts it whole", async () => {
+    // As a table posted before grams of 1 and 2 characters were: its marker's family was 0x0d.
+    const marker = (await items().all()).find(
+      (item) => family(item) === GRAMS.marker && companyOf(item) === "acme",
+    );
+    if (!marker) throw new Error("acme has no marker");
+    const sort = Uint8Array.from(marker[A.sort] as Uint8Array);
+    sort[0] = 0x0d;
+    await items().put({ ...marker, [A.sort]: sort });
+    await items().remove(keyOf(marker));
+    expect((await verifyDirectory(documents(), table())).problem?.what).toMatch(/marker of trigrams only/);
+    expect(await named("acme", { firstName: "zo" })).toEqual({ ids: [E1, E2], total: 2 });
+    await repairDerived(documents(), table(), { graceMs: 0 });
+    expect((await verifyDirectory(documents(), table())).problem).toBeUndefined();
+    await removeFamilies([FAMILY.employmentNames], "acme");
+    expect(await named("acme", { firstName: "zo" })).toEqual({ ids: [E1, E2], total: 2 });
   });
 
   it("answers a company not marked from its names entries, and posts it whole at the next load that touches it", async () => {
@@ -85,8 +118,9 @@ describeEachEngine("name postings", (getEngine) => {
     const left = await items().all();
     const postings = (companyId: string) =>
       left.filter((item) => family(item) === GRAMS.postings && companyOf(item) === companyId).length;
-    // Zoë García and Zoë Okafor: zoë; gar arc rcí cía; oka kaf afo for.
-    expect(postings("acme")).toBe(2 + 4 + 4);
+    // Zoë García and Zoë Okafor: zoë zo oë z o ë; gar arc rcí cía ga ar rc cí ía g a r c í;
+    // oka kaf afo for ok ka af fo or o k a f r.
+    expect(postings("acme")).toBe(2 * 6 + 14 + 14);
     expect(postings("beta")).toBe(0);
     expect((await verifyDirectory(documents(), table())).problem).toBeUndefined();
     expect(await named("acme", { firstName: "ZOË" })).toEqual({ ids: [E1, E2], total: 2 });

@@ -81,8 +81,7 @@ const CHANGES: Change[] = [
 ];
 
 /**
- * Names asked: one trigram, several, both names, a bigram (posted in a scope), a fragment too short
- * to post (a scan), none matching.
+ * Names asked: one trigram, several, both names, a bigram, a single letter, none matching.
  */
 const NAMES = [
   { firstName: "zoë" },

@@ -192,7 +192,7 @@ describe("stored keys are byte for byte those of the documented layout", () => {
       "0b01047a6fc3ab7fffffffff3b9ac9ff",
     ],
     ["names census sort", () => gramCensusSort(3, 258), "0c000000030102"],
-    ["postings marker sort", () => gramMarkerSort(3), "0d00000003"],
+    ["postings marker sort", () => gramMarkerSort(3), "0f00000003"],
     ["journal sort", () => journalSort(9), "00000009"],
     ["order index sort", () => orderIndexSort(LAYOUT_ORDER.persons, 3), "0a0900000003"],
     ["order index part sort", () => orderIndexPartSort(LAYOUT_ORDER.persons, 258, 3), "0e09010200000003"],

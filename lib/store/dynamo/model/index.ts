@@ -99,6 +99,7 @@ export {
   isPostingSort,
   isScopePartition,
   isScopesPartition,
+  isTrigramsOnlyMarkerSort,
   journalPartition,
   journalSort,
   LOCATION_SORT,

@@ -82,11 +82,11 @@ const ORDER_INDEX = 0x0a;
 const ORDER_INDEX_PART = 0x0e;
 
 /**
- * Name postings (name-grams.ts) in a company partition: for each trigram of each normalized name,
- * one posting per record holding it, keyed so that one trigram's postings are one run in (createdAt,
- * id) order; the census of how many records hold each trigram; the marker that says the postings
- * are complete. The sort keys say nothing of the partition, so a scope's partition can hold the
- * same families.
+ * Name postings (name-grams.ts) in a company partition: for each gram (1 to 3 code points) of each
+ * normalized name, one posting per record holding it, keyed so that one gram's postings are one run
+ * in (createdAt, id) order; the census of how many records hold each gram; the marker that says the
+ * postings are complete. The sort keys say nothing of the partition, so a scope's partition can
+ * hold the same families.
  */
 export const GRAMS = {
   /** field + gram (length and UTF-8) + order key + gen: a record's name holds the gram. */
@@ -94,8 +94,14 @@ export const GRAMS = {
   /** gen + chunk: per field, the records holding each gram, compressed (choosing the rarest). */
   census: 0x0c,
   /** gen: the partition's postings are complete; without one, searches read the names entries. */
-  marker: 0x0d,
+  marker: 0x0f,
 } as const;
+/**
+ * The marker of postings of trigrams only, as written before grams of 1 and 2 code points were
+ * posted: no search trusts it, the next load touching the partition posts it whole, and
+ * `directory repair` supersedes it (verify names it).
+ */
+const TRIGRAMS_ONLY_MARKER = 0x0d;
 /** Which name a posting is of: its second byte. */
 const GRAM_FIELD = { firstName: 0x01, lastName: 0x02 } as const;
 export type GramField = keyof typeof GRAM_FIELD;
@@ -301,6 +307,8 @@ export const gramMarkerSort = (gen: number): SortKey =>
   sortKey(new ByteWriter(1 + GEN_BYTES).u8(GRAMS.marker).u32(gen));
 export const isGramMarkerSort = (sort: Uint8Array): boolean =>
   sort.length === 1 + GEN_BYTES && sort[0] === GRAMS.marker;
+export const isTrigramsOnlyMarkerSort = (sort: Uint8Array): boolean =>
+  sort.length === 1 + GEN_BYTES && sort[0] === TRIGRAMS_ONLY_MARKER;
 
 /** A bundle chunk: generation + chunk number (2 bytes), so a person's versions sort by generation. */
 export const bundleSort = (gen: number, chunk: number): SortKey =>

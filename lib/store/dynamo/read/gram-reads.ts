@@ -1,6 +1,6 @@
 /**
  * Reads of name postings (name-grams.ts) as of one generation: a partition's marker (are its
- * postings complete?), its census (how many records hold each trigram) and one trigram's postings
+ * postings complete?), its census (how many records hold each gram) and one gram's postings
  * in a created range.
  */
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";

@@ -1,8 +1,8 @@
 /**
  * A name search's window and total from name postings (docs/data-model.md, "Name postings"): of a
- * company's records (trigrams), or of a kept scope's persons (trigrams and bigrams).
+ * company's records, or of a kept scope's persons.
  *
- * - A fragment that is itself a posted gram (3 characters, or 2 in a scope), alone in the filter
+ * - A fragment that is itself a posted gram (1 to 3 characters), alone in the filter
  *   and with no created range: its postings are exactly the matches, so the census gives the total
  *   and only the window's first postings are read (census and postings at once: one round trip);
  *   when the two disagree, the search fails (damage, or a read the reader asks again).
@@ -15,7 +15,7 @@ import { pageOf } from "../../../search/paging.js";
 import { DIRECTORY_ATTR as A } from "../../tables.js";
 import type { ReadAt, VersionedItem } from "../model/index.js";
 import { bytesOf, decodeNamePairs, gramCensusSort, keyText, type PartitionKey } from "../model/index.js";
-import { filterGrams, type Gram, type GramSizes } from "../structures/index.js";
+import { filterGrams, type Gram } from "../structures/index.js";
 import type { DirectoryReads } from "./reads.js";
 
 export interface NameQuery {
@@ -96,18 +96,17 @@ async function matchingPostings(
 }
 
 /**
- * The window and total of a name query from a partition's postings of grams of `sizes`; undefined
- * when they cannot answer: no fragment long enough, or a partition not posted (a company no load
- * has posted yet, a scope not kept).
+ * The window and total of a name query from a partition's postings; undefined when they cannot
+ * answer: a fragment with a lone surrogate only, or a partition not posted (a company no load has
+ * posted yet, a scope not kept).
  */
 export async function nameWindow(
   reads: DirectoryReads,
   p: PartitionKey,
-  sizes: GramSizes,
   query: NameQuery,
   at: ReadAt,
 ): Promise<NameWindow | undefined> {
-  const grams = filterGrams(query.filter, sizes);
+  const grams = filterGrams(query.filter);
   const [only] = grams;
   if (only && grams.length === 1 && exactly(only, query)) {
     const exact = await exactWindow(reads, p, only, query, at);

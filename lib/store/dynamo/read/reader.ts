@@ -43,7 +43,6 @@ import {
   MAX_READ_AGE_MS,
   ORDER,
 } from "../model/index.js";
-import { COMPANY_GRAMS, SCOPE_GRAMS } from "../structures/index.js";
 import { ANSWER_CACHE_BYTES, answerCache, queryKey } from "./answer-cache.js";
 import { type NameWindow, nameWindow } from "./name-window.js";
 import { type OrderWindow, orderWindow } from "./order-window.js";
@@ -158,7 +157,7 @@ async function filteredEmployees(
         .sort((a, b) => (a.order < b.order ? -1 : 1)),
     );
   }
-  const posted = await nameWindow(reads, companyPartition(companyId), COMPANY_GRAMS, query, at);
+  const posted = await nameWindow(reads, companyPartition(companyId), query, at);
   if (posted) return posted;
   return windowOf(
     (await reads.family(companyId, FAMILY.employmentNames, query.created, at)).filter((entry) =>
@@ -246,7 +245,7 @@ async function personsWindow(reads: DirectoryReads, query: PersonsQuery, at: Rea
     if (scoped) return scoped;
   }
   if (home && hasNameFilter(filter)) {
-    const posted = await nameWindow(reads, home, SCOPE_GRAMS, query, at);
+    const posted = await nameWindow(reads, home, query, at);
     if (posted) return { keys: posted.page.map((posting) => posting.order), total: posted.total };
   }
   const sorted = await candidatesAt(reads, query, at);

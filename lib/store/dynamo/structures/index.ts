@@ -4,18 +4,15 @@
  */
 export { blockOf, blockStarts, blocksOfPositions, indexParts, planOrder, rankIn } from "./counted-order.js";
 export {
-  COMPANY_GRAMS,
   censusItems,
   censusKeys,
   filterGrams,
   type Gram,
   GramCensus,
-  type GramSizes,
   gramsOfPair,
   gramsOfPairs,
   postingItems,
   postingKey,
-  SCOPE_GRAMS,
   type StoredGramCensus,
 } from "./name-grams.js";
 export { houseScopes } from "./scope-homes.js";

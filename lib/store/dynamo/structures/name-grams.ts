@@ -2,10 +2,9 @@
  * Name postings (docs/data-model.md, "Name postings"), pure: which grams a name pair is posted
  * under, the posting items, the census of how many holders hold each gram, and which gram of a
  * filter to read. A fragment is held by a name only if every run of its length n (its n-grams) is,
- * so the postings of any one of them hold every match; the rarest holds the fewest others. A
- * company's postings are of trigrams; a kept scope's of trigrams and bigrams (`SCOPE_GRAMS`), so a
- * 2-character fragment is answered from postings too. Nothing here knows which partition the
- * postings live in.
+ * so the postings of any one of them hold every match; the rarest holds the fewest others. Postings
+ * are of every gram of 1 to 3 code points (`GRAM_SIZES`), so a fragment of any length is answered
+ * from them. Nothing here knows which partition (a company's, a kept scope's) they live in.
  */
 import { gramsOfSize } from "../../../directory/name.js";
 import type { EmploymentFilter, NamePair } from "../../../search/matching.js";
@@ -22,21 +21,18 @@ import {
   postingSort,
 } from "../model/index.js";
 
-/**
- * A gram of one of the two names: a run of code points of it (3, or 2 in a scope), its `text`
- * (a posting's key says its length).
- */
+/** A gram of one of the two names: a run of 1 to 3 code points of it (a posting's key says its length). */
 export interface Gram {
   readonly field: GramField;
   readonly text: string;
 }
 
-/** The gram lengths a partition's postings are of, longest first. */
-export type GramSizes = readonly number[];
-/** A company's postings: trigrams. */
-export const COMPANY_GRAMS: GramSizes = [3];
-/** A kept scope's postings: trigrams and bigrams. */
-export const SCOPE_GRAMS: GramSizes = [3, 2];
+/**
+ * The gram lengths postings are of, longest first: trigrams, bigrams and single code points, so
+ * a fragment of 1 or 2 characters reads its own gram's postings, counted in the census, as a
+ * longer one reads its rarest trigram's.
+ */
+const GRAM_SIZES = [3, 2, 1] as const;
 
 const FIELDS = ["firstName", "lastName"] as const satisfies readonly GramField[];
 
@@ -45,9 +41,9 @@ const FIELDS = ["firstName", "lastName"] as const satisfies readonly GramField[]
  * companies): each distinct gram of each size of any of their first names, then of their last
  * names (longest first).
  */
-export function gramsOfPairs(pairs: readonly NamePair[], sizes: GramSizes = COMPANY_GRAMS): Gram[] {
+export function gramsOfPairs(pairs: readonly NamePair[]): Gram[] {
   return FIELDS.flatMap((field) =>
-    sizes.flatMap((size) => {
+    GRAM_SIZES.flatMap((size) => {
       const grams = new Set<string>();
       for (const pair of pairs) {
         const name = pair[field];
@@ -58,25 +54,21 @@ export function gramsOfPairs(pairs: readonly NamePair[], sizes: GramSizes = COMP
   );
 }
 
-/** The postings a names entry calls for: each distinct trigram of its first name, then of its last. */
+/** The postings a names entry calls for: each distinct gram of its first name, then of its last. */
 export const gramsOfPair = (pair: NamePair): Gram[] => gramsOfPairs([pair]);
 
 /**
  * The grams a name filter can be answered from: for each fragment (first name first), every gram of
- * the longest size posted that it reaches, in the fragment's order: trigrams from 3 code points, a
- * 2-character fragment as its one bigram where bigrams are posted. None for shorter fragments, nor
- * for a fragment with a lone surrogate: a name can hold it without holding its grams (it may match
- * half a pair).
+ * the longest size it reaches, in the fragment's order: trigrams from 3 code points, else the
+ * fragment itself (its one bigram or single code point). None for a fragment with a lone
+ * surrogate: a name can hold it without holding its grams (it may match half a pair).
  */
-export function filterGrams(
-  filter: Pick<EmploymentFilter, GramField>,
-  sizes: GramSizes = COMPANY_GRAMS,
-): Gram[] {
+export function filterGrams(filter: Pick<EmploymentFilter, GramField>): Gram[] {
   return FIELDS.flatMap((field) => {
     const fragment = filter[field];
     if (fragment === undefined || !fragment.isWellFormed()) return [];
     const length = [...fragment].length;
-    const size = sizes.find((n) => n <= length);
+    const size = GRAM_SIZES.find((n) => n <= length);
     return size === undefined ? [] : gramsOfSize(fragment, size).map((text) => ({ field, text }));
   });
 }

@@ -1,8 +1,8 @@
 /**
  * Name postings of kept scopes (docs/data-model.md, "Scope name postings"), pure: in a scope's
- * partition, each person with a named record in any of its companies is posted under every trigram
+ * partition, each person with a named record in any of its companies is posted under every gram
  * of their names there, with those names (`scopeNamePairs`), beside a census of how many persons
- * hold each trigram and a marker that says the postings are complete.
+ * hold each gram and a marker that says the postings are complete.
  *
  * A posting's generation follows from its person's bundle and the scope's marker
  * (`scopePostingGen`): the first build posts everyone at the marker's base generation, a scope
@@ -31,7 +31,6 @@ import {
   gramsOfPairs,
   postingItems,
   postingKey,
-  SCOPE_GRAMS,
 } from "./name-grams.js";
 
 /** A kept scope whose postings are complete (its marker is visible), as a load finds it. */
@@ -79,8 +78,8 @@ export function scopeNamePairs(lists: Iterable<readonly NamePair[]>): NamePair[]
   return [...byText].sort(([a], [b]) => compareText(a, b)).map(([, pair]) => pair);
 }
 
-/** The grams a person's names in a scope are posted under: trigrams and bigrams. */
-export const scopeGramsOf = (pairs: readonly NamePair[]) => gramsOfPairs(pairs, SCOPE_GRAMS);
+/** The grams a person's names in a scope are posted under, as a record's in a company. */
+export const scopeGramsOf = (pairs: readonly NamePair[]) => gramsOfPairs(pairs);
 
 /** A person's postings in a scope, at generation `gen`. */
 export const scopePostingItems = (

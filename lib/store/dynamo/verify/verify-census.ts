@@ -59,6 +59,7 @@ import {
   isPostingSort,
   isScopePartition,
   isScopesPartition,
+  isTrigramsOnlyMarkerSort,
   type KeyText,
   keyOf,
   keyText,
@@ -112,6 +113,9 @@ export const orderBlockId = (family: number, company: string, low: OrderKey, gen
   `${orderId(family, company)}/${hexOf(orderKeyBytes(low))}/${gen}`;
 
 const PAST_END = "`d` holds bytes past the end of its compressed value";
+/** A postings marker of a company or scope partition written when only trigrams were posted. */
+const trigramsOnlyMarker = (key: ItemKey) =>
+  (isScopePartition(key.p) || isCompanyPartition(key.p)) && isTrigramsOnlyMarkerSort(key.s);
 const sameBytes = (a: unknown, b: Uint8Array | undefined) =>
   b === undefined ? a === undefined : a instanceof Uint8Array && equalBytes(a, b);
 const textOrNull = (value: unknown) => (typeof value === "string" ? value : null);
@@ -213,6 +217,8 @@ export class Census {
     if (isLocationPartition(p)) return this.location(key, item);
     if (isIdsPartition(p)) return this.idEntry(key, item);
     if (isScopesPartition(p)) return this.scope(key, item);
+    if (trigramsOnlyMarker(key))
+      return "a postings marker of trigrams only (repair posts grams of 1 to 3 characters)";
     if (isScopePartition(p)) {
       const owner = scopeOwner(scopeOfPartition(p));
       if (isPostingSort(key.s) || isGramCensusSort(key.s) || isGramMarkerSort(key.s))

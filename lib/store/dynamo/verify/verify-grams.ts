@@ -3,7 +3,7 @@
  * or a kept scope (its persons' names there, from their bundles). Where an owner's postings marker
  * is visible, each of its holders has exactly the postings its names call for, of the generation
  * the holder says and with its names, and no other posting is visible; the census counts, per field
- * and trigram, the holders whose names hold it; marker and census come together. Postings are not
+ * and gram, the holders whose names hold it; marker and census come together. Postings are not
  * kept one by one (a million records hold about ten million): per holder version, their number, a
  * digest of them and the first one's gram, about 200 bytes.
  */
@@ -11,15 +11,7 @@ import type { NamePair } from "../../../search/matching.js";
 import { ORDER_KEY_BYTES, type OrderKey } from "../../binary-keys.js";
 import type { ItemKey } from "../model/index.js";
 import { decodeNamePairs, type GramField, genOf, type PartitionKey, postingOfSort } from "../model/index.js";
-import {
-  COMPANY_GRAMS,
-  type Gram,
-  GramCensus,
-  type GramSizes,
-  gramsOfPairs,
-  postingKey,
-  SCOPE_GRAMS,
-} from "../structures/index.js";
+import { type Gram, GramCensus, gramsOfPairs, postingKey } from "../structures/index.js";
 import type { Problem } from "./verify-rules.js";
 
 /**
@@ -77,11 +69,6 @@ export class GramTally {
     },
   ) {}
 
-  /** The grams an owner's holders are posted under. */
-  private sizesOf(owner: string): GramSizes {
-    return this.kinds.isScope(owner) ? SCOPE_GRAMS : COMPANY_GRAMS;
-  }
-
   private readonly postings = new Map<string, Seen>();
   /** Companies with a visible posting: the first one's key. */
   private readonly posted = new Map<string, ItemKey>();
@@ -104,7 +91,7 @@ export class GramTally {
     const several = this.kinds.isScope(company);
     if (several ? pairs.length === 0 : pairs.length !== 1)
       return several ? "a posting that holds no name pair" : "a posting that holds no one name pair";
-    const grams = gramsOfPairs(pairs, this.sizesOf(company));
+    const grams = gramsOfPairs(pairs);
     if (!grams.some((gram) => gram.field === field && gram.text === text))
       return `a posting under "${text}", which its ${NAME[field]}${several ? "s do" : " does"} not hold`;
     const id = entryVersion(company, order, genOf(key.s));
@@ -143,10 +130,10 @@ export class GramTally {
     return undefined;
   }
 
-  /** The holders of covered owners whose postings are not exactly their names' trigrams. */
+  /** The holders of covered owners whose postings are not exactly their names' grams. */
   private entries(entries: readonly NamesEntry[], matched: Set<string>): Problem | undefined {
     for (const entry of entries) {
-      const grams = gramsOfPairs(JSON.parse(entry.pairs) as NamePair[], this.sizesOf(entry.company));
+      const grams = gramsOfPairs(JSON.parse(entry.pairs) as NamePair[]);
       const id = entryVersion(entry.company, entry.order, entry.gen);
       const seen = this.postings.get(id);
       matched.add(id);
@@ -167,8 +154,7 @@ export class GramTally {
   private counts(byCompany: ReadonlyMap<string, readonly NamesEntry[]>): Problem | undefined {
     for (const [company, { key, census }] of this.censuses) {
       const holders = (byCompany.get(company) ?? []).map((entry) => JSON.parse(entry.pairs) as NamePair[]);
-      const sizes = this.sizesOf(company);
-      const difference = census.difference(GramCensus.of(holders.map((pairs) => gramsOfPairs(pairs, sizes))));
+      const difference = census.difference(GramCensus.of(holders.map((pairs) => gramsOfPairs(pairs))));
       if (difference)
         return {
           key,

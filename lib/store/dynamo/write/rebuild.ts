@@ -42,8 +42,8 @@ import { type ChunkContext, loadAt } from "./chunk-context.js";
 import { writeInPieces } from "./derive-orders.js";
 import type { ChunkWriter } from "./load-chunk.js";
 
-/** Sort keys of a partition's derived items: blocks (0x08, 0x09) to index parts (0x0e). */
-const DERIVED = { low: Uint8Array.of(0x08) as SortKey, high: Uint8Array.of(0x0e, 0xff) as SortKey };
+/** Sort keys of a partition's derived items: blocks (0x08, 0x09) to postings markers (0x0f). */
+const DERIVED = { low: Uint8Array.of(0x08) as SortKey, high: Uint8Array.of(0x0f, 0xff) as SortKey };
 
 /** The generation of a derived item, or undefined for one the derive rewrites in place (a company's posting). */
 function derivedGen(p: PartitionKey, s: SortKey): number | undefined {
