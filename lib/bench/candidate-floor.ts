@@ -1,45 +1,50 @@
 /**
- * A name query's `candidateRcu`: what one ideal Query over a trigram index would read
- * for a fragment of 3 or more characters. Such an index keys an entry by each trigram of each
- * normalized name, so a search reads the entries of the fragment's rarest trigram (and checks the
- * whole fragment on them). The candidates are the floor's (records in scope that carry the names
- * filtered on), and so are their entry bytes; the read is priced as one Query, so it grows with the
- * records sharing the trigram, not with the companies in scope. Shorter fragments have no trigram:
- * no figure, they may scan.
+ * A name query's `candidateRcu`: what one ideal Query over a gram index would read. Such an index
+ * keys an entry by each gram (trigram, bigram, code point) of each normalized name, so a search
+ * reads the entries of the fragment's rarest trigram, or of the fragment itself when it is of 1 or
+ * 2 characters (and checks the whole filter on them). The candidates are the floor's (records in
+ * scope that carry the names filtered on), and so are their entry bytes; the read is priced as one
+ * Query, so it grows with the records sharing the gram, not with the companies in scope.
  */
-import { normalizeName, trigramsOf } from "../directory/name.js";
+import { gramsOfSize, normalizeName } from "../directory/name.js";
 import { namesOf } from "../search/matching.js";
 import { type Candidate, type NameFilters, readUnits } from "./floor.js";
 
 type NameField = "firstName" | "lastName";
 
-/** The distinct trigrams (3 code points) of the normalized fragment, in order; none below 3. */
-export const trigrams = (fragment: string): string[] => trigramsOf(normalizeName(fragment));
+/**
+ * The grams the normalized fragment is read by, in order: its distinct trigrams (3 code points),
+ * or the fragment itself when shorter.
+ */
+export function grams(fragment: string): string[] {
+  const normalized = normalizeName(fragment);
+  return gramsOfSize(normalized, Math.min(3, [...normalized].length) || 1);
+}
 
-export interface TrigramCount {
+export interface GramCount {
   readonly field: NameField;
-  readonly trigram: string;
-  /** Candidates whose normalized name (of `field`) holds the trigram, and their entry bytes. */
+  readonly gram: string;
+  /** Candidates whose normalized name (of `field`) holds the gram, and their entry bytes. */
   readonly records: number;
   readonly entryBytes: number;
 }
 
 /**
- * The trigram of the filtered names held by the fewest candidates (the first in the fragment's
- * order on a tie; first-name trigrams before last-name ones), or null when no fragment has one.
+ * The gram of the filtered names held by the fewest candidates (the first in the fragment's order
+ * on a tie; first-name grams before last-name ones), or null when no name is filtered.
  */
-export function rarestTrigram(candidates: Iterable<Candidate>, filters: NameFilters): TrigramCount | null {
-  const counts: { field: NameField; trigram: string; records: number; entryBytes: number }[] = [];
+export function rarestGram(candidates: Iterable<Candidate>, filters: NameFilters): GramCount | null {
+  const counts: { field: NameField; gram: string; records: number; entryBytes: number }[] = [];
   for (const field of ["firstName", "lastName"] as const) {
     const fragment = filters[field];
     if (fragment === undefined) continue;
-    for (const trigram of trigrams(fragment)) counts.push({ field, trigram, records: 0, entryBytes: 0 });
+    for (const gram of grams(fragment)) counts.push({ field, gram, records: 0, entryBytes: 0 });
   }
   if (counts.length === 0) return null;
   for (const { record, entryBytes } of candidates) {
     const names = namesOf(record);
     for (const count of counts) {
-      if (!names[count.field]?.includes(count.trigram)) continue;
+      if (!names[count.field]?.includes(count.gram)) continue;
       count.records += 1;
       count.entryBytes += entryBytes;
     }
@@ -47,8 +52,8 @@ export function rarestTrigram(candidates: Iterable<Candidate>, filters: NameFilt
   return counts.reduce((rarest, count) => (count.records < rarest.records ? count : rarest));
 }
 
-/** readUnits of the rarest trigram's entries (one Query), or null for fragments under 3 characters. */
+/** readUnits of the rarest gram's entries (one Query), or null when no name is filtered. */
 export function candidateUnits(candidates: Iterable<Candidate>, filters: NameFilters): number | null {
-  const rarest = rarestTrigram(candidates, filters);
+  const rarest = rarestGram(candidates, filters);
   return rarest === null ? null : readUnits(rarest.entryBytes);
 }

@@ -41,7 +41,7 @@ export function queryFloor(
   });
 }
 
-/** A name query's candidateRcu (candidate-floor.ts): null for fragments under 3 characters. */
+/** A name query's candidateRcu (candidate-floor.ts): null when no name is filtered. */
 export function queryCandidateUnits(
   dataset: Dataset,
   authorized: ReadonlySet<string>,

@@ -17,7 +17,7 @@ export interface QueryReport {
   readonly rcuLowerBound: number;
   /** The floor's page part. */
   readonly pageRcu: number;
-  /** Name queries only (candidate-floor.ts): null for a fragment under 3 characters. */
+  /** Name queries only (candidate-floor.ts): one ideal Query of the rarest gram's entries. */
   readonly candidateRcu?: number | null;
   /** The naive yardstick's figures: absent when it was left out (`--no-naive`). */
   readonly naiveRcu?: number;

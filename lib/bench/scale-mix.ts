@@ -3,7 +3,8 @@
  * profile's mix: the employees of the largest company (first page, deep page, last name, created
  * range, phone) under the one-company key, and per key the persons with no filter (first page and
  * the last full page), plus, for keys of more than one company, a last-name fragment of 3 letters
- * and a first-name fragment of 2.
+ * and a first-name fragment of 2; and short fragments of 1 or 2 letters (short-fragments.ts) of
+ * the largest company's employees and of persons over keys of more than one company.
  */
 import { normalizeName } from "../directory/name.js";
 import type { SourceEmployee } from "../directory/source.js";
@@ -18,6 +19,12 @@ import {
   PERSONS_ROUTE,
   validPhone,
 } from "./query-mix.js";
+import {
+  type ShortFragments,
+  shortEmployeesQueries,
+  shortFragments,
+  shortPersonsQueries,
+} from "./short-fragments.js";
 
 export interface ScaleQuery extends BenchQuery {
   /** The companies the key running it may read. */
@@ -80,6 +87,7 @@ function employeesQueries(
 interface PersonsFragments {
   readonly lastName: string;
   readonly firstName: string;
+  readonly short: ShortFragments;
 }
 
 function personsQueries(dataset: Dataset, key: readonly string[], names: PersonsFragments): ScaleQuery[] {
@@ -100,6 +108,7 @@ function personsQueries(dataset: Dataset, key: readonly string[], names: Persons
       body: { firstName: names.firstName },
       key,
     },
+    ...shortPersonsQueries(names.short, names.lastName).map((query) => ({ ...query, key })),
   ];
 }
 
@@ -112,9 +121,16 @@ export function scaleMix(dataset: Dataset, keys: readonly (readonly string[])[])
   const names = {
     lastName: fragment(named.demographics.lastName, 0),
     firstName: fragment(named.demographics.firstName, 0, 2),
+    short: shortFragments(dataset.data.employees),
   };
+  const [companyId = ""] = oneCompany;
+  const lastName3 = fragment(named.demographics.lastName, 1);
   return [
     ...employeesQueries(oneCompany, largest, named),
+    ...shortEmployeesQueries(names.short, companyId, lastName3).map((query) => ({
+      ...query,
+      key: oneCompany,
+    })),
     ...keys.flatMap((key) => personsQueries(dataset, key, names)),
   ];
 }

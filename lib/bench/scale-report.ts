@@ -11,9 +11,9 @@ import { checkScaleTargets } from "./scale-targets.js";
 
 const thousands = (value: number) => value.toLocaleString("en-US");
 
-/** Blank for a query with no name filter; none for a fragment too short for a trigram. */
+/** Blank for a query with no name filter. */
 const candidateCell = (units: number | null | undefined) =>
-  units === undefined ? "" : units === null ? "none (< 3)" : num(units);
+  units === undefined || units === null ? "" : num(units);
 
 function queriesTable(queries: readonly QueryReport[]): string {
   return table(

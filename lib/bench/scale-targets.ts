@@ -6,6 +6,7 @@
 import type { LimitedProcessReport } from "./limited-run.js";
 import type { QueryReport, TargetCheck } from "./report.js";
 import type { ScaleReport } from "./scale-result.js";
+import { hasShortFragment } from "./short-fragments.js";
 
 const SCALE_TARGETS = {
   /** unfiltered, page and range searches: rcu ≤ 1.5 × pageRcu + 5, in at most 3 round trips. */
@@ -17,6 +18,9 @@ const SCALE_TARGETS = {
   comparedKey: 50,
   /** Name fragments of 3+ characters: rcu ≤ 2 × candidateRcu + pageRcu. */
   candidateFactor: 2,
+  /** Name queries with a fragment of 1 or 2 characters: at most this many RCU and this p99. */
+  shortRcu: 100,
+  shortP99Ms: 1_000,
   /** Full sync: rcu ≤ 1.5 × recordsRcu. */
   syncFactor: 1.5,
   hotRcuPerRequest: 1,
@@ -70,8 +74,28 @@ function widerKeyChecks(queries: readonly QueryReport[]): TargetCheck[] {
     });
 }
 
+/** A name query with a fragment of 1 or 2 characters: a bound of its own, whatever the scope. */
+function shortNameChecks(q: QueryReport): TargetCheck[] {
+  return [
+    {
+      target: `name of 1 or 2: rcu ≤ ${T.shortRcu}`,
+      subject: subject(q),
+      ok: q.rcu <= T.shortRcu,
+      detail: `${n(q.rcu)} (candidates ${n(q.candidateRcu ?? 0)}, page ${n(q.pageRcu)})`,
+    },
+    {
+      target: `name of 1 or 2: p99 ≤ ${T.shortP99Ms} ms`,
+      subject: subject(q),
+      ok: q.p99Ms <= T.shortP99Ms,
+      detail: `${q.p99Ms} ms`,
+    },
+  ];
+}
+
 function nameCheck(q: QueryReport): TargetCheck[] {
-  if (q.kind !== "name" || q.candidateRcu === undefined || q.candidateRcu === null) return [];
+  if (q.kind !== "name") return [];
+  if (hasShortFragment(q.body)) return shortNameChecks(q);
+  if (q.candidateRcu === undefined || q.candidateRcu === null) return [];
   const bound = T.candidateFactor * q.candidateRcu + q.pageRcu;
   return [
     {

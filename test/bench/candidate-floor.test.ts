@@ -1,4 +1,4 @@
-import { candidateUnits, rarestTrigram, trigrams } from "../../lib/bench/candidate-floor.js";
+import { candidateUnits, grams, rarestGram } from "../../lib/bench/candidate-floor.js";
 import { employeeCandidates, personCandidates, readUnits } from "../../lib/bench/floor.js";
 import { type SourceEmployee, type SourcePerson, SourcePersonSchema } from "../../lib/directory/source.js";
 import {
@@ -22,31 +22,33 @@ function named(companyId: string, lastName: string | null, count: number, linked
   });
 }
 
-describe("trigrams", () => {
+describe("grams", () => {
   it("are the distinct runs of 3 code points of the normalized fragment, in order", () => {
-    expect(trigrams("Weiß")).toEqual(["wei", "eiß"]);
-    expect(trigrams("aaaa")).toEqual(["aaa"]);
+    expect(grams("Weiß")).toEqual(["wei", "eiß"]);
+    expect(grams("aaaa")).toEqual(["aaa"]);
     // NFKC then lower case: the ligature is two letters.
-    expect(trigrams("ﬁLE")).toEqual(["fil", "ile"]);
+    expect(grams("ﬁLE")).toEqual(["fil", "ile"]);
     // Code points, not UTF-16 units: the emoji is one character.
-    expect(trigrams("😀ab")).toEqual(["😀ab"]);
+    expect(grams("😀ab")).toEqual(["😀ab"]);
   });
 
-  it("are none below 3 characters", () => {
-    expect(trigrams("ab")).toEqual([]);
-    expect(trigrams("😀a")).toEqual([]);
+  it("are the normalized fragment itself below 3 characters", () => {
+    expect(grams("AB")).toEqual(["ab"]);
+    expect(grams("😀a")).toEqual(["😀a"]);
+    expect(grams("Q")).toEqual(["q"]);
+    expect(grams("ﬁ")).toEqual(["fi"]);
   });
 });
 
-describe("rarestTrigram", () => {
+describe("rarestGram", () => {
   const records = [...named("c1", "Smith", 30), ...named("c1", "Mitchell", 10), ...named("c1", "Smit", 2)];
   const candidates = records.map((record) => ({ record, entryBytes: 10 }));
 
   it("counts the candidates whose normalized name holds each trigram and keeps the rarest", () => {
     // "smi": Smith and Smit (32); "mit": those and Mitchell (42).
-    expect(rarestTrigram(candidates, { lastName: "SMIT" })).toEqual({
+    expect(rarestGram(candidates, { lastName: "SMIT" })).toEqual({
       field: "lastName",
-      trigram: "smi",
+      gram: "smi",
       records: 32,
       entryBytes: 320,
     });
@@ -54,22 +56,27 @@ describe("rarestTrigram", () => {
 
   it("keeps the first trigram of the fragment on a tie, and looks at the field filtered on", () => {
     // "itc" and "tch" are both held by the 10 Mitchells.
-    expect(rarestTrigram(candidates, { lastName: "itch" })).toMatchObject({ trigram: "itc", records: 10 });
-    expect(rarestTrigram(candidates, { firstName: "ann" })).toMatchObject({
+    expect(rarestGram(candidates, { lastName: "itch" })).toMatchObject({ gram: "itc", records: 10 });
+    expect(rarestGram(candidates, { firstName: "ann" })).toMatchObject({
       field: "firstName",
       records: 42,
     });
-    expect(rarestTrigram(candidates, { firstName: "Ann", lastName: "chel" })).toMatchObject({
+    expect(rarestGram(candidates, { firstName: "Ann", lastName: "chel" })).toMatchObject({
       field: "lastName",
-      trigram: "che",
+      gram: "che",
       records: 10,
     });
   });
 
-  it("finds a trigram nobody holds (0 records) and has none for short fragments", () => {
-    expect(rarestTrigram(candidates, { lastName: "xyz" })).toMatchObject({ records: 0, entryBytes: 0 });
-    expect(rarestTrigram(candidates, { lastName: "sm" })).toBeNull();
-    expect(rarestTrigram(candidates, {})).toBeNull();
+  it("finds a gram nobody holds (0 records), reads a short fragment as itself, none without a name", () => {
+    expect(rarestGram(candidates, { lastName: "xyz" })).toMatchObject({ records: 0, entryBytes: 0 });
+    expect(rarestGram(candidates, { lastName: "sm" })).toMatchObject({ gram: "sm", records: 32 });
+    expect(rarestGram(candidates, { lastName: "L", firstName: "n" })).toMatchObject({
+      field: "lastName",
+      gram: "l",
+      records: 10,
+    });
+    expect(rarestGram(candidates, {})).toBeNull();
   });
 });
 
@@ -82,9 +89,12 @@ describe("candidateUnits", () => {
     expect(readUnits(300 * 34)).toBe(1.5);
   });
 
-  it("is null for a fragment of 1 or 2 characters", () => {
+  it("prices a fragment of 1 or 2 characters by its own entries, and is null with no name", () => {
     const request = employeesSearchRequestSchema.parse({ companyId: "c1", lastName: "sm" });
-    expect(candidateUnits(employeeCandidates(request, named("c1", "Smith", 5)), request)).toBeNull();
+    const records = [...named("c1", "Smith", 5), ...named("c1", "Jones", 500)];
+    expect(candidateUnits(employeeCandidates(request, records), request)).toBe(readUnits(5 * 34));
+    const unnamed = employeesSearchRequestSchema.parse({ companyId: "c1" });
+    expect(candidateUnits(employeeCandidates(unnamed, records), unnamed)).toBeNull();
   });
 
   it("grows with the records sharing the trigram, not with the companies in scope (persons)", () => {
@@ -101,7 +111,7 @@ describe("candidateUnits", () => {
     const input = { request, authorized: new Set(companies), records, persons };
     const candidates = [...personCandidates(input, new Set(companies))];
     // Only the 20 linked Quists of k00 (records with no person are no persons candidates); 1+3, 1+24, 1+5.
-    expect(rarestTrigram(candidates, request)).toMatchObject({ records: 20, entryBytes: 20 * 35 });
+    expect(rarestGram(candidates, request)).toMatchObject({ records: 20, entryBytes: 20 * 35 });
     expect(candidateUnits(candidates, request)).toBe(0.5);
   });
 });

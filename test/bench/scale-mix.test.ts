@@ -7,12 +7,23 @@ import {
   type ScaleQuery,
   scaleMix,
 } from "../../lib/bench/scale-mix.js";
+import { hasShortFragment } from "../../lib/bench/short-fragments.js";
 import { instantKey } from "../../lib/directory/instant-key.js";
 import { normalizeName } from "../../lib/directory/name.js";
 import { parsedValidEmployee } from "../directory/fixtures.js";
 import { uuidOf } from "../support/records.js";
 
 const uuid = (n: number) => uuidOf("e", n);
+/** The short-fragment queries' names, after their route's prefix. */
+const SHORT = [
+  "first name, 1 common letter",
+  "first name, 1 common letter, offset 1,000",
+  "last name, 2 common letters",
+  "last name, 1 rare letter",
+  "first name, 2 rare letters",
+  "1 common letter + 3 of a last name",
+  "1 common letter + 2 common of a last name",
+];
 const ofCompany = (companyId: string, count: number, from = 0) =>
   Array.from({ length: count }, (_, i) => parsedValidEmployee({ id: uuid(from + i), companyId }));
 
@@ -59,10 +70,13 @@ describe("scale mix", () => {
     expect(ofLargest).toHaveLength(dataset.summary.largestCompany);
   });
 
-  it("runs the employees of the largest company under the one-company key: first page, deep page, name, range, phone", () => {
+  it("runs the employees of the largest company under the one-company key: first page, deep page, name, range, phone, short names", () => {
     const employees = queries.filter((q) => q.route === "/v1/employees/search");
     expect(employees.map((q) => [q.kind, q.key])).toEqual(
-      ["unfiltered", "page", "name", "range", "exact"].map((kind) => [kind, [largest]]),
+      ["unfiltered", "page", "name", "range", "exact", ...SHORT.map(() => "name")].map((kind) => [
+        kind,
+        [largest],
+      ]),
     );
     for (const query of employees) expect(query.body.companyId).toBe(largest);
     expect(find("employees: largest company, deep page", 1).body.offset).toBe(ofLargest.length - 50);
@@ -80,16 +94,42 @@ describe("scale mix", () => {
       "50 page",
       "50 name",
       "50 name",
+      ...SHORT.map(() => "50 name"),
       "100 unfiltered",
       "100 page",
       "100 name",
       "100 name",
+      ...SHORT.map(() => "100 name"),
     ]);
     const total = personsInScope(dataset.data.employees, new Set(ranked));
     expect(total).toBe(dataset.summary.persons);
     expect(find("persons: deep page", 100).body).toEqual({ offset: total - 50 });
     expect([...String(find("persons: last name, 3 letters", 100).body.lastName)]).toHaveLength(3);
     expect([...String(find("persons: first name, 2 letters", 50).body.firstName)]).toHaveLength(2);
+  });
+
+  it("asks short fragments: the commonest letter and pair, the rarest, deep, and beside another name", () => {
+    const short = SHORT.map((name) => find(`persons: ${name}`, 50).body);
+    const { firstName: letter } = short[0] ?? {};
+    expect(short[1]).toEqual({ firstName: letter, offset: 1_000 });
+    const holders = (field: "firstName" | "lastName", fragment: unknown) =>
+      dataset.data.employees.filter((r) =>
+        normalizeName(r.demographics[field] ?? "").includes(String(fragment)),
+      ).length;
+    expect([...String(letter)]).toHaveLength(1);
+    expect(holders("firstName", letter)).toBeGreaterThan(dataset.data.employees.length / 4);
+    const rare = short[3]?.lastName;
+    expect([...String(rare)]).toHaveLength(1);
+    expect(holders("lastName", rare)).toBeGreaterThan(0);
+    expect(holders("lastName", rare)).toBeLessThan(holders("lastName", short[2]?.lastName));
+    expect([...String(short[4]?.firstName)]).toHaveLength(2);
+    expect([...String(short[5]?.lastName)]).toHaveLength(3);
+    expect(find(`employees: largest company, ${SHORT[0]}`, 1).body).toEqual({
+      companyId: largest,
+      firstName: letter,
+    });
+    for (const body of short) expect(hasShortFragment(body)).toBe(true);
+    expect(hasShortFragment({ firstName: "ann", lastName: "smit" })).toBe(false);
   });
 
   it("gives the same queries for the same dataset", () => {

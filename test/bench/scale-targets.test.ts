@@ -87,15 +87,23 @@ describe("checkScaleTargets", () => {
     expect(checkScaleTargets(report({ queries })).some((c) => c.target.startsWith("rcu over"))).toBe(false);
   });
 
-  it("bounds names of 3+ characters by their candidates and page; shorter ones have no target", () => {
+  it("bounds names of 3+ characters by their candidates and page, shorter ones by 100 RCU and 1 s", () => {
     const queries = [
-      query({ name: "long", kind: "name", rcu: 27, candidateRcu: 1, pageRcu: 25 }),
-      query({ name: "longer", kind: "name", rcu: 27.5, candidateRcu: 1, pageRcu: 25 }),
-      query({ name: "short", kind: "name", rcu: 900, candidateRcu: null, pageRcu: 25 }),
+      query({ name: "long", kind: "name", body: { lastName: "smit" }, rcu: 27, candidateRcu: 1 }),
+      query({ name: "longer", kind: "name", body: { lastName: "smit" }, rcu: 27.5, candidateRcu: 1 }),
+      query({ name: "short", kind: "name", body: { firstName: "A" }, rcu: 100, candidateRcu: 900 }),
+      query({ name: "both", kind: "name", body: { firstName: "ann", lastName: "ＳＭ" }, rcu: 100.5 }),
+      query({ name: "slow", kind: "name", body: { lastName: "ﬁ" }, rcu: 2, p99Ms: 1_000.5 }),
     ];
     expect(checksOf(report({ queries })).filter(([target]) => String(target).startsWith("name"))).toEqual([
       ["name of 3+: rcu ≤ 2 × candidate rcu + page rcu", "long (key of 1000)", true],
       ["name of 3+: rcu ≤ 2 × candidate rcu + page rcu", "longer (key of 1000)", false],
+      ["name of 1 or 2: rcu ≤ 100", "short (key of 1000)", true],
+      ["name of 1 or 2: p99 ≤ 1000 ms", "short (key of 1000)", true],
+      ["name of 1 or 2: rcu ≤ 100", "both (key of 1000)", false],
+      ["name of 1 or 2: p99 ≤ 1000 ms", "both (key of 1000)", true],
+      ["name of 1 or 2: rcu ≤ 100", "slow (key of 1000)", true],
+      ["name of 1 or 2: p99 ≤ 1000 ms", "slow (key of 1000)", false],
     ]);
   });
 
