@@ -267,8 +267,8 @@ const companyPick = fc.oneof(
 );
 
 /**
- * A name fragment: of 1 or 2 characters (read by scanning the names entries), or, twice as often,
- * of 3 or more (read from name postings, one trigram or the rarest of several).
+ * A name fragment: of 1 or 2 characters (read from their own gram's postings), or, twice as often,
+ * of 3 or more (one trigram's postings or the rarest of several).
  */
 const fragments = (short: readonly string[], long: readonly string[]) =>
   fc.oneof(
