@@ -112,10 +112,15 @@ async function expectAnswers(
 
 /**
  * Name searches of every company, and of persons over every company, after every load: one trigram
- * (`zoë`), the rarest of several (`garcía`, with a first name of 2 characters, which only the pair
- * checks), and a 2-character scan.
+ * (`zoë`), the rarest of several grams (`garcía` with a first name of 2 characters), a pair and a
+ * letter alone (their own postings, totals from the census).
  */
-const NAME_SEARCHES = [{ firstName: "ZOË" }, { lastName: "garcía", firstName: "ﬁ" }, { lastName: "ía" }];
+const NAME_SEARCHES = [
+  { firstName: "ZOË" },
+  { lastName: "garcía", firstName: "ﬁ" },
+  { lastName: "ía" },
+  { firstName: "z" },
+];
 
 /** Every record of every company, and every person, page by page; then the probes' requests. */
 async function expectAgreement(
