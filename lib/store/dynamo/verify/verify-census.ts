@@ -219,20 +219,23 @@ export class Census {
     if (isScopesPartition(p)) return this.scope(key, item);
     if (trigramsOnlyMarker(key))
       return "a postings marker of trigrams only (repair posts grams of 1 to 3 characters)";
-    if (isScopePartition(p)) {
-      const owner = scopeOwner(scopeOfPartition(p));
-      if (isPostingSort(key.s) || isGramCensusSort(key.s) || isGramMarkerSort(key.s))
-        return this.gramItem(key, item, owner);
-      if (
-        !isOrderIndexSort(key.s) &&
-        !isOrderIndexPartSort(key.s) &&
-        !(isOrderBlockSort(key.s) && key.s[0] === ORDER.persons)
-      )
-        return "a scope item that is no persons order's index or block, nor a name posting's";
-      return this.orderItem(key, item, owner);
-    }
+    if (isScopePartition(p)) return this.scopePartitionItem(key, item);
     if (isCompanyPartition(p)) return this.companyPartitionItem(key, item);
     return "an item of no known kind";
+  }
+
+  /** An item of a scope's home partition: its persons order or its name postings. */
+  private scopePartitionItem(key: ItemKey, item: Item): string | undefined {
+    const owner = scopeOwner(scopeOfPartition(key.p));
+    if (isPostingSort(key.s) || isGramCensusSort(key.s) || isGramMarkerSort(key.s))
+      return this.gramItem(key, item, owner);
+    if (
+      !isOrderIndexSort(key.s) &&
+      !isOrderIndexPartSort(key.s) &&
+      !(isOrderBlockSort(key.s) && key.s[0] === ORDER.persons)
+    )
+      return "a scope item that is no persons order's index or block, nor a name posting's";
+    return this.orderItem(key, item, owner);
   }
 
   /** A scope's registry version: kept when visible, for verify-orders.ts. */
