@@ -96,7 +96,7 @@ export function streamFetchReporter(stream: NodeJS.WriteStream = process.stderr)
 
 /**
  * `DDB_LOCAL_FETCH=never` (set by `npm run jest`): a missing jar is an error, not a download, so
- * tests never need the network; `npm install` fetches it (its `prepare` script).
+ * tests never need the network; `npm install` fetches it (its `postinstall` script).
  */
 const fetchAllowed = () => process.env.DDB_LOCAL_FETCH !== "never";
 
