@@ -1,7 +1,8 @@
 /**
  * `npm install` and `npm ci` (the `postinstall` script) fetch DynamoDB Local's jar once, so that
- * `npm test` and `npm start` never need the network. A failed fetch warns and leaves the install alone: dynalite
- * needs no jar, and the next `npm install` or `DYNAMODB_ENGINE=ddblocal npm start` tries again.
+ * `npm test` and `npm start` never need the network. A failed fetch warns and leaves the install
+ * alone: dynalite needs no jar, and the next `npm install` or `DYNAMODB_ENGINE=ddblocal npm start`
+ * tries again.
  */
 import { ensureDynamoDbLocalJar } from "../local/ddblocal-jar.js";
 
