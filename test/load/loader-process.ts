@@ -1,4 +1,7 @@
-/** `npm run load` as a child process, the way an operator runs it, against a given endpoint and table. */
+/**
+ * `npm run load` as a child process, against a given endpoint and table: lib/cli/load.ts on this
+ * Node with tsx's loader, in one process (the tsx command would start a second node to run it in).
+ */
 import { type ChildProcess, spawn } from "node:child_process";
 import type { LoadMode } from "../../lib/load/change-lines.js";
 
@@ -13,7 +16,7 @@ export interface LoaderExit {
 
 export interface LoaderProcess {
   readonly child: ChildProcess;
-  /** SIGKILL to every process of the command: tsx and the node it runs the loader in. */
+  /** SIGKILL to every process of the command. */
   kill(): void;
   readonly exited: Promise<LoaderExit>;
 }
@@ -32,8 +35,10 @@ export function startLoader(options: {
   table: string;
 }): LoaderProcess {
   const child = spawn(
-    "node_modules/.bin/tsx",
+    process.execPath,
     [
+      "--import",
+      "tsx",
       "lib/cli/load.ts",
       options.file,
       "--mode",
@@ -45,8 +50,7 @@ export function startLoader(options: {
       // The scenarios' snapshots delete what they mean to: the shrink guard has tests of its own.
       ...(options.mode === "snapshot" ? ["--allow-shrink"] : []),
     ],
-    // Its own process group: tsx runs the loader in a child node process, and a SIGKILL of tsx
-    // alone would leave that one running.
+    // Its own process group, so that a kill reaches whatever the command starts.
     { stdio: ["ignore", "pipe", "pipe"], detached: true },
   );
   const kill = () => {
