@@ -22,7 +22,7 @@ export interface EngineContext {
   readonly tables: Readonly<Record<TableId, string>>;
 }
 
-const ENGINE_NAMES: readonly EngineName[] = ["dynalite", "ddblocal"];
+export const ENGINE_NAMES: readonly EngineName[] = ["dynalite", "ddblocal"];
 
 let dynalite: Promise<Engine> | undefined;
 
@@ -62,8 +62,14 @@ function tableNames(title: string): Record<TableId, string> {
   return names as Record<TableId, string>;
 }
 
-/** Declares `title [dynalite]` and `title [ddblocal]`, each running `suite` on fresh tables. */
-export function describeEachEngine(title: string, suite: (getEngine: () => EngineContext) => void): void {
+/**
+ * Declares `title [dynalite]` and `title [ddblocal]`, each running `suite` on fresh tables. `suite`
+ * is told which engine it declares for, to share costly tests out between the two.
+ */
+export function describeEachEngine(
+  title: string,
+  suite: (getEngine: () => EngineContext, name: EngineName) => void,
+): void {
   for (const name of ENGINE_NAMES) {
     // Only a missing java skips DynamoDB Local; global-setup.ts prints the one line saying so.
     const skipped = name === "ddblocal" && Boolean(process.env[DDB_LOCAL_ENV.skipped]);
@@ -101,7 +107,7 @@ export function describeEachEngine(title: string, suite: (getEngine: () => Engin
           );
         }
         return context;
-      });
+      }, name);
     });
   }
 }
