@@ -76,15 +76,16 @@ function selected(name) {
 }
 
 /**
- * Two files at a time even on two cores (jest's default would be one): most of an integration
- * file's time is spent waiting (child loaders, DynamoDB Local's JVM, a load's grace after the flip),
- * so two workers take 15 minutes where one took 25 (docs/testing.md). Each suite has tables of its
- * own, so files sharing DynamoDB Local do not meet.
+ * Two files at a time even on two cores (jest's default would be one): part of an integration
+ * file's time is spent waiting (child loaders, DynamoDB Local's JVM, a load's grace after the flip).
+ * Each suite has tables of its own, so files sharing DynamoDB Local do not meet.
  */
 export default {
   // No test races a clock: on a busy machine an engine's start, a child process or a synthesis can
   // take minutes. A hung test still ends, after 10 minutes. (A global option: projects cannot set it.)
   testTimeout: 600_000,
   maxWorkers: Math.max(2, availableParallelism() - 1),
+  // The longest files first, on a clean clone too.
+  testSequencer: "<rootDir>/test/support/sequencer.js",
   projects: selected(process.env.JEST_PROJECT),
 };

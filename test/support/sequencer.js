@@ -1,0 +1,43 @@
+/**
+ * Jest's order of files, with a start for a clean clone. Jest runs the files that failed last time
+ * first, then the longest first, by the times of the last run in its cache; a file it has no time
+ * for goes before those, biggest first. A clean clone (CI) has no times, and file size says little:
+ * the longest files would start late and run alone at the end. So a file with no time of its own
+ * gets one from SLOWEST (measured with `npm test`; a file missing from it only starts later), an
+ * engine's or synthesis's file a middling one, any other file a short one.
+ */
+import sequencer from "@jest/test-sequencer";
+
+// A CommonJS module built from ESM: its class is the `default` of its exports.
+const Sequencer = sequencer.default;
+
+/** Seconds each took in a whole run on two workers (docs/testing.md). Only the order matters. */
+const SLOWEST = {
+  "test/load/crash.integration.test.ts": 300,
+  "test/ingest/ingest.integration.test.ts": 120,
+  "test/search/search-employees.property.integration.test.ts": 100,
+  "test/search/search-persons.property.integration.test.ts": 100,
+  "test/store/dynamo/order-index-parts.integration.test.ts": 90,
+  "test/load/concurrent-loaders.integration.test.ts": 90,
+  "test/load/fenced-loads.integration.test.ts": 70,
+  "test/store/dynamo/repair-every-item.integration.test.ts": 70,
+  "test/cli/load-paused.integration.test.ts": 70,
+  "test/load/changes.property.integration.test.ts": 60,
+};
+
+const ESTIMATE_S = { integration: 20, infra: 20, browser: 20, unit: 1 };
+
+export default class SlowestFirst extends Sequencer {
+  sort(tests) {
+    const estimated = (test) => {
+      const relative = test.path.slice(test.context.config.rootDir.length + 1);
+      const project = test.context.config.displayName?.name ?? "unit";
+      return (SLOWEST[relative] ?? ESTIMATE_S[project] ?? 1) * 1000;
+    };
+    // super.sort sets each test's duration from jest's cache (undefined if it has none).
+    const sorted = super.sort(tests);
+    // Failed files still first, longest first among them.
+    const rank = (test) => (this.hasFailed(test) ? 1e12 : 0) + (test.duration ?? estimated(test));
+    return [...sorted].sort((a, b) => rank(b) - rank(a));
+  }
+}
