@@ -1,17 +1,15 @@
 /**
  * Alarms that page on real trouble (infra/constructs/on-call.ts, data-alarms.ts), the prod budget
  * (budget.ts) and the dashboard's ingest and WAF rows, on the release stages' templates.
- * Templates only: no bundling.
+ * The shared templates (synth.ts).
  */
-import { App } from "aws-cdk-lib";
-import { Template } from "aws-cdk-lib/assertions";
-import { addStage, cdkJsonContext } from "../../infra/stage-stacks.js";
+import type { Template } from "aws-cdk-lib/assertions";
 import { RELEASE_SETTINGS } from "./stage-settings.js";
+import { synthesizeStage } from "./synth.js";
 import { props, refersTo, resources } from "./template-helpers.js";
 
 function template(stage: "sandbox" | "prod"): Template {
-  const app = new App({ context: { ...cdkJsonContext(), "aws:cdk:bundling-stacks": [] } });
-  return Template.fromStack(addStage(app, stage, { ...RELEASE_SETTINGS[stage], env: {} }).stateless);
+  return synthesizeStage(stage).statelessTemplate;
 }
 
 const prod = template("prod");

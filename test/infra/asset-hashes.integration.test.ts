@@ -45,7 +45,9 @@ describe("Lambda asset hashes", () => {
   let deepAssets: Record<string, string> = {};
 
   beforeAll(() => {
-    shallowAssets = lambdaAssets(synthesizeStage("prod").statelessTemplate.toJSON() as LambdaTemplate);
+    shallowAssets = lambdaAssets(
+      synthesizeStage("prod", {}, { bundles: true }).statelessTemplate.toJSON() as LambdaTemplate,
+    );
     deepAssets = synthLambdaAssets(deep);
   });
 

@@ -15,7 +15,7 @@ function get(): SynthesizedStage {
 }
 
 beforeAll(() => {
-  dev = synthesizeStage("dev");
+  dev = synthesizeStage("dev", {}, { bundles: true });
   console.info(`dev synthesized in ${dev.millis} ms`);
 });
 

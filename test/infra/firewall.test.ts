@@ -1,17 +1,12 @@
 /**
  * The web ACL's AWS managed rule groups and WAF logging (infra/constructs/request-firewall.ts,
- * managed-rules.ts), on prod's template. Templates only: no bundling.
+ * managed-rules.ts), on prod's shared template (synth.ts).
  */
-import { App } from "aws-cdk-lib";
-import { Template } from "aws-cdk-lib/assertions";
 import { MANAGED_GROUPS } from "../../infra/constructs/managed-rules.js";
-import { addStage, cdkJsonContext } from "../../infra/stage-stacks.js";
-import { RELEASE_SETTINGS } from "./stage-settings.js";
+import { synthesizeStage } from "./synth.js";
 import { props, refersTo, resources } from "./template-helpers.js";
 
-const app = new App({ context: { ...cdkJsonContext(), "aws:cdk:bundling-stacks": [] } });
-const { stateless } = addStage(app, "prod", { ...RELEASE_SETTINGS.prod, env: {} });
-const template = Template.fromStack(stateless);
+const template = synthesizeStage("prod").statelessTemplate;
 
 interface Override {
   Name: string;

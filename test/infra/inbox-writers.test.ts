@@ -1,20 +1,17 @@
 /**
  * Only the loader role and the ingest's role may write the inbox (infra/constructs/inbox-writers.ts).
- * Templates only: no bundling.
+ * The shared templates (synth.ts).
  */
-import { App } from "aws-cdk-lib";
-import { Template } from "aws-cdk-lib/assertions";
-import { addStage, cdkJsonContext } from "../../infra/stage-stacks.js";
-import { settingsFor } from "./stage-settings.js";
+import type { Template } from "aws-cdk-lib/assertions";
+import { synthesizeStage } from "./synth.js";
 import { logicalId, props, resources } from "./template-helpers.js";
 
 function stage(name: string) {
-  const app = new App({ context: { ...cdkJsonContext(), "aws:cdk:bundling-stacks": [] } });
-  const stacks = addStage(app, name, { ...settingsFor(name), env: {} });
+  const synthesized = synthesizeStage(name);
   return {
-    stacks: () => stacks.stateful,
-    stateful: Template.fromStack(stacks.stateful),
-    stateless: Template.fromStack(stacks.stateless),
+    stacks: () => synthesized.stateful,
+    stateful: synthesized.statefulTemplate,
+    stateless: synthesized.statelessTemplate,
   };
 }
 

@@ -17,7 +17,7 @@ function get(): SynthesizedStage {
 }
 
 beforeAll(() => {
-  prod = synthesizeStage("prod");
+  prod = synthesizeStage("prod", {}, { bundles: true });
 });
 
 afterAll(() => {

@@ -19,7 +19,7 @@ function get(stage: string): SynthesizedStage {
 
 beforeAll(() => {
   for (const stage of RELEASE_STAGES) {
-    const result = synthesizeStage(stage);
+    const result = synthesizeStage(stage, {}, { bundles: true });
     synthesized.set(stage, result);
     console.info(`${stage} synthesized in ${result.millis} ms`);
   }

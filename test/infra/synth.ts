@@ -1,8 +1,9 @@
 /**
- * Synthesizes one stage the way `cdk synth` does (cdk.json feature flags, real esbuild bundling),
- * with cdk-nag's AwsSolutions pack as a validation plugin (added by addStage).
+ * Synthesizes one stage the way `cdk synth` does (cdk.json feature flags), with cdk-nag's
+ * AwsSolutions pack as a validation plugin (added by addStage): templates only, or with the real
+ * esbuild bundles too (`{ bundles: true }`, for the tests that read or run a bundle).
  *
- * In the infra project a stage is synthesized once per run and options, into the folder of
+ * In the infra project a stage is synthesized once per run, options and bundling, into the folder of
  * global-setup.ts, and shared by every file: the first file to ask synthesizes it (a lock folder
  * makes the others wait for it, however long it takes); the others read its cloud assembly and
  * build the stage's constructs again without bundling or synthesis, for the reads of the construct
@@ -28,7 +29,7 @@ export interface SynthesizedStage extends StageStacks {
   /** The synthesis error, if validation failed. */
   readonly synthError?: string;
   readonly acknowledgments: { readonly path: string; readonly id: string; readonly reason: string }[];
-  /** The cloud assembly directory (bundled assets are in `asset.<hash>/`). */
+  /** The cloud assembly directory (with bundles, each function's is in `asset.<hash>/`). */
   readonly outdir: string;
   readonly millis: number;
 }
@@ -51,15 +52,19 @@ interface Synthesis {
  * Environment-agnostic, as a synth without credentials is (the account pinning has its own tests),
  * with the stage's test settings (stage-settings.ts) under `given`.
  */
-export function synthesizeStage(stage: string, given: Omit<StageOptions, "env"> = {}): SynthesizedStage {
+export function synthesizeStage(
+  stage: string,
+  given: Omit<StageOptions, "env"> = {},
+  { bundles = false }: { bundles?: boolean } = {},
+): SynthesizedStage {
   const started = Date.now();
   const options: StageOptions = { ...settingsFor(stage), ...given, env: {} };
   const runDir = process.env[SYNTH_DIR_ENV];
   // A route table holds code, which no key can tell apart: such a stage is its caller's alone.
   const { stacks, outdir, synthError, acknowledgments } =
     runDir && given.routes === undefined
-      ? sharedSynthesis(runDir, stage, options)
-      : synthesize(stage, options);
+      ? sharedSynthesis(runDir, stage, options, bundles)
+      : synthesize(stage, options, bundles);
   const templateOf = (stackName: string) =>
     Template.fromJSON(JSON.parse(readFileSync(join(outdir, `${stackName}.template.json`), "utf8")));
   return {
@@ -75,8 +80,9 @@ export function synthesizeStage(stage: string, given: Omit<StageOptions, "env"> 
   };
 }
 
-function synthesize(stage: string, options: StageOptions, outdir?: string): Synthesis {
+function synthesize(stage: string, options: StageOptions, bundles: boolean, outdir?: string): Synthesis {
   const app = createApp(outdir);
+  if (!bundles) app.node.setContext("aws:cdk:bundling-stacks", []);
   const stacks = addStage(app, stage, options);
   let synthError: string | undefined;
   try {
@@ -92,14 +98,14 @@ function synthesize(stage: string, options: StageOptions, outdir?: string): Synt
 const SYNTH_ERROR_FILE = "synth-error.txt";
 const ACKNOWLEDGMENTS_FILE = "acknowledgments.json";
 
-/** The shared assembly's folder name: the stage, and a hash of what it was synthesized with. */
-function cacheKey(stage: string, options: StageOptions): string {
+/** The shared assembly's folder name: the stage, bundles or not, and a hash of its options. */
+function cacheKey(stage: string, options: StageOptions, bundles: boolean): string {
   const hash = createHash("sha256").update(JSON.stringify(options)).digest("hex").slice(0, 16);
-  return `${stage.replace(/[^a-z0-9-]/gi, "_")}-${hash}`;
+  return `${stage.replace(/[^a-z0-9-]/gi, "_")}-${bundles ? "bundles" : "templates"}-${hash}`;
 }
 
-function sharedSynthesis(runDir: string, stage: string, options: StageOptions): Synthesis {
-  const key = cacheKey(stage, options);
+function sharedSynthesis(runDir: string, stage: string, options: StageOptions, bundles: boolean): Synthesis {
+  const key = cacheKey(stage, options, bundles);
   const ready = join(runDir, key);
   const lock = `${ready}.lock`;
   // Unique per call: jest gives each file in a worker fresh modules, so no counter would do.
@@ -125,7 +131,7 @@ function sharedSynthesis(runDir: string, stage: string, options: StageOptions): 
         if (existsSync(ready)) continue;
         const building = `${ready}.building`;
         rmSync(building, { recursive: true, force: true });
-        const made = synthesize(stage, options, building);
+        const made = synthesize(stage, options, bundles, building);
         if (made.synthError !== undefined) writeFileSync(join(building, SYNTH_ERROR_FILE), made.synthError);
         writeFileSync(join(building, ACKNOWLEDGMENTS_FILE), JSON.stringify(made.acknowledgments));
         renameSync(building, ready);
