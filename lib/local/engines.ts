@@ -7,7 +7,7 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import type { AddressInfo } from "node:net";
 import { createServer, Socket } from "node:net";
 import { delimiter } from "node:path";
-import { DynamoDBClient, ListTablesCommand } from "@aws-sdk/client-dynamodb";
+import { DynamoDBClient, type DynamoDBClientConfig, ListTablesCommand } from "@aws-sdk/client-dynamodb";
 import dynalite from "dynalite";
 import { base64Decoder } from "../store/dynamo-client.js";
 import { type DdbLocalJar, ensureDynamoDbLocalJar } from "./ddblocal-jar.js";
@@ -34,8 +34,15 @@ export interface DynamoDbLocalEngine extends Engine {
   readonly startMs: number;
 }
 
-/** Client settings for a local engine: fixed dummy credentials, few retries. */
-export function localClient(endpoint: string, maxAttempts = 2): DynamoDBClient {
+/**
+ * Client settings for a local engine: fixed dummy credentials, few retries. `settings` replaces
+ * any of them (a test's retry strategy, say).
+ */
+export function localClient(
+  endpoint: string,
+  maxAttempts = 2,
+  settings: Partial<DynamoDBClientConfig> = {},
+): DynamoDBClient {
   return new DynamoDBClient({
     endpoint,
     region: "local",
@@ -48,6 +55,7 @@ export function localClient(endpoint: string, maxAttempts = 2): DynamoDBClient {
     // its socket connect for seconds, and a closed port is refused at once anyway.
     requestHandler: { connectionTimeout: 10_000, requestTimeout: 10_000 },
     base64Decoder,
+    ...settings,
   });
 }
 
