@@ -3,48 +3,20 @@
  * it removes the record when it stops. (npm start's own engine, dynalite: the commands reach it
  * over HTTP as they would reach DynamoDB Local.)
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { existsSync } from "node:fs";
 import { readEndpoints } from "../../lib/local/endpoints-file.js";
+import { type NpmStart, startNpmStart } from "../support/npm-start.js";
 import { runTool } from "./run-tool.js";
 
-const ROOT = new URL("../../", import.meta.url).pathname;
-let folder: string;
+let server: NpmStart;
 let file: string;
-let server: ChildProcess;
-
-/** Until `check` holds, polling; the test's own timeout bounds it. */
-async function until(check: () => boolean): Promise<void> {
-  while (!check()) await new Promise((resolve) => setTimeout(resolve, 100));
-}
 
 beforeAll(async () => {
-  folder = mkdtempSync(join(tmpdir(), "running-server-"));
-  file = join(folder, "endpoints.json");
-  server = spawn(`${ROOT}node_modules/.bin/tsx`, ["lib/local/main.ts"], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: "0",
-      ENDPOINTS_FILE: file,
-      PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ""}`,
-    },
-    stdio: "ignore",
-  });
-  await until(() => readEndpoints(file) !== undefined);
+  server = await startNpmStart("running-server-");
+  file = server.file;
 });
 
-afterAll(async () => {
-  // SIGINT, which tsx passes on: a SIGKILL would end tsx and leave the server running.
-  if (server.exitCode === null && server.signalCode === null) {
-    const exited = new Promise((resolve) => server.once("exit", resolve));
-    server.kill("SIGINT");
-    await exited;
-  }
-  rmSync(folder, { recursive: true, force: true });
-});
+afterAll(() => server.stop());
 
 describe("commands without --endpoint while npm start runs", () => {
   it("directory verify checks the running server's directory", async () => {
@@ -84,9 +56,7 @@ describe("commands without --endpoint while npm start runs", () => {
   });
 
   it("the record goes when npm start stops", async () => {
-    const exited = new Promise((resolve) => server.once("exit", resolve));
-    server.kill("SIGINT");
-    await exited;
+    await server.stop();
     expect(existsSync(file)).toBe(false);
   });
 });

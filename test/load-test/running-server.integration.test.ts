@@ -4,30 +4,18 @@
  * server's directory, and the server's RSS sampled. Short runs; no check of speed. (npm start's
  * own engine, dynalite: the load test reaches it over HTTP as it would reach DynamoDB Local.)
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { SourceEmployee } from "../../lib/directory/source.js";
 import type { LoadReport } from "../../lib/load-test/report.js";
 import { readEndpoints } from "../../lib/local/endpoints-file.js";
 import { runTool } from "../cli/run-tool.js";
+import { type NpmStart, ROOT, startNpmStart, TSX, until } from "../support/npm-start.js";
 
-const ROOT = new URL("../../", import.meta.url).pathname;
-const TSX = `${ROOT}node_modules/.bin/tsx`;
-const env = (file: string) => ({
-  ...process.env,
-  ENDPOINTS_FILE: file,
-  PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ""}`,
-});
+let server: NpmStart;
 let folder: string;
 let file: string;
-let server: ChildProcess;
-
-/** Until `check` holds, polling; the test's own timeout bounds it. */
-async function until(check: () => boolean): Promise<void> {
-  while (!check()) await new Promise((resolve) => setTimeout(resolve, 100));
-}
 
 /** The load test's keys on the running server, as `keys list` shows them. */
 async function loadTestKeys(): Promise<{ keyId: string; status: string }[]> {
@@ -40,25 +28,11 @@ async function loadTestKeys(): Promise<{ keyId: string; status: string }[]> {
 }
 
 beforeAll(async () => {
-  folder = mkdtempSync(join(tmpdir(), "load-test-running-"));
-  file = join(folder, "endpoints.json");
-  server = spawn(TSX, ["lib/local/main.ts"], {
-    cwd: ROOT,
-    env: { ...env(file), PORT: "0" },
-    stdio: "ignore",
-  });
-  await until(() => readEndpoints(file) !== undefined);
+  server = await startNpmStart("load-test-running-");
+  ({ folder, file } = server);
 });
 
-afterAll(async () => {
-  // SIGINT, which tsx passes on: a SIGKILL would end tsx and leave the server running.
-  if (server.exitCode === null && server.signalCode === null) {
-    const exited = new Promise((resolve) => server.once("exit", resolve));
-    server.kill("SIGINT");
-    await exited;
-  }
-  rmSync(folder, { recursive: true, force: true });
-});
+afterAll(() => server.stop());
 
 it("drives the running npm start with keys of its own, and revokes them after", async () => {
   const out = join(folder, "report.json");
@@ -99,7 +73,7 @@ it("revokes its keys when interrupted", async () => {
   const before = (await loadTestKeys()).length;
   const run = spawn(TSX, ["lib/load-test/main.ts", "--duration", "600", "--connections", "1"], {
     cwd: ROOT,
-    env: env(file),
+    env: server.env,
     stdio: ["ignore", "ignore", "pipe"],
   });
   let stderr = "";
