@@ -59,14 +59,22 @@ export function localClient(
   });
 }
 
-/** An Engine for an engine started elsewhere (e.g. by jest globalSetup); stop() only destroys clients. */
-export function attachEngine(name: EngineName, endpoint: string, shutdown?: () => Promise<void>): Engine {
+/**
+ * An Engine for an engine started elsewhere (e.g. by jest globalSetup); stop() only destroys clients.
+ * `clientSettings` go to every client it hands out (tests: timeouts a busy machine cannot miss).
+ */
+export function attachEngine(
+  name: EngineName,
+  endpoint: string,
+  shutdown?: () => Promise<void>,
+  clientSettings: Partial<DynamoDBClientConfig> = {},
+): Engine {
   const clients: DynamoDBClient[] = [];
   return {
     name,
     endpoint,
     client() {
-      const client = localClient(endpoint);
+      const client = localClient(endpoint, undefined, clientSettings);
       clients.push(client);
       return client;
     },

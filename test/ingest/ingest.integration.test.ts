@@ -71,10 +71,11 @@ describeEachEngine("the ingest", (getEngine) => {
     return { table, world };
   };
   const inbox = () => new InboxStore(localS3().client());
-  /** How an execution ended, with its report's error: an ingest that failed says why. */
-  const ended = async ({ state }: LocalExecution) => ({
+  /** How an execution ended, with its report's error and a dead letter's crash: a failure says why. */
+  const ended = async ({ state, deadLetter }: LocalExecution) => ({
     status: state.status,
     error: (await inbox().report(state.object))?.error,
+    crash: deadLetter?.crash,
   });
   const APPLIED = { status: "applied", error: undefined };
   const ingest = (options: { every?: number; chunk?: number; maxObjectBytes?: number } = {}) => {
