@@ -131,5 +131,11 @@ export {
 } from "./layout.js";
 export type { BlockRef, Bundle, OrderIndex, ReadAt, StoredBundle, VersionedItem } from "./shapes.js";
 export { GRACE_MS, MANIFEST_TTL_MS, MAX_READ_AGE_MS } from "./timing.js";
-export { type ChunkedKeys, companyItemVisible, newestVersion, visibleChunks } from "./versions.js";
+export {
+  type ChunkedKeys,
+  companyItemVisible,
+  newestVersion,
+  supersededAt,
+  visibleChunks,
+} from "./versions.js";
 export { Writes } from "./writes.js";

@@ -9,7 +9,8 @@ import { betweenQuery, bytesOf, type Item } from "./batch.js";
 import { type Generation, genOf, isAbandoned, type PartitionKey, visibleAt } from "./layout.js";
 import type { ReadAt } from "./shapes.js";
 
-const supersededAt = (item: Item): number | undefined => {
+/** The generation that superseded this version, if one did (`x`). */
+export const supersededAt = (item: Item): number | undefined => {
   const x = item[A.supersededAt];
   return typeof x === "number" ? x : undefined;
 };

@@ -35,10 +35,10 @@ import {
 } from "../manifest/index.js";
 import {
   bytesOf,
+  companyItemVisible,
   companyPartition,
   type Generation,
   GRACE_MS,
-  genOf,
   ID_BUCKETS,
   type IdKind,
   type Item,
@@ -50,7 +50,6 @@ import {
   type ScopeId,
   scopePartition,
   sleep,
-  visibleAt,
 } from "../model/index.js";
 import { type DirectoryReads, directoryReads } from "../read/index.js";
 import type { RegisteredScope } from "../structures/index.js";
@@ -254,11 +253,8 @@ async function idsPage(store: Store, kind: IdKind, bucket: number, at: Generatio
     }),
   );
   const ids: string[] = [];
-  for (const item of page.Items ?? []) {
-    const sort = bytesOf(item[A.sort]);
-    const x = item[A.supersededAt];
-    if (visibleAt(genOf(sort), typeof x === "number" ? x : undefined, at)) ids.push(idOfIdEntrySort(sort));
-  }
+  for (const item of page.Items ?? [])
+    if (companyItemVisible(item, at)) ids.push(idOfIdEntrySort(bytesOf(item[A.sort])));
   return { ids, last: page.LastEvaluatedKey };
 }
 
@@ -337,12 +333,13 @@ async function resumeLoad(store: Store, checkpoint: LoadCheckpoint): Promise<Loa
       readManifest(store.client, store.table),
       store.log.lastSeq(gen),
     ]);
+    // A load resumed after its flip sees its own generation committed: it fences as before it.
+    const committed = Math.min(manifest.committed, gen - 1);
     const fence = {
       gen,
-      committed: Math.min(manifest.committed, gen - 1),
+      committed,
       abandoned: abandonedOf(manifest),
-      // A first load resumed after its flip sees its own generation committed: whole all the same.
-      idIndexWhole: manifest.idIndex !== undefined || Math.min(manifest.committed, gen - 1) === 0,
+      idIndexWhole: idIndexWhole({ ...manifest, committed }),
     };
     return new DynamoLoadSession(store, owner, fence, renewal, {
       seq,

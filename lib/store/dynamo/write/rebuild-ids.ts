@@ -9,7 +9,7 @@ import { DIRECTORY_ATTR as A } from "../../tables.js";
 import {
   bundleChunkOf,
   bundleGenOf,
-  bytesOf,
+  companyItemVisible,
   genOf,
   type Item,
   type ItemKey,
@@ -21,6 +21,7 @@ import {
   type KeyText,
   keyOf,
   keyText,
+  supersededAt,
   visibleAt,
   Writes,
 } from "../model/index.js";
@@ -28,11 +29,6 @@ import { locationAt } from "../read/index.js";
 import { type ChunkContext, loadAt } from "./chunk-context.js";
 import { writeInPieces } from "./derive-orders.js";
 import type { ChunkWriter } from "./load-chunk.js";
-
-const stampOf = (item: Item) => {
-  const x = item[A.supersededAt];
-  return typeof x === "number" ? x : undefined;
-};
 
 /** The id entry an item calls for, if any: a visible location's record, a visible bundle's person. */
 function wanted(item: Item, at: ReturnType<typeof loadAt>): Item | undefined {
@@ -43,7 +39,7 @@ function wanted(item: Item, at: ReturnType<typeof loadAt>): Item | undefined {
   }
   if (!isPersonPartition(p) || bundleChunkOf(s) !== 0 || item[A.hasPerson] !== 1) return undefined;
   const gen = bundleGenOf(s);
-  return visibleAt(gen, stampOf(item), at) ? idEntryItem("person", idOfPartition(p), gen) : undefined;
+  return visibleAt(gen, supersededAt(item), at) ? idEntryItem("person", idOfPartition(p), gen) : undefined;
 }
 
 /** The id entries the table calls for, and those visible, by key. */
@@ -59,8 +55,7 @@ class IdTally {
       if (entry) this.want.set(keyText(keyOf(entry)), entry);
       return;
     }
-    const gen = genOf(bytesOf(item[A.sort]));
-    if (visibleAt(gen, stampOf(item), this.at)) this.have.set(keyText(key), { key, gen });
+    if (companyItemVisible(item, this.at)) this.have.set(keyText(key), { key, gen: genOf(key.s) });
   }
 }
 

@@ -35,6 +35,7 @@ import {
   queryPages,
   recordItems,
   type SortKey,
+  supersededAt,
   visibleAt,
   Writes,
 } from "../model/index.js";
@@ -59,9 +60,7 @@ export async function supersedeDerived(context: ChunkContext, writer: ChunkWrite
     for (const item of page) {
       const key = keyOf(item);
       const gen = derivedGen(p, key.s);
-      const x = item[A.supersededAt];
-      if (gen !== undefined && visibleAt(gen, typeof x === "number" ? x : undefined, context))
-        writes.supersede([key], gen);
+      if (gen !== undefined && visibleAt(gen, supersededAt(item), context)) writes.supersede([key], gen);
     }
     await writeInPieces(writer, writes);
   }
