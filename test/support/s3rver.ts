@@ -2,9 +2,10 @@
  * A local S3 (the npm package s3rver) for the ingest's tests: one bucket, in a temporary folder,
  * on a free port; and the events it emits when an object is put, as S3 would send them.
  */
-import { mkdtemp, rm } from "node:fs/promises";
+import { createHash, randomUUID } from "node:crypto";
+import { mkdir, mkdtemp, rename, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { S3Client } from "@aws-sdk/client-s3";
 import S3rver from "s3rver";
 
@@ -24,15 +25,68 @@ interface S3Event {
   readonly Records: readonly { eventName: string; s3: { object: { key: string } } }[];
 }
 
+/**
+ * s3rver 3.7 answers a PUT before the object's bytes are on disk (it resolves when the body has
+ * been read, not when the file is written) and writes in place, so a GET right after a PUT can
+ * read an empty file: seen as a step's progress that did not parse. S3 answers a PUT once the
+ * object is whole, and a GET reads one whole version. So the store's writes are replaced by
+ * ones that write a file aside and rename it into place, and answer only then.
+ */
+function putWholeObjects(server: S3rver, staging: string): void {
+  const store = server.store;
+  const writeWhole = async (path: string, data: Buffer | string) => {
+    const aside = join(staging, randomUUID());
+    await writeFile(aside, data);
+    await mkdir(dirname(path), { recursive: true });
+    await rename(aside, path);
+  };
+  store.putMetadata = async (bucket, key, metadata, md5) => {
+    // The same fields s3rver keeps: its own allowed headers and the user's x-amz-meta-*.
+    const kept = Object.fromEntries(
+      Object.entries(metadata).filter(([name]) => KEPT_METADATA.has(name) || name.startsWith("x-amz-meta-")),
+    );
+    await writeWhole(store.getResourcePath(bucket, key, "object.md5"), md5);
+    await writeWhole(store.getResourcePath(bucket, key, "metadata.json"), JSON.stringify(kept, null, 2));
+  };
+  store.putObject = async (object) => {
+    const content = Buffer.isBuffer(object.content) ? object.content : await readAll(object.content);
+    const md5 = createHash("md5").update(content).digest("hex");
+    await writeWhole(store.getResourcePath(object.bucket, object.key, "object"), content);
+    await store.putMetadata(object.bucket, object.key, object.metadata, md5);
+    return { size: content.length, md5 };
+  };
+}
+
+/** s3rver's S3Object.ALLOWED_METADATA: the headers it stores with an object. */
+const KEPT_METADATA = new Set([
+  "cache-control",
+  "content-disposition",
+  "content-encoding",
+  "content-language",
+  "content-type",
+  "expires",
+  "x-amz-storage-class",
+  "x-amz-website-redirect-location",
+]);
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+  return Buffer.concat(chunks);
+}
+
 export async function startLocalS3(bucket = "inbox"): Promise<LocalS3> {
   const directory = await mkdtemp(join(tmpdir(), "s3rver-"));
   const server = new S3rver({
     address: "127.0.0.1",
     port: 0,
     silent: true,
-    directory,
+    directory: join(directory, "store"),
     configureBuckets: [{ name: bucket, configs: [] }],
   });
+  const staging = join(directory, "staging");
+  await mkdir(staging);
+  putWholeObjects(server, staging);
   const { port } = (await server.run()) as { port: number };
   const endpoint = `http://127.0.0.1:${port}`;
   const clients: S3Client[] = [];
