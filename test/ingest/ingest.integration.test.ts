@@ -3,6 +3,9 @@
  * table on each engine by the ingest's own step (lib/ingest/ingest-step.ts) driven the way its
  * state machine drives it (lib/ingest/local-execution.ts). Steps are cut short on purpose, so a
  * load goes through many of them, resuming from what the last one left in the inbox.
+ *
+ * Each test runs on one engine, by turns from the seed (`itByTurns`; LOAD_TEST_SEED=N repeats a
+ * run): every test meets both engines over an even and an odd seed.
  */
 
 import { readFile } from "node:fs/promises";
@@ -20,7 +23,7 @@ import { readManifest } from "../../lib/store/dynamo/manifest/manifest.js";
 import { documentClientFor } from "../../lib/store/dynamo-client.js";
 import { type Scenario, scenario, stateAfter } from "../load/load-scenario.js";
 import { type LoadTable, loadTable } from "../load/load-tables.js";
-import { describeEachEngine } from "../support/engines.js";
+import { describeEachEngine, itByTurns } from "../support/engines.js";
 import { fakeWatch } from "../support/lease-watch.js";
 import { pauseOn } from "../support/pause.js";
 import { personInput, testUuid } from "../support/records.js";
@@ -63,7 +66,10 @@ const everyNth = (every: number) => {
   };
 };
 
-describeEachEngine("the ingest", (getEngine) => {
+const SEED = Number(process.env.LOAD_TEST_SEED ?? Math.floor(Math.random() * 2 ** 31));
+
+describeEachEngine(`the ingest (LOAD_TEST_SEED=${SEED})`, (getEngine, engineName) => {
+  const it = itByTurns(SEED, engineName);
   let table: LoadTable | undefined;
   let world: Scenario | undefined;
   const ready = () => {
@@ -93,7 +99,7 @@ describeEachEngine("the ingest", (getEngine) => {
   };
 
   beforeEach(async () => {
-    world = await scenario(7, { records: 120, added: 90 });
+    world = await scenario(7, { records: 60, added: 45 });
     table = await loadTable(getEngine(), world.before);
   });
   afterEach(async () => {
@@ -101,9 +107,8 @@ describeEachEngine("the ingest", (getEngine) => {
     await world?.dispose();
   });
 
-  it.each(["snapshot", "changes", "merge"] as const)(
-    "applies a %s file over many steps, exactly as the same load in one process",
-    async (mode) => {
+  for (const mode of ["snapshot", "changes", "merge"] as const)
+    it(`applies a ${mode} file over many steps, exactly as the same load in one process`, async () => {
       const { table, world } = ready();
       const object = await put(`${mode}/file.ndjson`, await readFile(world.file(mode)));
       const execution = await runLocalExecution(object, ingest());
@@ -119,8 +124,7 @@ describeEachEngine("the ingest", (getEngine) => {
       expect(report).toMatchObject({ status: "applied", mode, object });
       expect(report?.steps).toBeLessThanOrEqual(state.steps ?? 0);
       expect(state.report).toBe(reportKey(object));
-    },
-  );
+    });
 
   it("applies a version once: a second delivery, even at the same time, finds the report", async () => {
     const { table, world } = ready();

@@ -47,7 +47,7 @@ import { type StepSpec, stepArbitrary } from "./change-arbitraries.js";
 import { resolveChanges, type StepFile, stepFile, type World, worldOf } from "./change-sequence.js";
 
 /** `CHANGES_RUNS=200 npm run jest -- test/load/changes.property.integration.test.ts` searches harder. */
-const NUM_RUNS = Number(process.env.CHANGES_RUNS ?? 12);
+const NUM_RUNS = Number(process.env.CHANGES_RUNS ?? 8);
 /** More runs than the default get more than jest's 10 minutes (jest.config.js), in proportion. */
 const TIMEOUT_MS = NUM_RUNS > 12 ? (600_000 * NUM_RUNS) / 12 : undefined;
 const MAX_STEPS = 4;

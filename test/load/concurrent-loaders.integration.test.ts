@@ -20,7 +20,7 @@ describeEachEngine(`two loaders started together (LOAD_TEST_SEED=${SEED})`, (get
 
   beforeAll(async () => {
     // Smaller than the crash scenario: the race is at the lease, not in the chunks.
-    sc = await scenario(SEED, { records: 300, added: 200 });
+    sc = await scenario(SEED, { records: 100, added: 60 });
   });
   afterAll(async () => {
     await sc?.dispose();

@@ -69,6 +69,24 @@ function tableNames(title: string): Record<TableId, string> {
 }
 
 /**
+ * `it` for a suite whose every test costs whole loads: each test is declared on one engine only,
+ * by turns from `seed`. A run meets both engines at half the cost, and each test meets both over
+ * an even and an odd seed. Without DynamoDB Local, dynalite takes every test.
+ */
+export function itByTurns(
+  seed: number,
+  engine: EngineName,
+): (title: string, test: () => Promise<void>) => void {
+  let declared = 0;
+  return (title, test) => {
+    const turn = ENGINE_NAMES[Math.abs(declared + seed) % ENGINE_NAMES.length];
+    declared += 1;
+    const ddblocalSkipped = Boolean(process.env[DDB_LOCAL_ENV.skipped]);
+    if (ddblocalSkipped ? engine === "dynalite" : turn === engine) it(title, test);
+  };
+}
+
+/**
  * Declares `title [dynalite]` and `title [ddblocal]`, each running `suite` on fresh tables. `suite`
  * is told which engine it declares for, to share costly tests out between the two.
  */

@@ -1,13 +1,15 @@
 /**
  * A small directory loaded in two loads (so it holds generations 1 and 2, a changed record, a
  * record moved to another person and a deleted one), and raw access to the table's items for
- * tests that corrupt them one kind at a time.
+ * tests that corrupt them one kind at a time, and which of them to corrupt.
  */
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, ScanCommand } from "@aws-sdk/lib-dynamodb";
+import type { DemoRandom } from "../../../lib/directory/demo-random.js";
 import type { SourceEmployee } from "../../../lib/directory/source.js";
 import { loadData } from "../../../lib/load/load-file.js";
 import { dynamoDirectory } from "../../../lib/store/dynamo/index.js";
 import { batchWrite, type Item, type ItemKey, keyOf } from "../../../lib/store/dynamo/model/batch.js";
+import { isCompanyPartition } from "../../../lib/store/dynamo/model/layout.js";
 import { DIRECTORY_ATTR as A } from "../../../lib/store/tables.js";
 import { dataFileOf, employeeInput, personInput, testUuid } from "../../support/records.js";
 
@@ -45,6 +47,32 @@ export const recordOf = (id: string): SourceEmployee => {
   if (!record) throw new Error(`no record ${id} in SECOND`);
   return record;
 };
+
+/**
+ * An item's family: its partition's kind (a company's name, or the marker byte of the others) and
+ * the first two bytes of its sort key. Items of one family are written and read by one code path.
+ */
+export function familyOf(item: Item): string {
+  const { p, s } = keyOf(item);
+  const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex");
+  return `${isCompanyPartition(p) ? "company" : hex(p.slice(0, 1))} ${hex(s.slice(0, 2))}`;
+}
+
+/**
+ * Which items a test damages one at a time, as (family, rank within it in table order): of every
+ * family its first, its last and one drawn. Every kind of item in each run, every item over runs.
+ */
+export function sampleOfEachFamily(items: readonly Item[], random: DemoRandom): [string, number][] {
+  const sizes = new Map<string, number>();
+  for (const item of items) sizes.set(familyOf(item), (sizes.get(familyOf(item)) ?? 0) + 1);
+  return [...sizes].flatMap(([family, size]) =>
+    [...new Set([0, size - 1, random.int(0, size - 1)])].map((rank): [string, number] => [family, rank]),
+  );
+}
+
+/** The item of `family` at `rank` among `items`. */
+export const itemAt = (items: readonly Item[], [family, rank]: [string, number]): Item | undefined =>
+  items.filter((item) => familyOf(item) === family)[rank];
 
 export async function loadTwice(documents: DynamoDBDocumentClient, table: string): Promise<void> {
   const directory = dynamoDirectory(documents, table, { writer: { graceMs: 0 } });
