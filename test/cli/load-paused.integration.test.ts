@@ -13,7 +13,7 @@ import { dynamoDirectory } from "../../lib/store/dynamo/index.js";
 import { readManifest } from "../../lib/store/dynamo/manifest/manifest.js";
 import { verifyDirectory } from "../../lib/store/dynamo/verify/verify.js";
 import { documentClientFor } from "../../lib/store/dynamo-client.js";
-import { describeEachEngine } from "../support/engines.js";
+import { describeEachEngine, itByTurns, TURN_SEED } from "../support/engines.js";
 import { fakeWatch } from "../support/lease-watch.js";
 import { employeeInput, testUuid } from "../support/records.js";
 
@@ -34,7 +34,8 @@ const changesOf = (company: string, count: number, run: number) =>
     }),
   ).join("\n")}\n`;
 
-describeEachEngine("npm run load paused past its lease", (getEngine) => {
+describeEachEngine(`npm run load paused past its lease (TURN_SEED=${TURN_SEED})`, (getEngine, engineName) => {
+  const it = itByTurns(TURN_SEED, engineName);
   let folder: string;
   beforeAll(async () => {
     folder = await mkdtemp(join(tmpdir(), "load-paused-"));

@@ -1,5 +1,5 @@
 /**
- * Issue point 3, bad input: random and hostile methods, paths, headers and bodies sent byte for
+ * Bad input: random and hostile methods, paths, headers and bodies sent byte for
  * byte to the local service (real dynalite, authorizer and handlers). Every answer is a documented
  * status with a strict contract body, an `x-request-id` and no internals; never a 500; and both
  * tables are exactly as they were. Besides the random requests, each status class (200, 400, 401,

@@ -1,5 +1,5 @@
 /**
- * Issue point 6, secrets: the main HTTP scenarios run with generated canary keys while stdout,
+ * Secrets: the main HTTP scenarios run with generated canary keys while stdout,
  * stderr and the console are captured; no key, nor its 32-character random body, may appear in
  * any log line, response body or response header. The authorizer's final comparison must be
  * `crypto.timingSafeEqual`: node:crypto is replaced by a spying copy before the service is loaded,

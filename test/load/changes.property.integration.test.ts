@@ -42,7 +42,7 @@ import {
 import { FORBIDDEN, modelSearchEmployees, modelSearchPersons } from "../search/reference-model.js";
 import { AS_OF, principalOf } from "../search/search-context.js";
 import { directoryOn } from "../support/directory-store.js";
-import { describeEachEngine, type EngineContext } from "../support/engines.js";
+import { describeEachEngine, type EngineContext, itByTurns, TURN_SEED } from "../support/engines.js";
 import { type StepSpec, stepArbitrary } from "./change-arbitraries.js";
 import { resolveChanges, type StepFile, stepFile, type World, worldOf } from "./change-sequence.js";
 
@@ -259,53 +259,61 @@ async function runStep(
 
 let runs = 0;
 
-describeEachEngine("loads of random changes, in memory and on DynamoDB", (getEngine) => {
-  let folder = "";
-  beforeAll(async () => {
-    folder = await mkdtemp(join(tmpdir(), "changes-property-"));
-  });
-  afterAll(async () => {
-    await rm(folder, { recursive: true, force: true });
-  });
+describeEachEngine(
+  `loads of random changes, in memory and on DynamoDB (TURN_SEED=${TURN_SEED})`,
+  (getEngine, engineName) => {
+    const it = itByTurns(TURN_SEED, engineName);
+    let folder = "";
+    beforeAll(async () => {
+      folder = await mkdtemp(join(tmpdir(), "changes-property-"));
+    });
+    afterAll(async () => {
+      await rm(folder, { recursive: true, force: true });
+    });
 
-  it(
-    "leaves both stores answering as the model of the loaded changes, with one version per item",
-    async () => {
-      await fc.assert(
-        fc.asyncProperty(
-          directoryArbitrary,
-          fc.array(
-            fc.record({
-              step: stepArbitrary,
-              probes: fc.array(probeArbitrary, { minLength: 1, maxLength: 3 }),
-            }),
-            {
-              minLength: 1,
-              maxLength: MAX_STEPS,
+    it(
+      "leaves both stores answering as the model of the loaded changes, with one version per item",
+      async () => {
+        await fc.assert(
+          fc.asyncProperty(
+            directoryArbitrary,
+            fc.array(
+              fc.record({
+                step: stepArbitrary,
+                probes: fc.array(probeArbitrary, { minLength: 1, maxLength: 3 }),
+              }),
+              {
+                minLength: 1,
+                maxLength: MAX_STEPS,
+              },
+            ),
+            async (spec, steps) => {
+              runs += 1;
+              const initial = materialize(spec);
+              const world = worldOf([...initial.companies, initial.ghost], runs);
+              const memory = memoryDirectory();
+              const stores: Store[] = [
+                { name: "memory", ...memory },
+                { name: "dynamo", ...directoryOn(getEngine()) },
+              ];
+              // A snapshot: the table forgets the runs before this one.
+              const start = join(folder, "initial.json");
+              await writeFile(start, JSON.stringify(initial.data));
+              let committed = stateOf(initial.data);
+              await loadEverywhere(stores, start, "snapshot", {
+                text: "",
+                expected: committed,
+                dangling: [],
+              });
+
+              const run: Run = { stores, memory, engine: getEngine(), initial, world, folder };
+              for (const [i, step] of steps.entries()) committed = await runStep(run, i, step, committed);
             },
           ),
-          async (spec, steps) => {
-            runs += 1;
-            const initial = materialize(spec);
-            const world = worldOf([...initial.companies, initial.ghost], runs);
-            const memory = memoryDirectory();
-            const stores: Store[] = [
-              { name: "memory", ...memory },
-              { name: "dynamo", ...directoryOn(getEngine()) },
-            ];
-            // A snapshot: the table forgets the runs before this one.
-            const start = join(folder, "initial.json");
-            await writeFile(start, JSON.stringify(initial.data));
-            let committed = stateOf(initial.data);
-            await loadEverywhere(stores, start, "snapshot", { text: "", expected: committed, dangling: [] });
-
-            const run: Run = { stores, memory, engine: getEngine(), initial, world, folder };
-            for (const [i, step] of steps.entries()) committed = await runStep(run, i, step, committed);
-          },
-        ),
-        { numRuns: NUM_RUNS },
-      );
-    },
-    TIMEOUT_MS,
-  );
-});
+          { numRuns: NUM_RUNS },
+        );
+      },
+      TIMEOUT_MS,
+    );
+  },
+);

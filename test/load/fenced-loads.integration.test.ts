@@ -13,7 +13,7 @@ import { dynamoDirectoryReader } from "../../lib/store/dynamo/read/reader.js";
 import { verifyDirectory } from "../../lib/store/dynamo/verify/verify.js";
 import { documentClientFor } from "../../lib/store/dynamo-client.js";
 import { type Change, LoadInProgressError } from "../../lib/store/port.js";
-import { describeEachEngine, type EngineContext } from "../support/engines.js";
+import { describeEachEngine, type EngineContext, itByTurns, TURN_SEED } from "../support/engines.js";
 import { fakeWatch } from "../support/lease-watch.js";
 import { PAUSES, pauseOn, type Starts } from "../support/pause.js";
 import { memoryReaderOf, type Scenario, scenario, searchAnswers } from "./load-scenario.js";
@@ -39,7 +39,8 @@ function pausedChanges(before: Scenario["before"]): Change[] {
   ];
 }
 
-describeEachEngine("loads fenced by generation", (getEngine) => {
+describeEachEngine(`loads fenced by generation (TURN_SEED=${TURN_SEED})`, (getEngine, engineName) => {
+  const it = itByTurns(TURN_SEED, engineName);
   let context: EngineContext;
   let s: Scenario;
   let t: LoadTable;
@@ -82,9 +83,8 @@ describeEachEngine("loads fenced by generation", (getEngine) => {
     expect(await searchAnswers(reader)).toEqual(await searchAnswers(memoryReaderOf(state)));
   }
 
-  it.each(PAUSES)(
-    "a loader paused before %s, woken after a take-over and a publish, changes nothing searches see",
-    async (_, starts) => {
+  for (const [what, starts] of PAUSES)
+    it(`a loader paused before ${what}, woken after a take-over and a publish, changes nothing searches see`, async () => {
       const paused = pausedLoader(starts);
       const session = await paused.directory.beginLoad("paused");
       paused.pause.arm();
@@ -115,8 +115,7 @@ describeEachEngine("loads fenced by generation", (getEngine) => {
       expect(await problemOf()).toBeUndefined();
       const manifest = await readManifest(t.documents, t.table);
       expect(manifest.abandoned.length).toBeGreaterThan(0);
-    },
-  );
+    });
 
   it("a holder whose clock is minutes behind keeps its lease while it renews", async () => {
     const holderClient = documentClientFor(context.engine.client());

@@ -25,7 +25,7 @@ import { dynamoDirectoryWriter } from "../../lib/store/dynamo/write/load-session
 import { documentClientFor } from "../../lib/store/dynamo-client.js";
 import type { DirectoryState } from "../../lib/store/memory/memory-directory.js";
 import type { DirectoryReader } from "../../lib/store/port.js";
-import { describeEachEngine } from "../support/engines.js";
+import { describeEachEngine, itByTurns } from "../support/engines.js";
 import { memoryReaderOf, type Scenario, type Search, scenario, searches } from "./load-scenario.js";
 import { loadTable } from "./load-tables.js";
 
@@ -188,7 +188,8 @@ async function expectEveryAnswerAfter({ all, readers, after }: SearchesThroughLo
       expect({ which, answer: await search(reader) }).toEqual({ which, answer: after[which] });
 }
 
-describeEachEngine(`searches during a throttled load (LOAD_TEST_SEED=${SEED})`, (getEngine) => {
+describeEachEngine(`searches during a throttled load (LOAD_TEST_SEED=${SEED})`, (getEngine, engineName) => {
+  const it = itByTurns(SEED, engineName);
   let sc: Scenario;
 
   beforeAll(async () => {

@@ -22,7 +22,7 @@ export interface EngineContext {
   readonly tables: Readonly<Record<TableId, string>>;
 }
 
-export const ENGINE_NAMES: readonly EngineName[] = ["dynalite", "ddblocal"];
+const ENGINE_NAMES: readonly EngineName[] = ["dynalite", "ddblocal"];
 
 let dynalite: Promise<Engine> | undefined;
 
@@ -68,21 +68,26 @@ function tableNames(title: string): Record<TableId, string> {
   return names as Record<TableId, string>;
 }
 
+/** The seed of a suite's turns when it has none of its own (TURN_SEED=N repeats a run). */
+export const TURN_SEED = Number(process.env.TURN_SEED ?? Math.floor(Math.random() * 2 ** 31));
+
 /**
- * `it` for a suite whose every test costs whole loads: each test is declared on one engine only,
+ * `it` for a suite whose every test costs whole loads: each test runs on one engine only,
  * by turns from `seed`. A run meets both engines at half the cost, and each test meets both over
  * an even and an odd seed. Without DynamoDB Local, dynalite takes every test.
  */
 export function itByTurns(
   seed: number,
   engine: EngineName,
-): (title: string, test: () => Promise<void>) => void {
+): (title: string, test: () => Promise<void>, timeoutMs?: number) => void {
   let declared = 0;
-  return (title, test) => {
+  return (title, test, timeoutMs) => {
     const turn = ENGINE_NAMES[Math.abs(declared + seed) % ENGINE_NAMES.length];
     declared += 1;
     const ddblocalSkipped = Boolean(process.env[DDB_LOCAL_ENV.skipped]);
-    if (ddblocalSkipped ? engine === "dynalite" : turn === engine) it(title, test);
+    // Off its turn, skipped (and named so in the output): a suite's hooks run only for tests that run.
+    const mine = ddblocalSkipped ? engine === "dynalite" : turn === engine;
+    (mine ? it : it.skip)(title, test, timeoutMs);
   };
 }
 

@@ -13,16 +13,16 @@ const Sequencer = sequencer.default;
 
 /** Seconds each took in a whole run on two workers (docs/testing.md). Only the order matters. */
 const SLOWEST = {
-  "test/load/crash.integration.test.ts": 300,
-  "test/ingest/ingest.integration.test.ts": 120,
-  "test/search/search-employees.property.integration.test.ts": 100,
-  "test/search/search-persons.property.integration.test.ts": 100,
-  "test/store/dynamo/order-index-parts.integration.test.ts": 90,
-  "test/load/concurrent-loaders.integration.test.ts": 90,
-  "test/load/fenced-loads.integration.test.ts": 70,
-  "test/store/dynamo/repair-every-item.integration.test.ts": 70,
-  "test/cli/load-paused.integration.test.ts": 70,
-  "test/load/changes.property.integration.test.ts": 60,
+  "test/load/crash.integration.test.ts": 150,
+  "test/store/dynamo/order-index-parts.integration.test.ts": 65,
+  "test/ingest/ingest.integration.test.ts": 60,
+  "test/contract/isolation.integration.test.ts": 55,
+  "test/contract/dynamodb-faults.integration.test.ts": 50,
+  "test/bench/scale-cost-budget.integration.test.ts": 45,
+  "test/search/search-employees.property.integration.test.ts": 45,
+  "test/load/searches-during-load.integration.test.ts": 45,
+  "test/search/search-persons.property.integration.test.ts": 40,
+  "test/load/fenced-loads.integration.test.ts": 40,
 };
 
 const ESTIMATE_S = { integration: 20, infra: 20, browser: 20, unit: 1 };

@@ -32,7 +32,7 @@ import type { DirectoryReader } from "../../../lib/store/port.js";
 import { COMPANIES } from "../../load/load-harness.js";
 import { memoryReaderOf, type Scenario, type Search, scenario, searches } from "../../load/load-scenario.js";
 import { type LoadTable, loadTable } from "../../load/load-tables.js";
-import { describeEachEngine, type EngineContext } from "../../support/engines.js";
+import { describeEachEngine, type EngineContext, itByTurns } from "../../support/engines.js";
 import { tableItems } from "./verify-fixture.js";
 
 const SEED = Number(process.env.LOAD_TEST_SEED ?? Math.floor(Math.random() * 2 ** 31));
@@ -142,136 +142,140 @@ interface Run {
   readonly moments: { readonly at: string; readonly seen: Seen[] }[];
 }
 
-describeEachEngine(`searches over a lagging index and replicas (LOAD_TEST_SEED=${SEED})`, (getEngine) => {
-  let sc: Scenario;
-  let before: unknown[];
-  let after: unknown[];
-  const all = allSearches();
+describeEachEngine(
+  `searches over a lagging index and replicas (LOAD_TEST_SEED=${SEED})`,
+  (getEngine, engineName) => {
+    const it = itByTurns(SEED, engineName);
+    let sc: Scenario;
+    let before: unknown[];
+    let after: unknown[];
+    const all = allSearches();
 
-  beforeAll(async () => {
-    sc = await scenario(SEED, { records: 80, added: 80 });
-    const answersOf = (state: DirectoryState) =>
-      Promise.all(all.map(async (search) => plain(await search(memoryReaderOf(state)))));
-    [before, after] = [await answersOf(sc.beforeState), await answersOf(sc.afterState)];
-  });
-  afterAll(async () => {
-    await sc?.dispose();
-  });
+    beforeAll(async () => {
+      sc = await scenario(SEED, { records: 80, added: 80 });
+      const answersOf = (state: DirectoryState) =>
+        Promise.all(all.map(async (search) => plain(await search(memoryReaderOf(state)))));
+      [before, after] = [await answersOf(sc.beforeState), await answersOf(sc.afterState)];
+    });
+    afterAll(async () => {
+      await sc?.dispose();
+    });
 
-  /** What one answer is: the state before, after, or neither. */
-  const seenOf = (answer: unknown, which: number): Seen => {
-    if (isDeepStrictEqual(answer, after[which])) return "after";
-    return isDeepStrictEqual(answer, before[which]) ? "before" : "neither";
-  };
+    /** What one answer is: the state before, after, or neither. */
+    const seenOf = (answer: unknown, which: number): Seen => {
+      if (isDeepStrictEqual(answer, after[which])) return "after";
+      return isDeepStrictEqual(answer, before[which]) ? "before" : "neither";
+    };
 
-  /** Every search asked of each reader: what each answered. */
-  async function ask(readers: readonly DirectoryReader[]): Promise<Seen[]> {
-    const seen: Seen[] = [];
-    for (const reader of readers)
-      for (const [which, search] of all.entries())
-        seen.push(
-          await search(reader).then(
-            (answer) => seenOf(plain(answer), which),
-            (): Seen => "failed",
-          ),
-        );
-    return seen;
-  }
-
-  /**
-   * The changes file loaded while the copies lag; both catch up before the flip passes, but the
-   * index's when `indexLags` (it then stays as before the load until the load ends). The searches
-   * are asked at random moments of the writes, just before and after the flip, and during the
-   * clean-up.
-   */
-  async function loadLagging(indexLags: boolean): Promise<Run> {
-    const context = getEngine();
-    const rng = new DemoRandom(SEED + (indexLags ? 1 : 0));
-    const t: LoadTable = await loadTable(context, sc.before);
-    const loaderClient = localClient(context.engine.endpoint, 10);
-    const searchClient = localClient(context.engine.endpoint, 3);
-    const copies: LaggingCopy[] = [];
-    try {
-      const reads = await laggingCopy(context, t.documents, t.table, `${t.table}-r`);
-      const index = await laggingCopy(context, t.documents, t.table, `${t.table}-i`);
-      copies.push(reads, index);
-      const catching = indexLags ? [reads] : copies;
-      await reads.catchUp();
-      await index.catchUp();
-      const searchDocuments = documentClientFor(searchClient);
-      readLagging(searchDocuments, t.table, reads.name, index.name);
-      const readers = [
-        dynamoDirectoryReader(searchDocuments, t.table, { manifestTtlMs: 0, answerCacheBytes: 0 }),
-        dynamoDirectoryReader(searchDocuments, t.table),
-      ];
-      const run: Run = { moments: [] };
-      const askAt = async (at: string) => {
-        run.moments.push({ at, seen: await ask(readers) });
-      };
-      let published = false;
-      let writes = 0;
-      let catchUps = 0;
-      let asks = 0;
-      const loaderDocuments = documentClientFor(loaderClient);
-      holdLoader(
-        loaderDocuments,
-        async (pass) => {
-          for (const copy of catching) await copy.catchUp();
-          await askAt("just before the flip");
-          const result = await pass();
-          published = true;
-          await askAt("just after the flip");
-          return result;
-        },
-        async () => {
-          writes += 1;
-          if (catchUps < 6 && rng.chance(0.1)) {
-            catchUps += 1;
-            await rng.pick(catching).catchUp();
-          }
-          if (asks < 4 && rng.chance(0.1)) {
-            asks += 1;
-            await askAt(`${published ? "clean-up" : "write"} ${writes}`);
-          }
-        },
-      );
-      const writer = dynamoDirectoryWriter(loaderDocuments, t.table, { graceMs: 0 });
-      await loadFile(sc.file("changes"), "changes", writer);
-      for (const copy of copies) await copy.catchUp();
-      await askAt("caught up after the load");
-      return run;
-    } finally {
-      loaderClient.destroy();
-      searchClient.destroy();
-      await t.drop();
-      for (const copy of copies)
-        for (const TableName of Object.values(copy.names))
-          await context.client.send(new DeleteTableCommand({ TableName })).catch(() => undefined);
+    /** Every search asked of each reader: what each answered. */
+    async function ask(readers: readonly DirectoryReader[]): Promise<Seen[]> {
+      const seen: Seen[] = [];
+      for (const reader of readers)
+        for (const [which, search] of all.entries())
+          seen.push(
+            await search(reader).then(
+              (answer) => seenOf(plain(answer), which),
+              (): Seen => "failed",
+            ),
+          );
+      return seen;
     }
-  }
 
-  it("every search answers the state before the load or after it, with the copies caught up by the flip", async () => {
-    const run = await loadLagging(false);
-    const wrong = run.moments.flatMap(({ at, seen }) =>
-      seen.flatMap((state, i) =>
-        state === "before" || state === "after" ? [] : [`${at}: search ${i} ${state}`],
-      ),
-    );
-    expect(wrong).toEqual([]);
-    const states = new Set(run.moments.flatMap(({ seen }) => seen));
-    expect(states).toEqual(new Set(["before", "after"]));
-    const last = run.moments.at(-1);
-    expect(last?.seen.every((state) => state === "after")).toBe(true);
-  });
+    /**
+     * The changes file loaded while the copies lag; both catch up before the flip passes, but the
+     * index's when `indexLags` (it then stays as before the load until the load ends). The searches
+     * are asked at random moments of the writes, just before and after the flip, and during the
+     * clean-up.
+     */
+    async function loadLagging(indexLags: boolean): Promise<Run> {
+      const context = getEngine();
+      const rng = new DemoRandom(SEED + (indexLags ? 1 : 0));
+      const t: LoadTable = await loadTable(context, sc.before);
+      const loaderClient = localClient(context.engine.endpoint, 10);
+      const searchClient = localClient(context.engine.endpoint, 3);
+      const copies: LaggingCopy[] = [];
+      try {
+        const reads = await laggingCopy(context, t.documents, t.table, `${t.table}-r`);
+        const index = await laggingCopy(context, t.documents, t.table, `${t.table}-i`);
+        copies.push(reads, index);
+        const catching = indexLags ? [reads] : copies;
+        await reads.catchUp();
+        await index.catchUp();
+        const searchDocuments = documentClientFor(searchClient);
+        readLagging(searchDocuments, t.table, reads.name, index.name);
+        const readers = [
+          dynamoDirectoryReader(searchDocuments, t.table, { manifestTtlMs: 0, answerCacheBytes: 0 }),
+          dynamoDirectoryReader(searchDocuments, t.table),
+        ];
+        const run: Run = { moments: [] };
+        const askAt = async (at: string) => {
+          run.moments.push({ at, seen: await ask(readers) });
+        };
+        let published = false;
+        let writes = 0;
+        let catchUps = 0;
+        let asks = 0;
+        const loaderDocuments = documentClientFor(loaderClient);
+        holdLoader(
+          loaderDocuments,
+          async (pass) => {
+            for (const copy of catching) await copy.catchUp();
+            await askAt("just before the flip");
+            const result = await pass();
+            published = true;
+            await askAt("just after the flip");
+            return result;
+          },
+          async () => {
+            writes += 1;
+            if (catchUps < 6 && rng.chance(0.1)) {
+              catchUps += 1;
+              await rng.pick(catching).catchUp();
+            }
+            if (asks < 4 && rng.chance(0.1)) {
+              asks += 1;
+              await askAt(`${published ? "clean-up" : "write"} ${writes}`);
+            }
+          },
+        );
+        const writer = dynamoDirectoryWriter(loaderDocuments, t.table, { graceMs: 0 });
+        await loadFile(sc.file("changes"), "changes", writer);
+        for (const copy of copies) await copy.catchUp();
+        await askAt("caught up after the load");
+        return run;
+      } finally {
+        loaderClient.destroy();
+        searchClient.destroy();
+        await t.drop();
+        for (const copy of copies)
+          for (const TableName of Object.values(copy.names))
+            await context.client.send(new DeleteTableCommand({ TableName })).catch(() => undefined);
+      }
+    }
 
-  it("answers phone searches at the new generation without its changes when the index still lags at the flip", async () => {
-    // The phone searches: the scenario's last, and those added here.
-    const phone = all.map((_, i) => i).filter((i) => i >= searches().length - 1);
-    const changed = phone.filter((i) => !isDeepStrictEqual(before[i], after[i]));
-    expect(changed.length).toBeGreaterThan(0);
-    const run = await loadLagging(true);
-    const afterFlip = run.moments.find(({ at }) => at === "just after the flip")?.seen ?? [];
-    // The production reader's answers follow the uncached one's: the first pass is enough.
-    expect(changed.some((i) => afterFlip[i] !== "after")).toBe(true);
-  });
-});
+    it("every search answers the state before the load or after it, with the copies caught up by the flip", async () => {
+      const run = await loadLagging(false);
+      const wrong = run.moments.flatMap(({ at, seen }) =>
+        seen.flatMap((state, i) =>
+          state === "before" || state === "after" ? [] : [`${at}: search ${i} ${state}`],
+        ),
+      );
+      expect(wrong).toEqual([]);
+      const states = new Set(run.moments.flatMap(({ seen }) => seen));
+      expect(states).toEqual(new Set(["before", "after"]));
+      const last = run.moments.at(-1);
+      expect(last?.seen.every((state) => state === "after")).toBe(true);
+    });
+
+    it("answers phone searches at the new generation without its changes when the index still lags at the flip", async () => {
+      // The phone searches: the scenario's last, and those added here.
+      const phone = all.map((_, i) => i).filter((i) => i >= searches().length - 1);
+      const changed = phone.filter((i) => !isDeepStrictEqual(before[i], after[i]));
+      expect(changed.length).toBeGreaterThan(0);
+      const run = await loadLagging(true);
+      const afterFlip = run.moments.find(({ at }) => at === "just after the flip")?.seen ?? [];
+      // The production reader's answers follow the uncached one's: the first pass is enough.
+      expect(changed.some((i) => afterFlip[i] !== "after")).toBe(true);
+    });
+  },
+);

@@ -24,7 +24,7 @@ import { documentClientFor } from "../../../lib/store/dynamo-client.js";
 import { memoryDirectory } from "../../../lib/store/memory/memory-directory.js";
 import type { Change, DirectoryReader, DirectoryWriter } from "../../../lib/store/port.js";
 import { DIRECTORY_ATTR as A } from "../../../lib/store/tables.js";
-import { describeEachEngine } from "../../support/engines.js";
+import { describeEachEngine, itByTurns, TURN_SEED } from "../../support/engines.js";
 import { dataFileOf, employeeInput, parsedEmployee, personInput, testUuid } from "../../support/records.js";
 import { tableItems } from "./verify-fixture.js";
 
@@ -98,7 +98,8 @@ async function pagesOf(reader: DirectoryReader) {
   return pages;
 }
 
-describeEachEngine("order index in parts", (getEngine) => {
+describeEachEngine(`order index in parts (TURN_SEED=${TURN_SEED})`, (getEngine, engineName) => {
+  const it = itByTurns(TURN_SEED, engineName);
   const documents = () => documentClientFor(getEngine().client);
   const table = () => getEngine().tables.directory;
   const visibleParts = async () => {

@@ -17,7 +17,7 @@ import { verifyDirectory } from "../../../lib/store/dynamo/verify/verify.js";
 import { repairDerived } from "../../../lib/store/dynamo/write/load-session.js";
 import { documentClientFor } from "../../../lib/store/dynamo-client.js";
 import { DIRECTORY_ATTR as A } from "../../../lib/store/tables.js";
-import { describeEachEngine } from "../../support/engines.js";
+import { describeEachEngine, itByTurns } from "../../support/engines.js";
 import { itemAt, loadTwice, sampleOfEachFamily, tableItems } from "./verify-fixture.js";
 
 const RECORD = 0x03;
@@ -50,7 +50,8 @@ function damaged(item: Item, damage: "deleted" | "flipped"): Item | null | undef
 
 describeEachEngine(
   `repair heals any single damaged entry or derived item (REPAIR_SEED=${SEED})`,
-  (getEngine) => {
+  (getEngine, engineName) => {
+    const it = itByTurns(SEED, engineName);
     const documents = () => documentClientFor(getEngine().client);
     const table = () => getEngine().tables.directory;
 
