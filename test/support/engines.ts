@@ -30,7 +30,9 @@ let dynalite: Promise<Engine> | undefined;
  * A test's requests wait as long as a busy machine needs: DynamoDB Local's JVM, starved of CPU
  * beside other test files, can take more than the local server's 10 s to answer one request.
  */
-const BUSY_MACHINE_CLIENT = { requestHandler: { connectionTimeout: 120_000, requestTimeout: 120_000 } };
+export const BUSY_MACHINE_CLIENT = {
+  requestHandler: { connectionTimeout: 120_000, requestTimeout: 120_000 },
+};
 
 // Registered when a test file imports this module, so at its top level: stops that file's dynalite
 // after all of its suites.
