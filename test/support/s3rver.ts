@@ -4,6 +4,7 @@
  */
 import { createHash, randomUUID } from "node:crypto";
 import { mkdir, mkdtemp, rename, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { S3Client } from "@aws-sdk/client-s3";
@@ -57,17 +58,11 @@ function putWholeObjects(server: S3rver, staging: string): void {
   };
 }
 
-/** s3rver's S3Object.ALLOWED_METADATA: the headers it stores with an object. */
-const KEPT_METADATA = new Set([
-  "cache-control",
-  "content-disposition",
-  "content-encoding",
-  "content-language",
-  "content-type",
-  "expires",
-  "x-amz-storage-class",
-  "x-amz-website-redirect-location",
-]);
+/** The headers s3rver stores with an object: its own list, so the two cannot drift apart. */
+const KEPT_METADATA = new Set<string>(
+  (createRequire(import.meta.url)("s3rver/lib/models/object") as { ALLOWED_METADATA: string[] })
+    .ALLOWED_METADATA,
+);
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
   const chunks: Buffer[] = [];
