@@ -12,6 +12,7 @@ import dynalite from "dynalite";
 import { base64Decoder } from "../store/dynamo-client.js";
 import { type DdbLocalJar, ensureDynamoDbLocalJar } from "./ddblocal-jar.js";
 import { LOOPBACK_MAIN_CLASS, type LoopbackLauncher, loopbackLauncher } from "./ddblocal-loopback.js";
+import { rememberDynaliteParses } from "./dynalite-expressions.js";
 import { closeLevelIteratorsOnReturn } from "./dynalite-iterators.js";
 
 export type EngineName = "dynalite" | "ddblocal";
@@ -99,6 +100,7 @@ export interface StartDynaliteOptions {
 /** dynalite in this process on a free 127.0.0.1 port, tables ACTIVE as soon as they are created. */
 export async function startDynalite(options: StartDynaliteOptions = {}): Promise<Engine> {
   closeLevelIteratorsOnReturn();
+  rememberDynaliteParses();
   const server = dynalite({
     createTableMs: 0,
     deleteTableMs: 0,

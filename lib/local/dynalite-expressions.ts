@@ -1,0 +1,94 @@
+/**
+ * Remembers what dynalite's expression parsers made of an expression. dynalite parses every
+ * condition, key condition, filter, update and projection expression of every request with
+ * PEG.js parsers, and that parsing was about a quarter of a loading test's CPU: a load sends the
+ * same few expressions, with the same names and often the same values, thousands of times.
+ *
+ * A parse depends only on the expression, the request's `ExpressionAttributeNames` and
+ * `ExpressionAttributeValues` (which it resolves into the tree, and checks), and whether it is a
+ * key condition, so those are the key. Besides its tree, a parse marks the names and values it
+ * used in the request's context (dynalite refuses a request that leaves one unused): the cache
+ * keeps that set, found by parsing against a context of its own, and marks it again on a hit.
+ * Each caller gets a copy of the tree, so nothing dynalite does to one request's tree reaches
+ * another. Errors are never remembered: they take the parser's own path.
+ */
+import { createRequire } from "node:module";
+
+interface ParseContext {
+  attrNames?: Record<string, unknown>;
+  attrVals?: Record<string, unknown>;
+  unusedAttrNames: Record<string, boolean>;
+  unusedAttrVals: Record<string, boolean>;
+  isKeyCondition?: boolean;
+  [other: string]: unknown;
+}
+
+interface Parser {
+  parse(text: string, options: { context: ParseContext }): unknown;
+}
+
+interface Parsed {
+  readonly tree: unknown;
+  readonly usedNames: readonly string[];
+  readonly usedValues: readonly string[];
+}
+
+/** Enough for every distinct expression of a test file or a local session; cleared when full. */
+const MAX_ENTRIES = 20_000;
+const PARSERS = ["conditionParser", "updateParser", "projectionParser"] as const;
+
+let installed = false;
+
+export function rememberDynaliteParses(): void {
+  if (installed) return;
+  installed = true;
+  const require = createRequire(import.meta.url);
+  for (const name of PARSERS) {
+    const parser = require(`dynalite/db/${name}`) as Parser;
+    parser.parse = remembering(name, parser.parse.bind(parser));
+  }
+}
+
+function remembering(name: string, parse: Parser["parse"]): Parser["parse"] {
+  const parsed = new Map<string, Parsed>();
+  return (text, options) => {
+    const { context } = options;
+    const key = JSON.stringify([
+      name,
+      text,
+      context.isKeyCondition === true,
+      context.attrNames ?? null,
+      context.attrVals ?? null,
+    ]);
+    let found = parsed.get(key);
+    if (found === undefined) {
+      const fresh = parseAlone(parse, text, context);
+      // A string is dynalite's answer for an invalid expression (a syntax error throws).
+      if (typeof fresh === "string") return fresh;
+      found = fresh;
+      if (parsed.size >= MAX_ENTRIES) parsed.clear();
+      parsed.set(key, found);
+    }
+    for (const used of found.usedNames) delete context.unusedAttrNames[used];
+    for (const used of found.usedValues) delete context.unusedAttrVals[used];
+    return structuredClone(found.tree);
+  };
+}
+
+/** Parses against a context of its own, to learn which of the request's names and values it uses. */
+function parseAlone(parse: Parser["parse"], text: string, context: ParseContext): Parsed | string {
+  const names = Object.keys(context.attrNames ?? {});
+  const values = Object.keys(context.attrVals ?? {});
+  const own: ParseContext = {
+    ...context,
+    unusedAttrNames: Object.fromEntries(names.map((n) => [n, true])),
+    unusedAttrVals: Object.fromEntries(values.map((v) => [v, true])),
+  };
+  const tree = parse(text, { context: own });
+  if (typeof tree === "string") return tree;
+  return {
+    tree: structuredClone(tree),
+    usedNames: names.filter((n) => !(n in own.unusedAttrNames)),
+    usedValues: values.filter((v) => !(v in own.unusedAttrVals)),
+  };
+}
