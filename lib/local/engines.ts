@@ -170,12 +170,18 @@ interface Spawned {
   readonly exited: Promise<number | null>;
 }
 
-function spawnJava(jar: DdbLocalJar, launcher: LoopbackLauncher, port: number): Spawned {
+function spawnJava(
+  jar: DdbLocalJar,
+  launcher: LoopbackLauncher,
+  port: number,
+  jvmOptions: readonly string[],
+): Spawned {
   const main =
     "classDir" in launcher
       ? ["-cp", [jar.jar, launcher.classDir].join(delimiter), LOOPBACK_MAIN_CLASS]
       : ["-jar", jar.jar];
   const args = [
+    ...jvmOptions,
     `-Djava.library.path=${jar.libDir}`,
     ...main,
     "-inMemory",
@@ -270,6 +276,8 @@ export interface StartDynamoDbLocalOptions {
   readonly cacheDir?: string;
   /** How long java may take to answer its first request (default 60 s). */
   readonly startTimeoutMs?: number;
+  /** Options for the JVM itself, before the jar's (none by default). */
+  readonly jvmOptions?: readonly string[];
 }
 
 /**
@@ -297,7 +305,7 @@ export async function startDynamoDbLocal(
     const port = await freePort();
     const endpoint = `http://127.0.0.1:${port}`;
     const startedAt = performance.now();
-    const spawned = spawnJava(jar, launcher, port);
+    const spawned = spawnJava(jar, launcher, port, options.jvmOptions ?? []);
     const child = spawned.process;
     const killOnExit = () => killGroup(child);
     process.once("exit", killOnExit);
