@@ -44,7 +44,7 @@ export function localClient(
   maxAttempts = 2,
   settings: Partial<DynamoDBClientConfig> = {},
 ): DynamoDBClient {
-  return new DynamoDBClient({
+  const client = new DynamoDBClient({
     endpoint,
     region: "local",
     // Letters only: DynamoDB Local rejects access key ids with other characters.
@@ -58,6 +58,31 @@ export function localClient(
     base64Decoder,
     ...settings,
   });
+  authorizeWithoutSigning(client);
+  return client;
+}
+
+/**
+ * The local engines check an Authorization header's form, never its signature: a fixed one
+ * replaces the SDK's SigV4 signing (credentials, signing key and hashes on every call), about 15%
+ * of a loading test's CPU.
+ */
+const LOCAL_AUTHORIZATION = {
+  authorization:
+    "AWS4-HMAC-SHA256 Credential=local/20240101/local/dynamodb/aws4_request, SignedHeaders=host;x-amz-date, Signature=0",
+  "x-amz-date": "20240101T000000Z",
+};
+
+function authorizeWithoutSigning(client: DynamoDBClient): void {
+  client.middlewareStack.remove("httpSigningMiddleware");
+  client.middlewareStack.add(
+    (next) => async (args) => {
+      const request = args.request as { headers?: Record<string, string> };
+      if (request.headers) Object.assign(request.headers, LOCAL_AUTHORIZATION);
+      return next(args);
+    },
+    { step: "finalizeRequest", name: "localAuthorization" },
+  );
 }
 
 /**

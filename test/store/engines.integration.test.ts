@@ -268,3 +268,24 @@ describeEachEngine("engine differences", (getEngine) => {
     await expect(client.send(query)).rejects.toMatchObject({ name: "ResourceNotFoundException" });
   });
 });
+
+describeEachEngine("clients of a local engine", (getEngine) => {
+  it("are answered with the fixed authorization that replaces SigV4 signing", async () => {
+    const headers: Record<string, string>[] = [];
+    const client = getEngine().engine.client();
+    client.middlewareStack.add(
+      (next) => async (args) => {
+        headers.push({ ...(args.request as { headers: Record<string, string> }).headers });
+        return next(args);
+      },
+      { step: "finalizeRequest", name: "recordHeaders", priority: "low" },
+    );
+    const { Table } = await client.send(
+      new DescribeTableCommand({ TableName: getEngine().tables.directory }),
+    );
+    expect(Table?.TableName).toBe(getEngine().tables.directory);
+    expect(headers.map((sent) => sent.authorization)).toEqual([
+      expect.stringMatching(/^AWS4-HMAC-SHA256 Credential=local\/.* Signature=0$/),
+    ]);
+  });
+});
