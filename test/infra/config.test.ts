@@ -8,6 +8,7 @@ import { stageEnvironment } from "../../infra/stage-environment.js";
 import { addStage, createApp } from "../../infra/stage-stacks.js";
 import { DEPLOYED_STAGES, THROTTLE_TIERS } from "../../lib/stages.js";
 import { settingsFor } from "./stage-settings.js";
+import { runOutdir } from "./synth.js";
 import { renderAccessLog } from "./template-helpers.js";
 
 describe("stageDefaults", () => {
@@ -146,7 +147,7 @@ describe("addStage", () => {
     (stage) => {
       const foreign = "999999999999";
       process.env.CDK_DEFAULT_ACCOUNT = foreign;
-      const app = createApp();
+      const app = createApp(runOutdir());
       expect(() => addStage(app, stage, settingsFor(stage))).toThrow(
         new RegExp(`stage ${stage} .*account ${foreign}`),
       );
@@ -157,7 +158,7 @@ describe("addStage", () => {
   it("refuses an alarm email that is not an address", () => {
     delete process.env.CDK_DEFAULT_ACCOUNT;
     expect(() =>
-      addStage(createApp(), "prod", {
+      addStage(createApp(runOutdir()), "prod", {
         ...settingsFor("prod"),
         alarmEmail: "arn:aws:sns:eu-west-1:1:x",
         env: {},

@@ -9,7 +9,7 @@ import { App } from "aws-cdk-lib";
 import { Topic } from "aws-cdk-lib/aws-sns";
 import { addStage, cdkJsonContext } from "../../infra/stage-stacks.js";
 import { settingsFor } from "./stage-settings.js";
-import { synthesizeStage } from "./synth.js";
+import { runOutdir, synthesizeStage } from "./synth.js";
 
 const apps: App[] = [];
 afterAll(() => {
@@ -17,7 +17,10 @@ afterAll(() => {
 });
 
 function unbundledApp(): App {
-  const app = new App({ context: { ...cdkJsonContext(), "aws:cdk:bundling-stacks": [] } });
+  const app = new App({
+    outdir: runOutdir(),
+    context: { ...cdkJsonContext(), "aws:cdk:bundling-stacks": [] },
+  });
   apps.push(app);
   return app;
 }

@@ -12,6 +12,7 @@ import { createGateway, type GatewayRequest } from "../../lib/local/gateway.js";
 import { loadRouteHandlers } from "../../lib/local/service.js";
 import { openApiDocument } from "../../lib/openapi/document.js";
 import { routesForStage } from "../../lib/routes.js";
+import { runOutdir } from "./synth.js";
 import { TABLE_WITH_TEAM, TEAM_ROUTE } from "./throwaway-route.js";
 
 describe("a route added to a copy of the route table", () => {
@@ -73,7 +74,10 @@ describe("a route added to a copy of the route table", () => {
 
   it("gets a function and a method of its API from the CDK stacks", () => {
     // No bundling: the template, not the bundle, is what this checks.
-    const app = new App({ context: { ...cdkJsonContext(), "aws:cdk:bundling-stacks": [] } });
+    const app = new App({
+      outdir: runOutdir(),
+      context: { ...cdkJsonContext(), "aws:cdk:bundling-stacks": [] },
+    });
     const { stateless } = addStage(app, "dev", { env: {}, routes: TABLE_WITH_TEAM });
     expect(stateless.routeFunctions.has(TEAM_ROUTE.id)).toBe(true);
     const template = Template.fromStack(stateless);

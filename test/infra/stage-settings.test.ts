@@ -9,6 +9,7 @@ import { type DeploymentSettings, resolveSettings, SettingsError } from "../../i
 import { addStage, cdkJsonContext } from "../../infra/stage-stacks.js";
 import { runTool, STACK_FRAME } from "../cli/run-tool.js";
 import { RELEASE_SETTINGS, TEST_REGION } from "./stage-settings.js";
+import { runOutdir } from "./synth.js";
 import { props, resources } from "./template-helpers.js";
 
 const ALL_SETTINGS = "account, region, alarmEmail, searchDomain, helloDomain, certificateArn";
@@ -23,7 +24,7 @@ const UNSET: DeploymentSettings = {
 };
 
 function templateApp(): App {
-  return new App({ context: { ...cdkJsonContext(), "aws:cdk:bundling-stacks": [] } });
+  return new App({ outdir: runOutdir(), context: { ...cdkJsonContext(), "aws:cdk:bundling-stacks": [] } });
 }
 
 describe.each(["sandbox", "prod"] as const)("%s without its settings", (stage) => {

@@ -10,7 +10,17 @@
  * tree. Each caller gets an `outdir` of its own (a link to the shared assembly) that it may remove.
  */
 import { createHash, randomUUID } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Validations } from "aws-cdk-lib";
 import { Template } from "aws-cdk-lib/assertions";
@@ -80,8 +90,17 @@ export function synthesizeStage(
   };
 }
 
+/**
+ * A folder for an app's cloud assembly inside this run's folder, which global-teardown.ts removes.
+ * An App given none makes its own `cdk.out*` folder in the system's temporary folder, and CDK
+ * never removes it: a run of this project would leave a dozen behind.
+ */
+export function runOutdir(): string {
+  return mkdtempSync(join(process.env[SYNTH_DIR_ENV] ?? tmpdir(), "app-"));
+}
+
 function synthesize(stage: string, options: StageOptions, bundles: boolean, outdir?: string): Synthesis {
-  const app = createApp(outdir);
+  const app = createApp(outdir ?? runOutdir());
   if (!bundles) app.node.setContext("aws:cdk:bundling-stacks", []);
   const stacks = addStage(app, stage, options);
   let synthError: string | undefined;
