@@ -33,8 +33,14 @@ interface Parsed {
   readonly usedValues: readonly string[];
 }
 
-/** Enough for every distinct expression of a test file or a local session; cleared when full. */
+/**
+ * Enough for the distinct expressions of a test file or a local session, within about 32 MB of
+ * keys and trees: cleared when either limit is reached. A key of more than a hundredth of the
+ * characters (very large values) is parsed each time.
+ */
 const MAX_ENTRIES = 20_000;
+const MAX_CACHED_CHARS = 16_000_000;
+const MAX_KEY_CHARS = MAX_CACHED_CHARS / 100;
 const PARSERS = ["conditionParser", "updateParser", "projectionParser"] as const;
 
 let installed = false;
@@ -51,28 +57,33 @@ export function rememberDynaliteParses(): void {
 
 function remembering(name: string, parse: Parser["parse"]): Parser["parse"] {
   const parsed = new Map<string, Parsed>();
+  let cachedChars = 0;
   return (text, options) => {
     const { context } = options;
-    const key = JSON.stringify([
-      name,
-      text,
-      context.isKeyCondition === true,
-      context.attrNames ?? null,
-      context.attrVals ?? null,
-    ]);
+    const key = keyOf(name, text, context);
+    if (key.length > MAX_KEY_CHARS) return parse(text, options);
     let found = parsed.get(key);
     if (found === undefined) {
       const fresh = parseAlone(parse, text, context);
       // A string is dynalite's answer for an invalid expression (a syntax error throws).
       if (typeof fresh === "string") return fresh;
       found = fresh;
-      if (parsed.size >= MAX_ENTRIES) parsed.clear();
+      if (parsed.size >= MAX_ENTRIES || cachedChars + key.length > MAX_CACHED_CHARS) {
+        parsed.clear();
+        cachedChars = 0;
+      }
       parsed.set(key, found);
+      cachedChars += key.length;
     }
     for (const used of found.usedNames) delete context.unusedAttrNames[used];
     for (const used of found.usedValues) delete context.unusedAttrVals[used];
     return structuredClone(found.tree);
   };
+}
+
+function keyOf(name: string, text: string, context: ParseContext): string {
+  const { isKeyCondition, attrNames, attrVals } = context;
+  return JSON.stringify([name, text, isKeyCondition === true, attrNames ?? null, attrVals ?? null]);
 }
 
 /** Parses against a context of its own, to learn which of the request's names and values it uses. */
