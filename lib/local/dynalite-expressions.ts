@@ -62,23 +62,29 @@ function remembering(name: string, parse: Parser["parse"]): Parser["parse"] {
     const { context } = options;
     const key = keyOf(name, text, context);
     if (key.length > MAX_KEY_CHARS) return parse(text, options);
-    let found = parsed.get(key);
-    if (found === undefined) {
-      const fresh = parseAlone(parse, text, context);
-      // A string is dynalite's answer for an invalid expression (a syntax error throws).
-      if (typeof fresh === "string") return fresh;
-      found = fresh;
-      if (parsed.size >= MAX_ENTRIES || cachedChars + key.length > MAX_CACHED_CHARS) {
-        parsed.clear();
-        cachedChars = 0;
-      }
-      parsed.set(key, found);
-      cachedChars += key.length;
+    const found = parsed.get(key);
+    if (found !== undefined) {
+      markUsed(context, found);
+      return structuredClone(found.tree);
     }
-    for (const used of found.usedNames) delete context.unusedAttrNames[used];
-    for (const used of found.usedValues) delete context.unusedAttrVals[used];
-    return structuredClone(found.tree);
+    const fresh = parseAlone(parse, text, context);
+    // A string is dynalite's answer for an invalid expression (a syntax error throws).
+    if (typeof fresh === "string") return fresh;
+    if (parsed.size >= MAX_ENTRIES || cachedChars + key.length > MAX_CACHED_CHARS) {
+      parsed.clear();
+      cachedChars = 0;
+    }
+    // The cache keeps a copy; this caller takes the tree just parsed.
+    parsed.set(key, { ...fresh, tree: structuredClone(fresh.tree) });
+    cachedChars += key.length;
+    markUsed(context, fresh);
+    return fresh.tree;
   };
+}
+
+function markUsed(context: ParseContext, parsed: Parsed): void {
+  for (const used of parsed.usedNames) delete context.unusedAttrNames[used];
+  for (const used of parsed.usedValues) delete context.unusedAttrVals[used];
 }
 
 function keyOf(name: string, text: string, context: ParseContext): string {
@@ -98,7 +104,7 @@ function parseAlone(parse: Parser["parse"], text: string, context: ParseContext)
   const tree = parse(text, { context: own });
   if (typeof tree === "string") return tree;
   return {
-    tree: structuredClone(tree),
+    tree,
     usedNames: names.filter((n) => !(n in own.unusedAttrNames)),
     usedValues: values.filter((v) => !(v in own.unusedAttrVals)),
   };

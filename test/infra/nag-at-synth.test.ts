@@ -3,7 +3,7 @@
  * plugin), not only in the tests: an unacknowledged finding fails `cdk synth` and `cdk deploy`.
  * The failing stage is templates only (no bundling); the stage as it is is the shared prod (synth.ts).
  */
-import { readFileSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { App } from "aws-cdk-lib";
 import { Topic } from "aws-cdk-lib/aws-sns";
@@ -11,18 +11,9 @@ import { addStage, cdkJsonContext } from "../../infra/stage-stacks.js";
 import { settingsFor } from "./stage-settings.js";
 import { runOutdir, synthesizeStage } from "./synth.js";
 
-const apps: App[] = [];
-afterAll(() => {
-  for (const app of apps) rmSync(app.outdir, { recursive: true, force: true });
-});
-
+/** In the run's folder, which the project's global teardown removes. */
 function unbundledApp(): App {
-  const app = new App({
-    outdir: runOutdir(),
-    context: { ...cdkJsonContext(), "aws:cdk:bundling-stacks": [] },
-  });
-  apps.push(app);
-  return app;
+  return new App({ outdir: runOutdir(), context: { ...cdkJsonContext(), "aws:cdk:bundling-stacks": [] } });
 }
 
 describe("cdk-nag at synth", () => {
