@@ -24,13 +24,15 @@ const AUTHORIZER_FAILURES_METRIC = "AuthorizerFailures";
 const AUTHORIZER_FAILURE_TYPES = ["AUTHORIZER_FAILURE", "AUTHORIZER_CONFIGURATION_ERROR"] as const;
 
 export class ApiMetrics {
+  readonly api: PartnerApi;
+  readonly apiId: string;
+  private readonly period: Duration;
   private readonly dimensions: Record<string, string>;
 
-  constructor(
-    readonly api: PartnerApi,
-    readonly apiId: string,
-    private readonly period: Duration,
-  ) {
+  constructor(api: PartnerApi, apiId: string, period: Duration) {
+    this.api = api;
+    this.apiId = apiId;
+    this.period = period;
     this.dimensions = { ApiName: api.restApi.restApiName, Stage: api.restApi.deploymentStage.stageName };
   }
 

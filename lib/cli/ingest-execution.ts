@@ -36,17 +36,21 @@ function startedFor(input: string | undefined, object: InboxObject): boolean {
 const SKEW_MS = 5 * 60_000;
 
 export class IngestExecution {
+  private readonly sfn: SFNClient;
+  private readonly stateMachineArn: string;
+  private readonly object: InboxObject;
+  /** When the object was uploaded: older executions are not listed. */
+  private readonly uploadedAt: Date;
   private arn: string | undefined;
   /** Executions already described that are another object's: never described again. */
   private readonly others = new Set<string>();
 
-  constructor(
-    private readonly sfn: SFNClient,
-    private readonly stateMachineArn: string,
-    private readonly object: InboxObject,
-    /** When the object was uploaded: older executions are not listed. */
-    private readonly uploadedAt: Date,
-  ) {}
+  constructor(sfn: SFNClient, stateMachineArn: string, object: InboxObject, uploadedAt: Date) {
+    this.sfn = sfn;
+    this.stateMachineArn = stateMachineArn;
+    this.object = object;
+    this.uploadedAt = uploadedAt;
+  }
 
   /** The execution's status; undefined while none has started for the object. */
   async status(): Promise<ExecutionStatus | undefined> {

@@ -5,21 +5,29 @@ import type { ErrorCode } from "../http/errors.js";
 export type ClientErrorCode = ErrorCode | "unexpected_response";
 
 export class PartnerDirectoryError extends Error {
+  /** The HTTP status. */
+  readonly status: number;
+  /** The body's `error`, or `unexpected_response` when the body was not a contract error. */
+  readonly error: ClientErrorCode;
+  /** The response's `x-request-id`: give it to support, with the time. */
+  readonly requestId: string | undefined;
+  /** From `Retry-After` on 429, in seconds. */
+  readonly retryAfterSeconds: number | undefined;
   override readonly name = "PartnerDirectoryError";
 
   constructor(
-    /** The HTTP status. */
-    readonly status: number,
-    /** The body's `error`, or `unexpected_response` when the body was not a contract error. */
-    readonly error: ClientErrorCode,
+    status: number,
+    error: ClientErrorCode,
     /** The body's `message` (only `invalid_input` has one), else a short description. */
     message: string,
-    /** The response's `x-request-id`: give it to support, with the time. */
-    readonly requestId: string | undefined,
-    /** From `Retry-After` on 429, in seconds. */
-    readonly retryAfterSeconds: number | undefined,
+    requestId: string | undefined,
+    retryAfterSeconds: number | undefined,
   ) {
     super(message);
+    this.status = status;
+    this.error = error;
+    this.requestId = requestId;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 

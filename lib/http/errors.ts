@@ -82,17 +82,21 @@ export class NotFoundError extends ApiError {
 }
 
 export class MethodNotAllowedError extends ApiError {
-  readonly code = "method_not_allowed";
   /** The methods the path does serve: the answer's `Allow` header. */
-  constructor(readonly allowedMethods: readonly string[]) {
+  readonly allowedMethods: readonly string[];
+  readonly code = "method_not_allowed";
+  constructor(allowedMethods: readonly string[]) {
     super("method not allowed");
+    this.allowedMethods = allowedMethods;
   }
 }
 
 export class RateLimitedError extends ApiError {
+  readonly retryAfterSeconds: number;
   readonly code = "rate_limited";
-  constructor(readonly retryAfterSeconds: number) {
+  constructor(retryAfterSeconds: number) {
     super("rate limited");
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 

@@ -31,7 +31,11 @@ export const inboxClient = (): S3Client =>
   new S3Client({ forcePathStyle: Boolean(process.env.AWS_ENDPOINT_URL_S3) });
 
 export class InboxStore {
-  constructor(private readonly s3: S3Client) {}
+  private readonly s3: S3Client;
+
+  constructor(s3: S3Client) {
+    this.s3 = s3;
+  }
 
   private version(object: InboxObject) {
     return object.versionId === NO_VERSION ? {} : { VersionId: object.versionId };

@@ -67,16 +67,17 @@ function bounded(content: ReportContent): ReportContent {
 
 /** A step's view of its ingest: the state, the clock, and how to end it with a report. */
 class Run {
+  readonly state: IngestState;
+  readonly context: IngestContext;
   readonly now: () => Date;
   readonly startedAt: string;
   readonly steps: number;
   readonly execution: string;
   readonly crashes: number;
 
-  constructor(
-    readonly state: IngestState,
-    readonly context: IngestContext,
-  ) {
+  constructor(state: IngestState, context: IngestContext) {
+    this.state = state;
+    this.context = context;
     this.now = context.now ?? (() => new Date());
     this.startedAt = state.startedAt ?? this.now().toISOString();
     this.steps = (state.steps ?? 0) + 1;

@@ -42,12 +42,12 @@ function lineText(bytes: Uint8Array, number: number): string {
 
 /** The file is refused: line `number` is longer than MAX_LINE_BYTES. */
 export class LineTooLongError extends DataFileError {
-  constructor(
-    number: number,
-    /** The line's first bytes, as read (to tell what the file is). */
-    readonly head: Uint8Array,
-  ) {
+  /** The line's first bytes, as read (to tell what the file is). */
+  readonly head: Uint8Array;
+
+  constructor(number: number, head: Uint8Array) {
     super(`line ${number}`, null, "longer than 1 MiB (1,048,576 bytes); a line holds one record or change");
+    this.head = head;
   }
 }
 

@@ -18,10 +18,13 @@ export const recordId = (change: Change): string =>
 const HEADER_BYTES = 8;
 
 export class LoadIds {
-  constructor(
-    private readonly persons = new IdSet(),
-    private readonly employees = new IdSet(),
-  ) {}
+  private readonly persons: IdSet;
+  private readonly employees: IdSet;
+
+  constructor(persons = new IdSet(), employees = new IdSet()) {
+    this.persons = persons;
+    this.employees = employees;
+  }
 
   /** Adds the change's id; false when the file named it already. */
   add(change: Change): boolean {

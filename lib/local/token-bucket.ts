@@ -16,9 +16,12 @@ interface BucketState {
 const DAY_MS = 86_400_000;
 
 export class UsagePlanThrottler {
+  private readonly now: () => number;
   private readonly buckets = new Map<string, BucketState>();
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(now: () => number = Date.now) {
+    this.now = now;
+  }
 
   /** Takes one request from `usageKey`'s allowance, or says how long to wait. */
   take(usageKey: string, throttle: Throttle): ThrottleDecision {

@@ -93,12 +93,11 @@ export class FormatError extends Error {
 }
 
 export class ByteReader {
+  private readonly source: Uint8Array;
   private at: number;
 
-  constructor(
-    private readonly source: Uint8Array,
-    offset = 0,
-  ) {
+  constructor(source: Uint8Array, offset = 0) {
+    this.source = source;
     if (offset < 0 || offset > source.length)
       throw new FormatError(`offset ${offset} outside ${source.length} bytes`);
     this.at = offset;

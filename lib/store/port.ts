@@ -148,17 +148,19 @@ export interface DirectoryWriter {
  * that cannot outlive its load (in memory, a load dies with its process).
  */
 export class LoadInProgressError extends Error {
+  readonly label: string;
+  readonly startedAt: number;
+  readonly expiresAt: number | undefined;
   override readonly name = "LoadInProgressError";
-  constructor(
-    readonly label: string,
-    readonly startedAt: number,
-    readonly expiresAt: number | undefined,
-  ) {
+  constructor(label: string, startedAt: number, expiresAt: number | undefined) {
     super(
       `another load is running (${label}, started ${new Date(startedAt).toISOString()})` +
         (expiresAt === undefined
           ? ""
           : `; if it died, its lease expires at ${new Date(expiresAt).toISOString()}`),
     );
+    this.label = label;
+    this.startedAt = startedAt;
+    this.expiresAt = expiresAt;
   }
 }

@@ -4,10 +4,13 @@ import { itemKey } from "./items.js";
 
 /** A load's writes being planned: new versions put, the versions they replace superseded. */
 export class Writes {
+  readonly gen: number;
   readonly puts = new Map<KeyText, Item>();
   readonly deletes = new Map<KeyText, ItemKey>();
   readonly stamps = new Map<KeyText, ItemKey>();
-  constructor(readonly gen: number) {}
+  constructor(gen: number) {
+    this.gen = gen;
+  }
 
   put(item: Item): void {
     const key = keyText(itemKey(item));

@@ -30,10 +30,13 @@ import { type Gram, GramCensus, type StoredGramCensus } from "../structures/inde
 const CENSUS_KEYS = { genOf: gramCensusGenOf, chunkOf: gramCensusChunkOf };
 
 export class GramReads {
-  constructor(
-    private readonly client: DynamoDBDocumentClient,
-    private readonly table: string,
-  ) {}
+  private readonly client: DynamoDBDocumentClient;
+  private readonly table: string;
+
+  constructor(client: DynamoDBDocumentClient, table: string) {
+    this.client = client;
+    this.table = table;
+  }
 
   /** Whether the partition's postings are complete at `at`: a marker is visible. */
   async covered(p: PartitionKey, at: ReadAt): Promise<boolean> {

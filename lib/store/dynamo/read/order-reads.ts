@@ -35,10 +35,13 @@ export interface StoredOrderIndex {
 }
 
 export class OrderReads {
-  constructor(
-    private readonly client: DynamoDBDocumentClient,
-    private readonly table: string,
-  ) {}
+  private readonly client: DynamoDBDocumentClient;
+  private readonly table: string;
+
+  constructor(client: DynamoDBDocumentClient, table: string) {
+    this.client = client;
+    this.table = table;
+  }
 
   /**
    * The order's index visible at `at`: the newest version at or below it, and its further parts

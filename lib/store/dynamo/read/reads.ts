@@ -45,6 +45,8 @@ const versioned = (item: Item): VersionedItem => {
 const BUNDLE_KEYS: ChunkedKeys = { genOf: bundleGenOf, chunkOf: bundleChunkOf };
 
 export class DirectoryReads {
+  private readonly client: DynamoDBDocumentClient;
+  private readonly table: string;
   /** Reads of the counted orders. */
   readonly orders: OrderReads;
   /** Reads of the name postings. */
@@ -52,10 +54,9 @@ export class DirectoryReads {
   /** Where kept scopes live. */
   readonly scopeHomes: ScopeHomes;
 
-  constructor(
-    private readonly client: DynamoDBDocumentClient,
-    private readonly table: string,
-  ) {
+  constructor(client: DynamoDBDocumentClient, table: string) {
+    this.client = client;
+    this.table = table;
     this.orders = new OrderReads(client, table);
     this.grams = new GramReads(client, table);
     this.scopeHomes = new ScopeHomes(client, table);

@@ -152,13 +152,15 @@ const HOMES_KEPT = 10_000;
  * remembered: the load changes the registry as it goes.
  */
 export class ScopeHomes {
+  private readonly client: DynamoDBDocumentClient;
+  private readonly table: string;
   private gen = -1;
   private homes = new Map<ScopeId, Promise<PartitionKey | undefined>>();
 
-  constructor(
-    private readonly client: DynamoDBDocumentClient,
-    private readonly table: string,
-  ) {}
+  constructor(client: DynamoDBDocumentClient, table: string) {
+    this.client = client;
+    this.table = table;
+  }
 
   /** The home partition of the scope these companies are, if it is kept as of `at`. */
   home(companies: Iterable<string>, at: ReadAt): Promise<PartitionKey | undefined> {

@@ -121,6 +121,7 @@ const sameBytes = (a: unknown, b: Uint8Array | undefined) =>
 const textOrNull = (value: unknown) => (typeof value === "string" ? value : null);
 
 export class Census {
+  private readonly rules: Allowances;
   readonly records = new Map<EntryKey, RecordSummary>();
   /** Key, names, person key and person names entries: generation, and name pairs (JSON). */
   readonly entries = new Map<EntryKey, { gen: number; pairs?: string }>();
@@ -147,7 +148,9 @@ export class Census {
     { first: ItemKey; n: number; k: unknown; what: string; parts: Uint8Array[] }
   >();
 
-  constructor(private readonly rules: Allowances) {}
+  constructor(rules: Allowances) {
+    this.rules = rules;
+  }
 
   /** Checks one item and keeps what it contributes; the problem with it, if any. */
   add(item: Item): Problem | undefined {

@@ -59,15 +59,19 @@ function postingDigest(field: GramField, text: string, pairs: string): number {
 
 const sum = (a: number, b: number) => (a + b) >>> 0;
 
+interface OwnerKinds {
+  partitionOf(owner: string): PartitionKey;
+  isScope(owner: string): boolean;
+}
+
 /** The visible postings, markers and censuses of the table (or of one company), as read. */
 export class GramTally {
-  /** `kinds`: the partition of an owner, and whether it is a scope (else a company). */
-  constructor(
-    private readonly kinds: {
-      partitionOf(owner: string): PartitionKey;
-      isScope(owner: string): boolean;
-    },
-  ) {}
+  /** The partition of an owner, and whether it is a scope (else a company). */
+  private readonly kinds: OwnerKinds;
+
+  constructor(kinds: OwnerKinds) {
+    this.kinds = kinds;
+  }
 
   private readonly postings = new Map<string, Seen>();
   /** Companies with a visible posting: the first one's key. */

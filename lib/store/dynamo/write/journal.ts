@@ -162,10 +162,13 @@ function locationRestores(locations: ReadonlyMap<KeyText, Item>, gen: number): L
 }
 
 export class Journal {
-  constructor(
-    private readonly client: DynamoDBDocumentClient,
-    private readonly table: string,
-  ) {}
+  private readonly client: DynamoDBDocumentClient;
+  private readonly table: string;
+
+  constructor(client: DynamoDBDocumentClient, table: string) {
+    this.client = client;
+    this.table = table;
+  }
 
   async write(gen: number, seq: number, entry: JournalEntry): Promise<void> {
     await this.client.send(

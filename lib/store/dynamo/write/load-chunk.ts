@@ -146,6 +146,7 @@ function companiesOf(plan: PlannedWrites): string[] {
 
 /** Applies chunks in order; keeps which persons are missing but linked to, as of the last chunk. */
 export class ChunkWriter {
+  private readonly context: ChunkContext;
   private seq: number;
   /** Person id to a record linking to them while they are missing. */
   readonly dangling: Map<string, string>;
@@ -156,9 +157,10 @@ export class ChunkWriter {
   readonly scopes: Set<ScopeId>;
 
   constructor(
-    private readonly context: ChunkContext,
+    context: ChunkContext,
     from: ChunkProgress = { seq: 0, dangling: [], companies: [], scopes: [] },
   ) {
+    this.context = context;
     this.seq = from.seq;
     this.dangling = new Map(from.dangling);
     this.companies = new Set(from.companies);

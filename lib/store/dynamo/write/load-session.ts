@@ -372,6 +372,10 @@ const FRESH: SessionStart = {
 };
 
 class DynamoLoadSession implements LoadSession {
+  private readonly store: Store;
+  private readonly owner: string;
+  private readonly fence: Fence;
+  private readonly renewal: Renewal;
   private readonly chunks: ChunkWriter;
   private isPublished: boolean;
   private readonly cutShort: boolean;
@@ -380,13 +384,11 @@ class DynamoLoadSession implements LoadSession {
   /** A whole repair rebuilt the id index: it is whole at this load's generation. */
   private idIndexRebuilt = false;
 
-  constructor(
-    private readonly store: Store,
-    private readonly owner: string,
-    private readonly fence: Fence,
-    private readonly renewal: Renewal,
-    start: SessionStart = FRESH,
-  ) {
+  constructor(store: Store, owner: string, fence: Fence, renewal: Renewal, start: SessionStart = FRESH) {
+    this.store = store;
+    this.owner = owner;
+    this.fence = fence;
+    this.renewal = renewal;
     this.gen = fence.gen;
     this.chunks = new ChunkWriter({ ...store, ...fence }, start);
     this.isPublished = start.published;

@@ -44,9 +44,12 @@ function wanted(item: Item, at: ReturnType<typeof loadAt>): Item | undefined {
 
 /** The id entries the table calls for, and those visible, by key. */
 class IdTally {
+  private readonly at: ReturnType<typeof loadAt>;
   readonly want = new Map<KeyText, Item>();
   readonly have = new Map<KeyText, { key: ItemKey; gen: number }>();
-  constructor(private readonly at: ReturnType<typeof loadAt>) {}
+  constructor(at: ReturnType<typeof loadAt>) {
+    this.at = at;
+  }
 
   add(item: Item): void {
     const key = keyOf(item);
