@@ -57,9 +57,17 @@ module.exports = {
       name: "no-orphans",
       comment:
         "A module nothing imports and that imports nothing is dead, except those loaded by path: " +
-        "the bundling's alias of the SDK's credential chain and its afterBundling script.",
+        "the bundling's alias of the SDK's credential chain, its afterBundling script, and the TypeScript " +
+        "hooks Node loads with --import.",
       severity: "error",
-      from: { orphan: true, pathNot: ["\\.d\\.ts$", "^infra/(lambda-credentials|source-map-paths)\\.ts$"] },
+      from: {
+        orphan: true,
+        pathNot: [
+          "\\.d\\.ts$",
+          "^infra/(lambda-credentials|source-map-paths)\\.ts$",
+          "^lib/cli/typescript-hooks\\.ts$",
+        ],
+      },
       to: {},
     },
   ],

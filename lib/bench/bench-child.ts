@@ -1,9 +1,10 @@
 /**
- * A measurement in a child Node, the bench's own with tsx (the loads profile's load, the scale
+ * A measurement in a child Node running the bench's TypeScript (the loads profile's load, the scale
  * profile's limited process): it gets its own memory figures and limits, apart from the bench's
  * dataset and engine. The child may report progress, then answers once over IPC and disconnects.
  */
 import { fork } from "node:child_process";
+import { TYPESCRIPT_NODE_OPTIONS } from "../cli/typescript-node.js";
 
 export type ChildAnswer<T> = { ok: true; result: T } | { ok: false; error: string };
 /** The answer, or how many parts of the job are done so far. */
@@ -13,7 +14,7 @@ export interface ChildRun {
   /** The child's module, resolved from the caller's import.meta.url. */
   readonly script: URL;
   readonly args?: readonly string[];
-  /** Node options beyond tsx's import (heap limits, --expose-gc). */
+  /** Node options beyond the TypeScript hooks (heap limits, --expose-gc). */
   readonly nodeOptions?: readonly string[];
   /** Sent to the child once it is started. */
   readonly job?: object;
@@ -23,7 +24,7 @@ export interface ChildRun {
 /** The child's answer; a failed one when it cannot start, or ends (out of memory, a crash) without answering. */
 export function runInChild<T>(run: ChildRun): Promise<ChildAnswer<T>> {
   const child = fork(run.script.pathname, [...(run.args ?? [])], {
-    execArgv: ["--import", "tsx", ...(run.nodeOptions ?? [])],
+    execArgv: [...TYPESCRIPT_NODE_OPTIONS, ...(run.nodeOptions ?? [])],
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
   return new Promise((resolve) => {

@@ -11,6 +11,7 @@ import { fork } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { TYPESCRIPT_NODE_OPTIONS } from "../cli/typescript-node.js";
 import { attachEngine, type Engine, startDynalite } from "../local/engines.js";
 
 /** Longer than any call of the run, so the server never drops a pooled connection by itself. */
@@ -26,7 +27,7 @@ export type DynaliteProcess = Engine & Started;
 
 export function startDynaliteProcess(onDisk: boolean): Promise<DynaliteProcess> {
   const child = fork(new URL(import.meta.url).pathname, ["--serve", ...(onDisk ? ["--disk"] : [])], {
-    execArgv: ["--import", "tsx"],
+    execArgv: [...TYPESCRIPT_NODE_OPTIONS],
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));

@@ -1,6 +1,6 @@
 /**
  * Whether the command that started this process is still there. `npm run load` runs as
- * npm → sh → tsx → node, and a SIGKILL sent to "the command" (what a supervisor, a test harness or
+ * npm → sh → node, and a SIGKILL sent to "the command" (what a supervisor, a test harness or
  * `kill -9 <npm's pid>` does) reaches npm alone: the rest is re-parented and would go on, so a load
  * would finish after its command had been killed. A long-running CLI watches the chain of its
  * ancestors up to that npm and is told when any link is cut.
@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 
-/** How far up to look for the npm that ran us (npm → sh → tsx → node is 3 links). */
+/** How far up to look for the npm that ran us (npm → sh → node is 2 links). */
 const MAX_LINKS = 6;
 
 /** A process's parent id from /proc, or undefined when it is gone (or there is no /proc). */

@@ -4,6 +4,7 @@
  * after a full GC.
  */
 import { fork } from "node:child_process";
+import { TYPESCRIPT_NODE_OPTIONS } from "../cli/typescript-node.js";
 import type { EngineName } from "../local/engines.js";
 import type { ChildMessage, ParentMessage } from "./server.js";
 import type { LoadTarget } from "./target.js";
@@ -18,7 +19,7 @@ export interface OwnServerOptions {
 
 function startChild() {
   const child = fork(new URL("./server.ts", import.meta.url).pathname, {
-    execArgv: ["--expose-gc", "--import", "tsx"],
+    execArgv: ["--expose-gc", ...TYPESCRIPT_NODE_OPTIONS],
     // Access logs would flood the terminal; they are still written (and their cost paid).
     stdio: ["ignore", "ignore", "inherit", "ipc"],
     env: { ...process.env, POWERTOOLS_DEV: "false" },

@@ -1,5 +1,5 @@
 /**
- * Every command-line tool as a person runs it (through node_modules/.bin/tsx on this Node 24): help,
+ * Every command-line tool as its npm script runs it (on this Node 24, with the TypeScript hooks): help,
  * a bad call and a failure each end the same way (lib/cli/args.ts), never with a stack trace.
  */
 import { createServer, type Server } from "node:net";

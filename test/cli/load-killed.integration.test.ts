@@ -1,6 +1,6 @@
 /**
  * `npm run load` killed the way a supervisor or a test harness kills a command: SIGKILL to npm's
- * own pid, which reaches npm alone and leaves sh, tsx and the loader running. The loader notices
+ * own pid, which reaches npm alone and leaves sh and the loader running. The loader notices
  * its command is gone (lib/cli/command-watch.ts), undoes what it wrote and releases the lease, so
  * searches are unchanged and the same file can be run again at once.
  */

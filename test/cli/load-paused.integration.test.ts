@@ -8,6 +8,7 @@ import { spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { TYPESCRIPT_NODE_OPTIONS } from "../../lib/cli/typescript-node.js";
 import { loadFile } from "../../lib/load/load-file.js";
 import { dynamoDirectory } from "../../lib/store/dynamo/index.js";
 import { readManifest } from "../../lib/store/dynamo/manifest/manifest.js";
@@ -64,8 +65,7 @@ describeEachEngine(`npm run load paused past its lease (TURN_SEED=${TURN_SEED})`
     const child = spawn(
       process.execPath,
       [
-        "--import",
-        "tsx",
+        ...TYPESCRIPT_NODE_OPTIONS,
         "lib/cli/load.ts",
         big,
         "--mode",

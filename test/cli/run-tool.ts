@@ -1,9 +1,9 @@
-/** Runs a command-line tool as a person runs it: through node_modules/.bin/tsx on this Node 24. */
+/** Runs a command-line tool as its npm script does: on this Node 24, with the TypeScript hooks. */
 import { execFile } from "node:child_process";
 import { dirname } from "node:path";
+import { TYPESCRIPT_NODE_OPTIONS } from "../../lib/cli/typescript-node.js";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
-const TSX = `${ROOT}node_modules/.bin/tsx`;
 
 export interface Outcome {
   code: number | null;
@@ -15,11 +15,11 @@ export interface Outcome {
 export function runTool(file: string, args: string[], env: Record<string, string> = {}): Promise<Outcome> {
   return new Promise((resolve) => {
     execFile(
-      TSX,
-      [file, ...args],
+      process.execPath,
+      [...TYPESCRIPT_NODE_OPTIONS, file, ...args],
       {
         cwd: ROOT,
-        // tsx runs on the `node` of PATH: this Node 24's first, not a system one.
+        // Whatever the tool starts runs on this Node 24 too, not a system one.
         env: { ...process.env, ...env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ""}` },
       },
       (error, stdout, stderr) => {

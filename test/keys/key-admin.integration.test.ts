@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { TYPESCRIPT_NODE_OPTIONS } from "../../lib/cli/typescript-node.js";
 import { generateApiKey, hashApiKey, isWellFormedApiKey } from "../../lib/keys/api-key.js";
 import { issueKey, type NewKeyRequest } from "../../lib/keys/key-admin.js";
 import { tableKeyTarget } from "../../lib/keys/table-target.js";
@@ -189,7 +190,8 @@ describeEachEngine("keys table target", (getEngine) => {
 
 describe("npm run keys", () => {
   const run = promisify(execFile);
-  const cli = (args: string[]) => run("node_modules/.bin/tsx", ["lib/cli/keys.ts", ...args]);
+  const cli = (args: string[]) =>
+    run(process.execPath, [...TYPESCRIPT_NODE_OPTIONS, "lib/cli/keys.ts", ...args]);
 
   it("prints the new key alone on stdout once, and list never shows it", async () => {
     const file = tempFile();

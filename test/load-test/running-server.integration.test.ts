@@ -7,11 +7,12 @@
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { TYPESCRIPT_NODE_OPTIONS } from "../../lib/cli/typescript-node.js";
 import type { SourceEmployee } from "../../lib/directory/source.js";
 import type { LoadReport } from "../../lib/load-test/report.js";
 import { readEndpoints } from "../../lib/local/endpoints-file.js";
 import { runTool } from "../cli/run-tool.js";
-import { type NpmStart, ROOT, startNpmStart, TSX, until } from "../support/npm-start.js";
+import { type NpmStart, ROOT, startNpmStart, until } from "../support/npm-start.js";
 
 let server: NpmStart;
 let folder: string;
@@ -71,11 +72,15 @@ it("drives the running npm start with keys of its own, and revokes them after", 
 
 it("revokes its keys when interrupted", async () => {
   const before = (await loadTestKeys()).length;
-  const run = spawn(TSX, ["lib/load-test/main.ts", "--duration", "600", "--connections", "1"], {
-    cwd: ROOT,
-    env: server.env,
-    stdio: ["ignore", "ignore", "pipe"],
-  });
+  const run = spawn(
+    process.execPath,
+    [...TYPESCRIPT_NODE_OPTIONS, "lib/load-test/main.ts", "--duration", "600", "--connections", "1"],
+    {
+      cwd: ROOT,
+      env: server.env,
+      stdio: ["ignore", "ignore", "pipe"],
+    },
+  );
   let stderr = "";
   run.stderr?.on("data", (chunk: Buffer) => {
     stderr += chunk.toString();

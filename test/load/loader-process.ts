@@ -1,8 +1,9 @@
 /**
  * `npm run load` as a child process, against a given endpoint and table: lib/cli/load.ts on this
- * Node with tsx's loader, in one process (the tsx command would start a second node to run it in).
+ * Node with the project's TypeScript hooks, as the npm script runs it.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { TYPESCRIPT_NODE_OPTIONS } from "../../lib/cli/typescript-node.js";
 import type { LoadMode } from "../../lib/load/change-lines.js";
 
 export interface LoaderExit {
@@ -37,8 +38,7 @@ export function startLoader(options: {
   const child = spawn(
     process.execPath,
     [
-      "--import",
-      "tsx",
+      ...TYPESCRIPT_NODE_OPTIONS,
       "lib/cli/load.ts",
       options.file,
       "--mode",

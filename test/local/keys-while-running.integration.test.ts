@@ -8,6 +8,7 @@
 import { execFile } from "node:child_process";
 import { dirname } from "node:path";
 import { promisify } from "node:util";
+import { TYPESCRIPT_NODE_OPTIONS } from "../../lib/cli/typescript-node.js";
 import { type Engine, startDynalite } from "../../lib/local/engines.js";
 import { LOCAL_TABLE_NAMES, type LocalService } from "../../lib/local/service.js";
 import { THROTTLE_TIERS } from "../../lib/stages.js";
@@ -24,7 +25,7 @@ const run = promisify(execFile);
 const DEADLINE_MS = 300_000;
 
 function keys(args: string[]) {
-  return run(`${ROOT}node_modules/.bin/tsx`, ["lib/cli/keys.ts", ...args], {
+  return run(process.execPath, [...TYPESCRIPT_NODE_OPTIONS, "lib/cli/keys.ts", ...args], {
     cwd: ROOT,
     env: { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ""}` },
   });

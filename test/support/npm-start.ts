@@ -6,10 +6,10 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { TYPESCRIPT_NODE_OPTIONS } from "../../lib/cli/typescript-node.js";
 import { readEndpoints } from "../../lib/local/endpoints-file.js";
 
 export const ROOT = new URL("../../", import.meta.url).pathname;
-export const TSX = `${ROOT}node_modules/.bin/tsx`;
 
 export interface NpmStart {
   /** A temporary folder of the test's own, removed by `stop`. */
@@ -27,7 +27,7 @@ export async function until(check: () => boolean): Promise<void> {
   while (!check()) await new Promise((resolve) => setTimeout(resolve, 100));
 }
 
-/** Ends the server: SIGINT, which tsx passes on (a SIGKILL would end tsx and leave the server). */
+/** Ends the server: SIGINT, as Ctrl-C does, so it removes its endpoints record. */
 async function interrupt(server: ChildProcess): Promise<void> {
   if (server.exitCode !== null || server.signalCode !== null) return;
   const exited = new Promise((resolve) => server.once("exit", resolve));
@@ -43,7 +43,7 @@ export async function startNpmStart(prefix: string): Promise<NpmStart> {
     ENDPOINTS_FILE: file,
     PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ""}`,
   };
-  const server = spawn(TSX, ["lib/local/main.ts"], {
+  const server = spawn(process.execPath, [...TYPESCRIPT_NODE_OPTIONS, "lib/local/main.ts"], {
     cwd: ROOT,
     env: { ...env, PORT: "0" },
     stdio: "ignore",

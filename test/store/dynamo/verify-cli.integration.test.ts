@@ -1,6 +1,7 @@
 /** `npm run directory` as an operator runs it, against a dynalite engine started here. */
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
+import { TYPESCRIPT_NODE_OPTIONS } from "../../../lib/cli/typescript-node.js";
 import { type Engine, startDynalite } from "../../../lib/local/engines.js";
 import { LOCAL_TABLE_NAMES } from "../../../lib/local/service.js";
 import { createTables } from "../../../lib/store/create-tables.js";
@@ -21,7 +22,13 @@ const endpoint = () => {
   return engine.endpoint;
 };
 const cli = (args: string[]) =>
-  run("node_modules/.bin/tsx", ["lib/cli/directory.ts", ...args, "--endpoint", endpoint()]);
+  run(process.execPath, [
+    ...TYPESCRIPT_NODE_OPTIONS,
+    "lib/cli/directory.ts",
+    ...args,
+    "--endpoint",
+    endpoint(),
+  ]);
 
 beforeAll(async () => {
   engine = await startDynalite();
