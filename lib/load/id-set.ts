@@ -67,8 +67,9 @@ export class IdSet {
 
   static fromBytes(bytes: Uint8Array): IdSet {
     if (bytes.byteLength % (WORDS * 4) !== 0) throw new Error("an id set's bytes come 16 to an id");
-    // Copied: the input may not be aligned for 32-bit words.
-    const words = new Uint32Array(bytes.slice().buffer);
+    // Copied: the input may not be aligned for 32-bit words. Not with `slice()`: a Buffer's (a
+    // file's bytes) shares its memory, and `.buffer` would be the whole pool it lives in.
+    const words = new Uint32Array(new Uint8Array(bytes).buffer);
     const set = new IdSet(words.length / WORDS);
     for (let i = 0; i < words.length; i += WORDS) set.insert(words.subarray(i, i + WORDS));
     return set;

@@ -83,4 +83,16 @@ describe("LoadIds", () => {
     expect(back.size).toBe(1);
     expect(() => LoadIds.fromBytes(new Uint8Array(3))).toThrow(/at least 8 bytes/);
   });
+
+  it("comes back from a Buffer inside a larger one (bytes read from a file)", () => {
+    const ids = new LoadIds();
+    ids.add(upsertPerson);
+    ids.add(deleteEmployee);
+    const pool = Buffer.alloc(4096, 0xab);
+    const bytes = ids.toBytes();
+    pool.set(bytes, 13);
+    const back = LoadIds.fromBytes(pool.subarray(13, 13 + bytes.length));
+    expect(back.holds("person", person) && back.holds("employee", person)).toBe(true);
+    expect(back.size).toBe(2);
+  });
 });
