@@ -8,7 +8,7 @@ import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { OPERATIONS } from "../auth/operations.js";
 import type { Principal } from "../auth/principal.js";
 import { keepScopes } from "../load/keep-scopes.js";
-import { loadData } from "../load/load-file.js";
+import { type LoadFileOptions, loadData } from "../load/load-file.js";
 import { instrumentClient } from "../observability/dynamo-capacity.js";
 import { createTables } from "../store/create-tables.js";
 import { dynamoDirectory, dynamoDirectoryReader } from "../store/dynamo/index.js";
@@ -18,6 +18,7 @@ import type { TableId } from "../store/tables.js";
 import { CapacityRecorder, type WriteFigures, writeFigures } from "./capacity-recorder.js";
 import type { Dataset } from "./dataset.js";
 import { createNaiveTables, loadNaive, type NaiveTables } from "./naive-tables.js";
+import { type SavedLoadFolder, savedLoad } from "./saved-load.js";
 
 export interface BenchContext {
   readonly dataset: Dataset;
@@ -35,6 +36,8 @@ export interface BenchContext {
   readonly asOf: Date;
   /** The dataset's load into the empty directory (its scopes kept first): what it wrote and took. */
   readonly load: WriteFigures & { readonly mode: "merge" | "snapshot" };
+  /** Called before measurements write to the tables: a kept load no longer holds just the dataset. */
+  readonly beforeWrites: () => void;
 }
 
 export interface OpenBenchOptions {
@@ -47,6 +50,8 @@ export interface OpenBenchOptions {
   scopes?: readonly (readonly string[])[];
   /** How the dataset is loaded (default merge). */
   mode?: "merge" | "snapshot";
+  /** The load kept in a folder, going on from where it stood (saved-load.ts); `stop` suspends it. */
+  saved?: { readonly folder: SavedLoadFolder; readonly stop: AbortSignal };
 }
 
 const BENCH_AS_OF = new Date("2026-07-01T00:00:00Z");
@@ -85,14 +90,21 @@ export async function openBench(
   const total = dataset.data.persons.length + dataset.data.employees.length;
   const mode = options.mode ?? "merge";
   const target = dynamoDirectory(writer, tables.directory, { writer: { graceMs: 0 } });
-  const figures = await writeFigures(loader, async () => {
-    if (options.scopes) await keepScopes(target, options.scopes);
-    await loadData(dataset.data, target, mode, {
-      onProgress: ({ phase, changes }) => {
-        if (phase === "applied") options.onDirectoryProgress?.(changes, total);
-      },
-    });
-  });
+  const onProgress: LoadFileOptions["onProgress"] = ({ phase, changes }) => {
+    if (phase === "applied") options.onDirectoryProgress?.(changes, total);
+  };
+  const figures = options.saved
+    ? await savedLoad(options.saved.folder, loader, target, {
+        dataset,
+        mode,
+        ...(options.scopes ? { scopes: options.scopes } : {}),
+        onProgress,
+        stop: options.saved.stop,
+      })
+    : await writeFigures(loader, async () => {
+        if (options.scopes) await keepScopes(target, options.scopes);
+        await loadData(dataset.data, target, mode, { onProgress });
+      });
   const load = { mode, ...figures };
   if (naive) await loadNaive(writer, naiveTables, dataset.data, options.onNaiveProgress);
 
@@ -125,5 +137,6 @@ export async function openBench(
     naiveTables: naive ? naiveTables : null,
     asOf: BENCH_AS_OF,
     load,
+    beforeWrites: () => options.saved?.folder.markWritten(),
   };
 }

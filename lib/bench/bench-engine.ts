@@ -3,8 +3,9 @@
  * with a long keep-alive (dynalite-process.ts), its table in memory or on disk.
  */
 import { type Engine, type EngineName, startDynamoDbLocal } from "../local/engines.js";
-import { startDynaliteProcess } from "./dynalite-process.js";
+import { type DynaliteStorage, startDynaliteProcess } from "./dynalite-process.js";
 
-export function startBenchEngine(name: EngineName, onDisk = false): Promise<Engine> {
-  return name === "dynalite" ? startDynaliteProcess(onDisk) : startDynamoDbLocal();
+/** dynalite's storage is for dynalite only: DynamoDB Local keeps its tables in memory. */
+export function startBenchEngine(name: EngineName, storage: DynaliteStorage = "memory"): Promise<Engine> {
+  return name === "dynalite" ? startDynaliteProcess(storage) : startDynamoDbLocal();
 }

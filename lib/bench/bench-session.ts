@@ -13,6 +13,7 @@ import { buildDataset, type Dataset, type DatasetOptions, datasetReport } from "
 import type { QueryPlans } from "./measure-query.js";
 import type { Progress } from "./progress.js";
 import { round } from "./report.js";
+import { SavedLoadFolder } from "./saved-load.js";
 
 export interface ProfileOptions extends QueryPlans {
   readonly dataset: DatasetOptions;
@@ -26,6 +27,8 @@ export interface ProfileOptions extends QueryPlans {
   };
   /** dynalite's table on disk rather than in its heap (the scale profile: see dynalite-process.ts). */
   readonly engineOnDisk?: boolean;
+  /** dynalite's tables and the load kept in this folder across runs (saved-load.ts); `stop` suspends the load. */
+  readonly kept?: { readonly folder: string; readonly stop: AbortSignal };
 }
 
 export interface ProfileRun<T> {
@@ -53,8 +56,10 @@ async function withLoadedBench<T>(
   options: ProfileOptions,
   measure: (context: BenchContext, engine: Engine) => Promise<T>,
 ): Promise<T> {
-  const { progress } = options;
-  const engine = await startBenchEngine(options.engine, options.engineOnDisk === true);
+  const { progress, kept } = options;
+  const saved = kept && { folder: new SavedLoadFolder(kept.folder), stop: kept.stop };
+  const storage = saved ? { folder: saved.folder.tables } : options.engineOnDisk ? "disk" : "memory";
+  const engine = await startBenchEngine(options.engine, storage);
   const reader = benchClient(engine.endpoint);
   try {
     let phase = "";
@@ -70,6 +75,7 @@ async function withLoadedBench<T>(
       onDirectoryProgress: loadProgress("loading real tables"),
       onNaiveProgress: loadProgress("loading naive tables"),
       naive: options.naive !== null,
+      ...(saved ? { saved } : {}),
       ...(options.load ? { scopes: options.load.scopes(dataset), mode: options.load.mode } : {}),
     });
     return await measure(context, engine);

@@ -5,7 +5,9 @@
  * heap: a million-record run passed 11 GB halfway through its load. On disk (a LevelDB folder
  * under the system's temporary folder), the heap holds only what requests are doing, and a
  * 100,000-record load took 529 s (546 s in memory). The child answers its endpoint (and folder)
- * once over IPC and ends when the bench disconnects (stop, or the bench dying), removing its folder.
+ * once over IPC and ends when the bench disconnects (stop, or the bench dying), removing its folder,
+ * unless the bench gave the folder (a load kept across runs: saved-load.ts). It ignores Ctrl-C: the
+ * bench says when it ends, after what it was writing is written.
  */
 import { fork } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -25,8 +27,14 @@ interface Started {
 
 export type DynaliteProcess = Engine & Started;
 
-export function startDynaliteProcess(onDisk: boolean): Promise<DynaliteProcess> {
-  const child = fork(new URL(import.meta.url).pathname, ["--serve", ...(onDisk ? ["--disk"] : [])], {
+/** Tables in memory, on disk in a temporary folder, or in `{ folder }`, kept when it ends. */
+export type DynaliteStorage = "memory" | "disk" | { readonly folder: string };
+
+const storageArgs = (storage: DynaliteStorage) =>
+  storage === "memory" ? [] : storage === "disk" ? ["--disk"] : ["--folder", storage.folder];
+
+export function startDynaliteProcess(storage: DynaliteStorage): Promise<DynaliteProcess> {
+  const child = fork(new URL(import.meta.url).pathname, ["--serve", ...storageArgs(storage)], {
     execArgv: [...TYPESCRIPT_NODE_OPTIONS],
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
@@ -44,15 +52,18 @@ export function startDynaliteProcess(onDisk: boolean): Promise<DynaliteProcess> 
   });
 }
 
-async function serve(onDisk: boolean): Promise<void> {
-  const folder = onDisk ? mkdtempSync(join(tmpdir(), "bench-dynalite-")) : undefined;
+async function serve(args: readonly string[]): Promise<void> {
+  const given = args.indexOf("--folder") >= 0 ? args[args.indexOf("--folder") + 1] : undefined;
+  const folder =
+    given ?? (args.includes("--disk") ? mkdtempSync(join(tmpdir(), "bench-dynalite-")) : undefined);
+  process.on("SIGINT", () => {});
   const engine = await startDynalite({
     keepAliveMs: SERVER_KEEP_ALIVE_MS,
     ...(folder === undefined ? {} : { path: folder }),
   });
   process.once("disconnect", () => {
     void engine.stop().finally(() => {
-      if (folder !== undefined) rmSync(folder, { recursive: true, force: true });
+      if (folder !== undefined && given === undefined) rmSync(folder, { recursive: true, force: true });
       process.exit(0);
     });
   });
@@ -62,4 +73,4 @@ async function serve(onDisk: boolean): Promise<void> {
   } satisfies Started);
 }
 
-if (process.argv.includes("--serve") && process.send) void serve(process.argv.includes("--disk"));
+if (process.argv.includes("--serve") && process.send) void serve(process.argv);

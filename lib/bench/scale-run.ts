@@ -71,6 +71,7 @@ async function measureScale(context: BenchContext, engine: Engine, options: Scal
   const fullSync = await runFullSync({ ...context, principal: benchPrincipal(widest) }, progress);
   onMeasured?.("fullSync", fullSync);
   progress.start("measuring writes".padEnd(52), 1);
+  context.beforeWrites();
   const changes = await measureScaleWrites({ endpoint: engine.endpoint, table }, dataset, keys, ranked);
   progress.finish();
   const writes = { fullLoad: { ...context.load, records: dataset.data.employees.length }, ...changes };

@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- [--profile queries|loads|scale] [--records N] [--companies N] [--seed S]
- *   [--engine dynalite|ddblocal] [--out FILE] [--no-bundles] [--no-naive] [--rss-only]`
+ *   [--engine dynalite|ddblocal] [--engine-dir DIR] [--out FILE] [--no-bundles] [--no-naive] [--rss-only]`
  *
  * queries (default): generates the deterministic demo dataset, loads it into fresh tables (the
  * real design and the naive yardstick), measures the fixed query mix on both, computes each
@@ -10,6 +10,9 @@
  * scale: a Zipf-sized directory (a million records over 1,000 companies by default), the scale
  * mix under keys of 1, 50 and every company, a hot company, the mix in a 1,024 MB heap and a full
  * sync, checked against the scale targets.
+ * --engine-dir keeps dynalite's tables and the load in a folder: Ctrl-C (or SIGTERM) suspends the
+ * load at its next chunk, the same command goes on with it, and once it applied, later runs measure
+ * at once (lib/bench/saved-load.ts).
  * Tables go to stdout, progress to stderr; docs/performance.md explains every figure.
  */
 import { writeFileSync } from "node:fs";
@@ -25,7 +28,7 @@ import { DEMO_LIMITS } from "../directory/demo-data.js";
 import type { EngineName } from "../local/engines.js";
 import { type CommandLine, choiceOption, cli, UsageError, wholeNumberOption } from "./args.js";
 
-const USAGE = `usage: npm run bench -- [--profile queries|loads|scale] [--records N] [--companies N] [--seed S] [--engine dynalite|ddblocal] [--out FILE] [--no-bundles] [--no-naive] [--rss-only]
+const USAGE = `usage: npm run bench -- [--profile queries|loads|scale] [--records N] [--companies N] [--seed S] [--engine dynalite|ddblocal] [--engine-dir DIR] [--out FILE] [--no-bundles] [--no-naive] [--rss-only]
 
   --profile P     queries (default: the search mix, floors, naive yardstick, bundles),
                   loads (what loads write, and the loading process's peak RSS)
@@ -34,6 +37,8 @@ const USAGE = `usage: npm run bench -- [--profile queries|loads|scale] [--record
   --companies N   companies (default ${DEFAULT_DATASET.companies}; scale ${SCALE_DATASET.companies}; loads use one)
   --seed S        demo generator seed (default ${DEFAULT_DATASET.seed})
   --engine E      dynalite (default, in process) or ddblocal (DynamoDB Local, needs java)
+  --engine-dir D  dynalite's tables and the load kept in folder D (queries, scale): Ctrl-C
+                  suspends the load, the same command goes on with it, later runs reuse it
   --out FILE      also write the report as JSON
   --no-bundles    skip bundling the functions (queries, scale)
   --no-naive      skip the naive yardstick: no naive tables, no naive figures (queries, scale)
@@ -45,6 +50,7 @@ const OPTIONS = {
   companies: { type: "string" },
   seed: { type: "string" },
   engine: { type: "string" },
+  "engine-dir": { type: "string" },
   out: { type: "string" },
   "no-bundles": { type: "boolean" },
   "no-naive": { type: "boolean" },
@@ -57,7 +63,9 @@ type Profile = "queries" | "loads" | "scale";
 /** The first flag given that the profile does not take. */
 function misplacedFlag(profile: Profile, values: Values): string | undefined {
   const misplaced =
-    profile === "loads" ? (["companies", "no-bundles", "no-naive"] as const) : (["rss-only"] as const);
+    profile === "loads"
+      ? (["companies", "no-bundles", "no-naive", "engine-dir"] as const)
+      : (["rss-only"] as const);
   return misplaced.find((name) => values[name] !== undefined);
 }
 
@@ -88,6 +96,17 @@ async function runLoads(values: Values, engine: EngineName, progress: Progress):
   writeJson(values.out, report);
 }
 
+/** Aborted by the first Ctrl-C or SIGTERM; a second one ends the process at once. */
+function stopOnInterrupt(): AbortSignal {
+  const stop = new AbortController();
+  const suspend = () => {
+    process.stderr.write("\nsuspending the load at its next chunk (again to end at once)\n");
+    stop.abort();
+  };
+  process.once("SIGINT", suspend).once("SIGTERM", suspend);
+  return stop.signal;
+}
+
 async function main({ values }: CommandLine<typeof OPTIONS>): Promise<void> {
   const profile = choiceOption("profile", values.profile, ["queries", "loads", "scale"]) ?? "queries";
   const engine: EngineName = choiceOption("engine", values.engine, ["dynalite", "ddblocal"]) ?? "dynalite";
@@ -96,8 +115,12 @@ async function main({ values }: CommandLine<typeof OPTIONS>): Promise<void> {
 
   const progress = stderrProgress();
   if (profile === "loads") return runLoads(values, engine, progress);
+  const folder = values["engine-dir"];
+  if (folder !== undefined && engine !== "dynalite")
+    throw new UsageError("--engine-dir keeps dynalite's tables only");
   const common = {
     engine,
+    ...(folder === undefined ? {} : { kept: { folder, stop: stopOnInterrupt() } }),
     real: DEFAULT_PLANS.real,
     naive: values["no-naive"] === true ? null : DEFAULT_PLANS.naive,
     bundles: values["no-bundles"] !== true,

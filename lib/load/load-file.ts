@@ -16,11 +16,19 @@ import {
   type SourcePosition,
 } from "./change-lines.js";
 import { LoadIds } from "./load-ids.js";
-import { type ChangeReader, firstStep, type LoadSummary, loadStep, type StepContext } from "./load-steps.js";
+import {
+  type ChangeReader,
+  firstStep,
+  type LoadOutcome,
+  type LoadProgress,
+  type LoadSummary,
+  loadStep,
+  type StepContext,
+} from "./load-steps.js";
 import { type LocalLoadFile, openLoadFile } from "./local-file.js";
 
 export { DanglingReferenceError } from "./load-steps.js";
-export type { LoadSummary };
+export type { LoadProgress, LoadSummary };
 
 export interface LoadFileOptions {
   /** Changes per `apply`: bounds what is held in memory at once. */
@@ -33,35 +41,86 @@ export interface LoadFileOptions {
 }
 
 /**
- * Runs a load's steps one after another in this process (no deadline): the load applied, or its
- * error thrown once what it wrote is undone.
+ * A load run in steps that another process can go on with: it starts from a saved step, hands
+ * each step's progress and ids to `onStep` (to save them), and stops after the step that sees
+ * `suspend` aborted (the benchmark's million records outlast one sitting).
  */
+export interface SteppedRun {
+  /** A saved step to go on from; the first step when absent. */
+  readonly from?: { readonly progress: LoadProgress; readonly ids: LoadIds };
+  readonly onStep: (progress: LoadProgress, ids: LoadIds) => Promise<void>;
+  /** Ends the step at its next chunk; the load is then suspended where `onStep` last saved it. */
+  readonly suspend: AbortSignal;
+  /** How long a step goes on before it is saved. */
+  readonly stepMs: number;
+}
+
+/**
+ * Runs a load's steps one after another in this process (no deadline, unless stepped): the load
+ * applied, or its error thrown once what it wrote is undone; "suspended" when a stepped run is.
+ */
+function runLoad(
+  read: ChangeReader,
+  mode: LoadMode,
+  label: string,
+  directory: DirectoryWriter,
+  options: LoadFileOptions,
+): Promise<LoadSummary>;
+function runLoad(
+  read: ChangeReader,
+  mode: LoadMode,
+  label: string,
+  directory: DirectoryWriter,
+  options: LoadFileOptions,
+  stepped?: SteppedRun,
+): Promise<LoadSummary | "suspended">;
 async function runLoad(
   read: ChangeReader,
   mode: LoadMode,
   label: string,
   directory: DirectoryWriter,
   options: LoadFileOptions,
-): Promise<LoadSummary> {
-  const context: StepContext = {
+  stepped?: SteppedRun,
+): Promise<LoadSummary | "suspended"> {
+  const step = { ends: Number.POSITIVE_INFINITY };
+  const context = stepContext(read, directory, options, stepped, step);
+  let progress =
+    stepped?.from?.progress ?? firstStep(mode, label, { allowShrink: options.allowShrink ?? false });
+  for (;;) {
+    step.ends = performance.now() + (stepped?.stepMs ?? Number.POSITIVE_INFINITY);
+    const result = await loadStep(progress, context);
+    if ("outcome" in result) return outcomeOf(result.outcome);
+    progress = result.progress;
+    if (stepped) {
+      await stepped.onStep(progress, context.ids);
+      if (stepped.suspend.aborted) return "suspended";
+    }
+  }
+}
+
+/** A stepped run's deadline is its step's end, or a suspension; an unstepped one has none. */
+function stepContext(
+  read: ChangeReader,
+  directory: DirectoryWriter,
+  options: LoadFileOptions,
+  stepped: SteppedRun | undefined,
+  step: { readonly ends: number },
+): StepContext {
+  return {
     read,
     directory,
-    ids: new LoadIds(),
-    deadline: () => false,
+    ids: stepped?.from?.ids ?? new LoadIds(),
+    deadline: stepped ? () => stepped.suspend.aborted || performance.now() > step.ends : () => false,
     chunk: options.chunk ?? 1_000,
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   };
-  let progress = firstStep(mode, label, { allowShrink: options.allowShrink ?? false });
-  for (;;) {
-    const result = await loadStep(progress, context);
-    if ("progress" in result) progress = result.progress;
-    else if (result.outcome.status === "applied") return result.outcome.summary;
-    else
-      throw (
-        result.outcome.error ?? new Error(`the load was undone: ${JSON.stringify(result.outcome.failure)}`)
-      );
-  }
+}
+
+/** An applied load's summary; an undone load's error. */
+function outcomeOf(outcome: LoadOutcome): LoadSummary {
+  if (outcome.status === "applied") return outcome.summary;
+  throw outcome.error ?? new Error(`the load was undone: ${JSON.stringify(outcome.failure)}`);
 }
 
 /** Applies a load file (docs/data-format.md) in `mode`: a path, or a file opened by the caller. */
@@ -81,14 +140,29 @@ export async function loadFile(
 }
 
 /**
- * A data file already in memory (demo data, tests) applied like a file, as upserts. Its snapshot
- * is the caller's whole directory, not an export that may be cut short: it may shrink it.
+ * A data file already in memory (demo data, tests, the benchmark) applied like a file, as upserts.
+ * Its snapshot is the caller's whole directory, not an export that may be cut short: it may shrink
+ * it. Stepped, it may end "suspended" (see `SteppedRun`).
  */
+export function loadData(
+  data: DataFile,
+  directory: DirectoryWriter,
+  mode?: "merge" | "snapshot",
+  options?: LoadFileOptions,
+): Promise<LoadSummary>;
+export function loadData(
+  data: DataFile,
+  directory: DirectoryWriter,
+  mode: "merge" | "snapshot",
+  options: LoadFileOptions,
+  stepped: SteppedRun,
+): Promise<LoadSummary | "suspended">;
 export function loadData(
   data: DataFile,
   directory: DirectoryWriter,
   mode: "merge" | "snapshot" = "merge",
   options: LoadFileOptions = {},
+  stepped?: SteppedRun,
 ) {
   const read = async function* (from: SourcePosition = FILE_START): AsyncGenerator<PositionedChange> {
     yield* dataFileChanges(data, from.index);
@@ -99,5 +173,6 @@ export function loadData(
     `${mode} of ${data.persons.length} persons and ${data.employees.length} records`,
     directory,
     { allowShrink: true, ...options },
+    stepped,
   );
 }

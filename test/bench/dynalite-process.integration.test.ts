@@ -9,7 +9,7 @@ import { partitionOf, queryPartition } from "../local/engine-partition.js";
 async function useEngine(
   onDisk: boolean,
 ): Promise<{ folder: string | undefined; existed: boolean; answered: number }> {
-  const engine = await startDynaliteProcess(onDisk);
+  const engine = await startDynaliteProcess(onDisk ? "disk" : "memory");
   const { folder } = engine;
   try {
     const documents = await partitionOf(engine, 5);
