@@ -8,7 +8,7 @@ import { Template } from "aws-cdk-lib/assertions";
 import { type CustomDomains, resolveCustomDomains } from "../../infra/deployment-settings.js";
 import { addStage, cdkJsonContext, type StageOptions } from "../../infra/stage-stacks.js";
 import { RELEASE_SETTINGS } from "./stage-settings.js";
-import { runOutdir } from "./synth.js";
+import { runOutdir, unbundledApp } from "./synth.js";
 import { logicalId, props, refersTo, resources } from "./template-helpers.js";
 
 const { searchDomain, helloDomain, certificateArn } = RELEASE_SETTINGS.prod;
@@ -16,10 +16,7 @@ if (!searchDomain || !helloDomain || !certificateArn) throw new Error("prod's te
 const DOMAINS: CustomDomains = { searchDomain, helloDomain, certificateArn };
 
 function synthStage(stage: string, options: Omit<StageOptions, "env"> = {}) {
-  const app = new App({
-    outdir: runOutdir(),
-    context: { ...cdkJsonContext(), "aws:cdk:bundling-stacks": [] },
-  });
+  const app = unbundledApp();
   const stacks = addStage(app, stage, { ...options, env: {} });
   return { ...stacks, template: Template.fromStack(stacks.stateless) };
 }

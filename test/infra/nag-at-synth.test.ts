@@ -5,16 +5,10 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { App } from "aws-cdk-lib";
 import { Topic } from "aws-cdk-lib/aws-sns";
-import { addStage, cdkJsonContext } from "../../infra/stage-stacks.js";
+import { addStage } from "../../infra/stage-stacks.js";
 import { settingsFor } from "./stage-settings.js";
-import { runOutdir, synthesizeStage } from "./synth.js";
-
-/** In the run's folder, which the project's global teardown removes. */
-function unbundledApp(): App {
-  return new App({ outdir: runOutdir(), context: { ...cdkJsonContext(), "aws:cdk:bundling-stacks": [] } });
-}
+import { synthesizeStage, unbundledApp } from "./synth.js";
 
 describe("cdk-nag at synth", () => {
   it("fails the synth of a stage with an unacknowledged finding, and the report names the rule", () => {

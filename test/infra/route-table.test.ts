@@ -3,16 +3,15 @@
  * local gateway serves it, the OpenAPI document describes it (both path parameters, the answer),
  * and the CDK stacks deploy a function and a method for it, all from a copy of the route table.
  */
-import { App } from "aws-cdk-lib";
 import { Template } from "aws-cdk-lib/assertions";
-import { addStage, cdkJsonContext } from "../../infra/stage-stacks.js";
+import { addStage } from "../../infra/stage-stacks.js";
 import { allowPolicy } from "../../lib/auth/policy.js";
 import { toAuthorizerContext } from "../../lib/auth/principal.js";
 import { createGateway, type GatewayRequest } from "../../lib/local/gateway.js";
 import { loadRouteHandlers } from "../../lib/local/service.js";
 import { openApiDocument } from "../../lib/openapi/document.js";
 import { routesForStage } from "../../lib/routes.js";
-import { runOutdir } from "./synth.js";
+import { unbundledApp } from "./synth.js";
 import { TABLE_WITH_TEAM, TEAM_ROUTE } from "./throwaway-route.js";
 
 describe("a route added to a copy of the route table", () => {
@@ -74,10 +73,7 @@ describe("a route added to a copy of the route table", () => {
 
   it("gets a function and a method of its API from the CDK stacks", () => {
     // No bundling: the template, not the bundle, is what this checks.
-    const app = new App({
-      outdir: runOutdir(),
-      context: { ...cdkJsonContext(), "aws:cdk:bundling-stacks": [] },
-    });
+    const app = unbundledApp();
     const { stateless } = addStage(app, "dev", { env: {}, routes: TABLE_WITH_TEAM });
     expect(stateless.routeFunctions.has(TEAM_ROUTE.id)).toBe(true);
     const template = Template.fromStack(stateless);

@@ -3,13 +3,12 @@
  * (STAGE_SETTINGS in infra/config.ts, or `-c`), a refusal is one line naming what is missing, and
  * `npm run synth` says which outputs are deployable. Templates only: no bundling.
  */
-import { App } from "aws-cdk-lib";
 import { Template } from "aws-cdk-lib/assertions";
 import { type DeploymentSettings, resolveSettings, SettingsError } from "../../infra/deployment-settings.js";
-import { addStage, cdkJsonContext } from "../../infra/stage-stacks.js";
+import { addStage } from "../../infra/stage-stacks.js";
 import { runTool, STACK_FRAME } from "../cli/run-tool.js";
 import { RELEASE_SETTINGS, TEST_REGION } from "./stage-settings.js";
-import { runOutdir } from "./synth.js";
+import { unbundledApp } from "./synth.js";
 import { props, resources } from "./template-helpers.js";
 
 const ALL_SETTINGS = "account, region, alarmEmail, searchDomain, helloDomain, certificateArn";
@@ -23,13 +22,9 @@ const UNSET: DeploymentSettings = {
   hostedZoneId: undefined,
 };
 
-function templateApp(): App {
-  return new App({ outdir: runOutdir(), context: { ...cdkJsonContext(), "aws:cdk:bundling-stacks": [] } });
-}
-
 describe.each(["sandbox", "prod"] as const)("%s without its settings", (stage) => {
   it("is refused before anything is built, in one line naming every missing setting", () => {
-    const app = templateApp();
+    const app = unbundledApp();
     let refusal: unknown;
     try {
       addStage(app, stage, { env: {} });
@@ -47,7 +42,7 @@ describe.each(["sandbox", "prod"] as const)("%s without its settings", (stage) =
 
   it("names only what is still missing", () => {
     const { alarmEmail: _, certificateArn: __, ...some } = RELEASE_SETTINGS[stage];
-    expect(() => addStage(templateApp(), stage, { ...some, env: {} })).toThrow(
+    expect(() => addStage(unbundledApp(), stage, { ...some, env: {} })).toThrow(
       new RegExp(`^stage ${stage} needs alarmEmail, certificateArn: `),
     );
   });
@@ -93,7 +88,7 @@ describe("resolveSettings", () => {
 
   it("refuses a certificate from another region than the stage's", () => {
     expect(() =>
-      addStage(templateApp(), "prod", { ...RELEASE_SETTINGS.prod, region: "eu-central-1", env: {} }),
+      addStage(unbundledApp(), "prod", { ...RELEASE_SETTINGS.prod, region: "eu-central-1", env: {} }),
     ).toThrow(
       "certificateArn is in eu-west-1, but the stage's APIs are in eu-central-1: a regional API needs a certificate from its own region",
     );
@@ -104,7 +99,7 @@ describe("resolveSettings", () => {
     process.env.CDK_DEFAULT_REGION = "us-east-1";
     try {
       const { searchDomain, helloDomain, certificateArn } = RELEASE_SETTINGS.prod;
-      expect(() => addStage(templateApp(), "dev", { searchDomain, helloDomain, certificateArn })).toThrow(
+      expect(() => addStage(unbundledApp(), "dev", { searchDomain, helloDomain, certificateArn })).toThrow(
         /certificateArn is in eu-west-1, but the stage's APIs are in us-east-1/,
       );
     } finally {
@@ -117,7 +112,7 @@ describe("resolveSettings", () => {
 describe("prod with its settings", () => {
   const saved = process.env.CDK_DEFAULT_ACCOUNT;
   delete process.env.CDK_DEFAULT_ACCOUNT;
-  const { stateful, stateless } = addStage(templateApp(), "prod", RELEASE_SETTINGS.prod);
+  const { stateful, stateless } = addStage(unbundledApp(), "prod", RELEASE_SETTINGS.prod);
   if (saved !== undefined) process.env.CDK_DEFAULT_ACCOUNT = saved;
   const template = Template.fromStack(stateless);
 

@@ -22,7 +22,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Validations } from "aws-cdk-lib";
+import { type App, Validations } from "aws-cdk-lib";
 import { Template } from "aws-cdk-lib/assertions";
 import type { IConstruct } from "constructs";
 import { addStage, createApp, type StageOptions, type StageStacks } from "../../infra/stage-stacks.js";
@@ -97,6 +97,13 @@ export function synthesizeStage(
  */
 export function runOutdir(): string {
   return mkdtempSync(join(process.env[SYNTH_DIR_ENV] ?? tmpdir(), "app-"));
+}
+
+/** An app as `cdk synth` makes it (cdk.json's context), without esbuild bundles, in the run's folder. */
+export function unbundledApp(): App {
+  const app = createApp(runOutdir());
+  app.node.setContext("aws:cdk:bundling-stacks", []);
+  return app;
 }
 
 function synthesize(stage: string, options: StageOptions, bundles: boolean, outdir?: string): Synthesis {
