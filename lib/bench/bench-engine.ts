@@ -1,6 +1,6 @@
 /**
  * The engine the benchmark runs on: DynamoDB Local as is, or dynalite in a process of its own
- * with a long keep-alive (dynalite-process.ts), its table in memory or on disk.
+ * (dynalite-process.ts), its table in memory, on disk, or in a folder kept across runs.
  */
 import { type Engine, type EngineName, startDynamoDbLocal } from "../local/engines.js";
 import { type DynaliteStorage, startDynaliteProcess } from "./dynalite-process.js";

@@ -16,9 +16,6 @@ import { join } from "node:path";
 import { TYPESCRIPT_NODE_OPTIONS } from "../cli/typescript-node.js";
 import { attachEngine, type Engine, startDynalite } from "../local/engines.js";
 
-/** Longer than any call of the run, so the server never drops a pooled connection by itself. */
-const SERVER_KEEP_ALIVE_MS = 600_000;
-
 interface Started {
   readonly endpoint: string;
   /** The table's folder, on disk. */
@@ -57,10 +54,7 @@ async function serve(args: readonly string[]): Promise<void> {
   const folder =
     given ?? (args.includes("--disk") ? mkdtempSync(join(tmpdir(), "bench-dynalite-")) : undefined);
   process.on("SIGINT", () => {});
-  const engine = await startDynalite({
-    keepAliveMs: SERVER_KEEP_ALIVE_MS,
-    ...(folder === undefined ? {} : { path: folder }),
-  });
+  const engine = await startDynalite(folder === undefined ? {} : { path: folder });
   process.once("disconnect", () => {
     void engine.stop().finally(() => {
       if (folder !== undefined && given === undefined) rmSync(folder, { recursive: true, force: true });

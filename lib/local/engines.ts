@@ -35,6 +35,8 @@ export interface DynamoDbLocalEngine extends Engine {
   readonly startMs: number;
 }
 
+const LOCAL_TIMEOUT_MS = 120_000;
+
 /**
  * Client settings for a local engine: fixed dummy credentials, few retries. `settings` replaces
  * any of them (a test's retry strategy, say).
@@ -51,10 +53,10 @@ export function localClient(
     credentials: { accessKeyId: "local", secretAccessKey: "local" },
     // A local engine never throttles; one retry covers a dropped keep-alive socket, more would hide bugs.
     maxAttempts,
-    // DynamoDB Local's first requests are slow while the JVM warms up, hence the generous request
-    // timeout. The connection timeout is generous too: on a busy machine this process may not see
-    // its socket connect for seconds, and a closed port is refused at once anyway.
-    requestHandler: { connectionTimeout: 10_000, requestTimeout: 10_000 },
+    // Generous: a local engine on a busy machine (DynamoDB Local's JVM warming up or starved of CPU,
+    // dynalite sharing its event loop with the caller) can take many seconds to connect or answer,
+    // and a closed port is refused at once anyway. A hung engine is still given up after 2 minutes.
+    requestHandler: { connectionTimeout: LOCAL_TIMEOUT_MS, requestTimeout: LOCAL_TIMEOUT_MS },
     base64Decoder,
     ...settings,
   });
@@ -111,13 +113,15 @@ export function attachEngine(
   };
 }
 
+/**
+ * How long dynalite keeps an idle pooled socket open (Node's default is 5 s). With 5 s, a client
+ * whose event loop is busy for seconds (a bench's scans, a test file on a loaded machine) sends a
+ * request on a socket the server is closing, and meets ECONNRESET, on its retry too when several
+ * pooled sockets were closed at once. Longer than any idle time of a run: the client closes first.
+ */
+const SERVER_KEEP_ALIVE_MS = 600_000;
+
 export interface StartDynaliteOptions {
-  /**
-   * Server keep-alive for idle pooled sockets (Node's default is 5 s). A benchmark whose scans
-   * keep the event loop busy for seconds needs more, or a request already sent on a pooled socket
-   * meets a closed connection (ECONNRESET).
-   */
-  readonly keepAliveMs?: number;
   /** A LevelDB folder on disk (the benchmark's million records); in memory when absent. */
   readonly path?: string;
 }
@@ -132,7 +136,7 @@ export async function startDynalite(options: StartDynaliteOptions = {}): Promise
     updateTableMs: 0,
     ...(options.path === undefined ? {} : { path: options.path }),
   });
-  if (options.keepAliveMs !== undefined) server.keepAliveTimeout = options.keepAliveMs;
+  server.keepAliveTimeout = SERVER_KEEP_ALIVE_MS;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => {

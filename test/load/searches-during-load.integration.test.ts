@@ -25,7 +25,7 @@ import { dynamoDirectoryWriter } from "../../lib/store/dynamo/write/load-session
 import { documentClientFor } from "../../lib/store/dynamo-client.js";
 import type { DirectoryState } from "../../lib/store/memory/memory-directory.js";
 import type { DirectoryReader } from "../../lib/store/port.js";
-import { BUSY_MACHINE_CLIENT, describeEachEngine, itByTurns } from "../support/engines.js";
+import { describeEachEngine, itByTurns } from "../support/engines.js";
 import { memoryReaderOf, type Scenario, type Search, scenario, searches } from "./load-scenario.js";
 import { loadTable } from "./load-tables.js";
 
@@ -204,14 +204,8 @@ describeEachEngine(`searches during a throttled load (LOAD_TEST_SEED=${SEED})`, 
     const rng = new DemoRandom(SEED);
     const { engine } = getEngine();
     const t = await loadTable(getEngine(), sc.before);
-    const loaderClient = localClient(engine.endpoint, 10, {
-      ...BUSY_MACHINE_CLIENT,
-      retryStrategy: quickRetries(10),
-    });
-    const searchClient = localClient(engine.endpoint, 3, {
-      ...BUSY_MACHINE_CLIENT,
-      retryStrategy: quickRetries(3),
-    });
+    const loaderClient = localClient(engine.endpoint, 10, { retryStrategy: quickRetries(10) });
+    const searchClient = localClient(engine.endpoint, 3, { retryStrategy: quickRetries(3) });
     try {
       const all = searches();
       const answersOf = (state: DirectoryState) =>

@@ -26,14 +26,6 @@ const ENGINE_NAMES: readonly EngineName[] = ["dynalite", "ddblocal"];
 
 let dynalite: Promise<Engine> | undefined;
 
-/**
- * A test's requests wait as long as a busy machine needs: DynamoDB Local's JVM, starved of CPU
- * beside other test files, can take more than the local server's 10 s to answer one request.
- */
-export const BUSY_MACHINE_CLIENT = {
-  requestHandler: { connectionTimeout: 120_000, requestTimeout: 120_000 },
-};
-
 // Registered when a test file imports this module, so at its top level: stops that file's dynalite
 // after all of its suites.
 afterAll(async () => {
@@ -109,7 +101,7 @@ export function describeEachEngine(
 
       beforeAll(async () => {
         // A per-suite handle on the shared engine: its stop() destroys this suite's clients only.
-        const engine = attachEngine(name, await endpoint(name), undefined, BUSY_MACHINE_CLIENT);
+        const engine = attachEngine(name, await endpoint(name));
         const client = engine.client();
         const tables = tableNames(title);
         context = { engine, client, tables };

@@ -32,12 +32,7 @@ import type { DirectoryReader } from "../../../lib/store/port.js";
 import { COMPANIES } from "../../load/load-harness.js";
 import { memoryReaderOf, type Scenario, type Search, scenario, searches } from "../../load/load-scenario.js";
 import { type LoadTable, loadTable } from "../../load/load-tables.js";
-import {
-  BUSY_MACHINE_CLIENT,
-  describeEachEngine,
-  type EngineContext,
-  itByTurns,
-} from "../../support/engines.js";
+import { describeEachEngine, type EngineContext, itByTurns } from "../../support/engines.js";
 import { tableItems } from "./verify-fixture.js";
 
 const SEED = Number(process.env.LOAD_TEST_SEED ?? Math.floor(Math.random() * 2 ** 31));
@@ -196,8 +191,8 @@ describeEachEngine(
       const context = getEngine();
       const rng = new DemoRandom(SEED + (indexLags ? 1 : 0));
       const t: LoadTable = await loadTable(context, sc.before);
-      const loaderClient = localClient(context.engine.endpoint, 10, BUSY_MACHINE_CLIENT);
-      const searchClient = localClient(context.engine.endpoint, 3, BUSY_MACHINE_CLIENT);
+      const loaderClient = localClient(context.engine.endpoint, 10);
+      const searchClient = localClient(context.engine.endpoint, 3);
       const copies: LaggingCopy[] = [];
       try {
         const reads = await laggingCopy(context, t.documents, t.table, `${t.table}-r`);
