@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "
 import { join } from "node:path";
 import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { keepScopes } from "../load/keep-scopes.js";
-import { type LoadFileOptions, type LoadProgress, loadData } from "../load/load-file.js";
+import { type LoadFileOptions, type LoadProgress, loadDataInSteps } from "../load/load-file.js";
 import { LoadIds } from "../load/load-ids.js";
 import { instrumentClient } from "../observability/dynamo-capacity.js";
 import type { DirectoryWriter } from "../store/port.js";
@@ -154,7 +154,7 @@ export async function savedLoad(
     progress: saved.progress,
     ids: idsValidated > 0 ? folder.readIds() : new LoadIds(),
   };
-  const outcome = await loadData(
+  const outcome = await loadDataInSteps(
     job.dataset.data,
     directory,
     job.mode,

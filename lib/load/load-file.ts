@@ -55,31 +55,23 @@ export interface SteppedRun {
   readonly stepMs: number;
 }
 
+/** A load to run: where its changes come from, in what mode, under what label, into what. */
+interface LoadRun {
+  readonly read: ChangeReader;
+  readonly mode: LoadMode;
+  readonly label: string;
+  readonly directory: DirectoryWriter;
+  readonly options: LoadFileOptions;
+}
+
 /**
  * Runs a load's steps one after another in this process (no deadline, unless stepped): the load
  * applied, or its error thrown once what it wrote is undone; "suspended" when a stepped run is.
  */
-function runLoad(
-  read: ChangeReader,
-  mode: LoadMode,
-  label: string,
-  directory: DirectoryWriter,
-  options: LoadFileOptions,
-): Promise<LoadSummary>;
-function runLoad(
-  read: ChangeReader,
-  mode: LoadMode,
-  label: string,
-  directory: DirectoryWriter,
-  options: LoadFileOptions,
-  stepped?: SteppedRun,
-): Promise<LoadSummary | "suspended">;
+function runLoad(run: LoadRun): Promise<LoadSummary>;
+function runLoad(run: LoadRun, stepped: SteppedRun): Promise<LoadSummary | "suspended">;
 async function runLoad(
-  read: ChangeReader,
-  mode: LoadMode,
-  label: string,
-  directory: DirectoryWriter,
-  options: LoadFileOptions,
+  { read, mode, label, directory, options }: LoadRun,
   stepped?: SteppedRun,
 ): Promise<LoadSummary | "suspended"> {
   const step = { ends: Number.POSITIVE_INFINITY };
@@ -133,46 +125,46 @@ export async function loadFile(
   const opened = typeof file === "string" ? await openLoadFile(file) : file;
   try {
     const read = (from?: SourcePosition) => readChanges(opened.bytes, mode, from, options.signal);
-    return await runLoad(read, mode, `${mode} ${opened.path}`, directory, options);
+    return await runLoad({ read, mode, label: `${mode} ${opened.path}`, directory, options });
   } finally {
     if (typeof file === "string") await opened.close();
   }
 }
 
-/**
- * A data file already in memory (demo data, tests, the benchmark) applied like a file, as upserts.
- * Its snapshot is the caller's whole directory, not an export that may be cut short: it may shrink
- * it. Stepped, it may end "suspended" (see `SteppedRun`).
- */
-export function loadData(
-  data: DataFile,
-  directory: DirectoryWriter,
-  mode?: "merge" | "snapshot",
-  options?: LoadFileOptions,
-): Promise<LoadSummary>;
-export function loadData(
+/** A data file already in memory as a load: its changes in order, as upserts. */
+function dataRun(
   data: DataFile,
   directory: DirectoryWriter,
   mode: "merge" | "snapshot",
   options: LoadFileOptions,
-  stepped: SteppedRun,
-): Promise<LoadSummary | "suspended">;
+): LoadRun {
+  const read = async function* (from: SourcePosition = FILE_START): AsyncGenerator<PositionedChange> {
+    yield* dataFileChanges(data, from.index);
+  };
+  const label = `${mode} of ${data.persons.length} persons and ${data.employees.length} records`;
+  return { read, mode, label, directory, options: { allowShrink: true, ...options } };
+}
+
+/**
+ * A data file already in memory (demo data, tests) applied like a file. Its snapshot is the
+ * caller's whole directory, not an export that may be cut short: it may shrink it.
+ */
 export function loadData(
   data: DataFile,
   directory: DirectoryWriter,
   mode: "merge" | "snapshot" = "merge",
   options: LoadFileOptions = {},
-  stepped?: SteppedRun,
-) {
-  const read = async function* (from: SourcePosition = FILE_START): AsyncGenerator<PositionedChange> {
-    yield* dataFileChanges(data, from.index);
-  };
-  return runLoad(
-    read,
-    mode,
-    `${mode} of ${data.persons.length} persons and ${data.employees.length} records`,
-    directory,
-    { allowShrink: true, ...options },
-    stepped,
-  );
+): Promise<LoadSummary> {
+  return runLoad(dataRun(data, directory, mode, options));
+}
+
+/** `loadData` in steps another process can go on with (the benchmark's kept load): see `SteppedRun`. */
+export function loadDataInSteps(
+  data: DataFile,
+  directory: DirectoryWriter,
+  mode: "merge" | "snapshot",
+  options: LoadFileOptions,
+  stepped: SteppedRun,
+): Promise<LoadSummary | "suspended"> {
+  return runLoad(dataRun(data, directory, mode, options), stepped);
 }
