@@ -73,20 +73,31 @@ export interface WriteFigures {
   readonly seconds: number;
 }
 
+/**
+ * Starts measuring what goes through `client` (instrumented here, for good): the capacity and time
+ * so far, each time it is asked.
+ */
+export function writeMeter(client: DynamoDBClient): () => WriteFigures {
+  const tally = new CapacityTally();
+  instrumentClient(client, tally, "TOTAL");
+  const started = performance.now();
+  return () => {
+    const { wcu, writeCalls, rcu } = tally.totals();
+    return {
+      wcu: round(wcu, 2),
+      writeCalls,
+      rcu: round(rcu, 2),
+      seconds: round((performance.now() - started) / 1000, 2),
+    };
+  };
+}
+
 /** What `work` writes and reads through `client` (instrumented here, for good), and how long it takes. */
 export async function writeFigures(
   client: DynamoDBClient,
   work: () => Promise<unknown>,
 ): Promise<WriteFigures> {
-  const tally = new CapacityTally();
-  instrumentClient(client, tally, "TOTAL");
-  const started = performance.now();
+  const measured = writeMeter(client);
   await work();
-  const { wcu, writeCalls, rcu } = tally.totals();
-  return {
-    wcu: round(wcu, 2),
-    writeCalls,
-    rcu: round(rcu, 2),
-    seconds: round((performance.now() - started) / 1000, 2),
-  };
+  return measured();
 }

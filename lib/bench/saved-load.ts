@@ -13,9 +13,8 @@ import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { keepScopes } from "../load/keep-scopes.js";
 import { type LoadFileOptions, type LoadProgress, loadDataInSteps } from "../load/load-file.js";
 import { LoadIds } from "../load/load-ids.js";
-import { instrumentClient } from "../observability/dynamo-capacity.js";
 import type { DirectoryWriter } from "../store/port.js";
-import { CapacityTally, type WriteFigures } from "./capacity-recorder.js";
+import { type WriteFigures, writeMeter } from "./capacity-recorder.js";
 import type { Dataset } from "./dataset.js";
 import { round } from "./report.js";
 
@@ -41,6 +40,12 @@ export class LoadSuspendedError extends Error {
     const at = progress ? `${progress.phase}, ${progress.applied} changes applied` : "before its first step";
     super(`the load is suspended (${at}) in ${folder}: run the same command to go on`);
   }
+}
+
+/** Written whole or not at all: a run stopped while saving leaves the previous file. */
+function writeWhole(file: string, data: string | Uint8Array): void {
+  writeFileSync(`${file}.next`, data);
+  renameSync(`${file}.next`, file);
 }
 
 /** The folder of a kept load: dynalite's tables and the load's state. */
@@ -70,10 +75,8 @@ export class SavedLoadFolder {
     return JSON.parse(readFileSync(this.stateFile, "utf8")) as SavedState;
   }
 
-  /** Written whole or not at all: a run stopped while saving leaves the previous state. */
   save(state: SavedState): void {
-    writeFileSync(`${this.stateFile}.next`, `${JSON.stringify(state, null, 2)}\n`);
-    renameSync(`${this.stateFile}.next`, this.stateFile);
+    writeWhole(this.stateFile, `${JSON.stringify(state, null, 2)}\n`);
   }
 
   readIds(): LoadIds {
@@ -81,8 +84,7 @@ export class SavedLoadFolder {
   }
 
   saveIds(ids: LoadIds): void {
-    writeFileSync(`${this.idsFile}.next`, ids.toBytes());
-    renameSync(`${this.idsFile}.next`, this.idsFile);
+    writeWhole(this.idsFile, ids.toBytes());
   }
 
   /** The measurements are about to write to the tables: no later run may take them as loaded. */
@@ -138,18 +140,14 @@ export async function savedLoad(
   const loaded = loadedFigures(folder, saved, load);
   if (loaded) return loaded;
   const before = saved?.figures ?? NO_FIGURES;
-  const tally = new CapacityTally();
-  instrumentClient(loader, tally, "TOTAL");
-  const started = performance.now();
-  const figures = () => {
-    const { wcu, writeCalls, rcu } = tally.totals();
-    return sum(before, { wcu, writeCalls, rcu, seconds: (performance.now() - started) / 1000 });
-  };
+  const measured = writeMeter(loader);
+  const figures = () => sum(before, measured());
   if (saved === undefined) {
     if (job.scopes) await keepScopes(directory, job.scopes);
     folder.save({ load, status: "loading", figures: figures() });
   }
   let idsValidated = saved?.idsValidated ?? 0;
+  let last = saved?.progress;
   const from = saved?.progress && {
     progress: saved.progress,
     ids: idsValidated > 0 ? folder.readIds() : new LoadIds(),
@@ -170,11 +168,12 @@ export async function savedLoad(
         // The ids first: a state that names more validated changes than the ids hold is never saved.
         if (progress.validated !== idsValidated) folder.saveIds(ids);
         idsValidated = progress.validated;
+        last = progress;
         folder.save({ load, status: "loading", progress, idsValidated, figures: figures() });
       },
     },
   );
-  if (outcome === "suspended") throw new LoadSuspendedError(folder.folder, folder.read()?.progress);
+  if (outcome === "suspended") throw new LoadSuspendedError(folder.folder, last);
   const total = figures();
   folder.save({ load, status: "loaded", figures: total });
   return total;

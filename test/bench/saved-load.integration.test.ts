@@ -87,7 +87,7 @@ test("a load suspended before every step goes on run after run, to what one load
     runs += 1;
     figures = await suspendedRun(kept, saved).catch((error: unknown) => {
       if (!(error instanceof LoadSuspendedError)) throw error;
-      expect((error as Error).message).toContain(`in ${folder}: run the same command to go on`);
+      expect(error.message).toContain(`in ${folder}: run the same command to go on`);
       return undefined;
     });
   }
