@@ -1,9 +1,10 @@
 /**
  * The load test's own server: the local service in a child process (server.ts, with --expose-gc)
  * on a generated dataset, so its memory is measured apart from the load generator and sampled
- * after a full GC.
+ * after a full GC. The probe (lib/probe/) starts the same server and reads its output.
  */
 import { fork } from "node:child_process";
+import { once } from "node:events";
 import { TYPESCRIPT_NODE_OPTIONS } from "../cli/typescript-node.js";
 import type { EngineName } from "../local/engines.js";
 import type { ChildMessage, ParentMessage } from "./server.js";
@@ -15,15 +16,21 @@ export interface OwnServerOptions {
   readonly companies: number;
   readonly engine: EngineName;
   readonly throttle: LoadKeySpec["throttle"];
+  /** Receives everything the server writes to stdout and stderr; else stdout is dropped, stderr shown. */
+  readonly output?: (chunk: Buffer) => void;
 }
 
-function startChild() {
+function startChild(output: OwnServerOptions["output"]) {
   const child = fork(new URL("./server.ts", import.meta.url).pathname, {
     execArgv: ["--expose-gc", ...TYPESCRIPT_NODE_OPTIONS],
     // Access logs would flood the terminal; they are still written (and their cost paid).
-    stdio: ["ignore", "ignore", "inherit", "ipc"],
+    stdio: output ? ["ignore", "pipe", "pipe", "ipc"] : ["ignore", "ignore", "inherit", "ipc"],
     env: { ...process.env, POWERTOOLS_DEV: "false" },
   });
+  if (output) {
+    child.stdout?.on("data", output);
+    child.stderr?.on("data", output);
+  }
   const request = (message: ParentMessage) =>
     new Promise<ChildMessage>((resolve, reject) => {
       const onExit = (code: number | null) => reject(new Error(`load-test server exited (${code})`));
@@ -38,13 +45,18 @@ function startChild() {
 }
 
 export async function ownServer(options: OwnServerOptions): Promise<LoadTarget> {
-  const { records, companies, engine, throttle } = options;
+  const { records, companies, engine, throttle, output } = options;
   process.stderr.write(
     `starting the local service on ${engine} with ${records} records over ${companies} companies…\n`,
   );
-  const { child, request } = startChild();
+  const { child, request } = startChild(output);
+  // Resolves once the child has exited and its output is read to the end.
+  const closed = once(child, "close").catch(() => undefined);
   const close = async () => {
-    if (child.exitCode === null && child.connected) child.send({ type: "stop" } satisfies ParentMessage);
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    if (child.connected) child.send({ type: "stop" } satisfies ParentMessage);
+    else child.kill();
+    await closed;
   };
   try {
     const ready = await request({
@@ -58,6 +70,8 @@ export async function ownServer(options: OwnServerOptions): Promise<LoadTarget> 
     return {
       server: `its own, on ${engine}`,
       url: ready.url,
+      dynamodb: ready.dynamodb,
+      companyIds: ready.companyIds,
       keys: ready.keys,
       main: ready.main,
       throttled: ready.throttled,

@@ -87,6 +87,8 @@ export async function runningTarget(
   return {
     server: `the running server at ${server.url}`,
     url: server.url,
+    dynamodb: server.dynamodb,
+    companyIds: sample.summary.companyIds,
     keys: plain as Record<LoadKeyId | "unknown", string>,
     main: mainWorkload(sample),
     throttled: throttledWorkload(sample),

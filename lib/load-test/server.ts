@@ -22,6 +22,10 @@ export type ChildMessage =
   | {
       type: "ready";
       url: string;
+      /** Its DynamoDB's endpoint, for the CLIs (`npm run load -- --endpoint`). */
+      dynamodb: string;
+      /** The dataset's companies, largest first. */
+      companyIds: string[];
       keys: Record<LoadKeyId | "unknown", string>;
       main: ReturnType<typeof mainWorkload>;
       throttled: ReturnType<typeof throttledWorkload>;
@@ -66,6 +70,8 @@ async function start(message: Extract<ParentMessage, { type: "start" }>): Promis
   send({
     type: "ready",
     url: service.url,
+    dynamodb: engine.endpoint,
+    companyIds: [...dataset.summary.companyIds],
     keys: { ...plain, unknown: generateApiKey("test") },
     main: mainWorkload(dataset),
     throttled: throttledWorkload(dataset),

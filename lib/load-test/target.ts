@@ -14,6 +14,10 @@ export interface LoadTarget {
   /** For the report: which server this is. */
   readonly server: string;
   readonly url: string;
+  /** Its DynamoDB's endpoint. */
+  readonly dynamodb: string;
+  /** The companies of its keys' workload: the throttled key's first, the narrow key's second. */
+  readonly companyIds: readonly string[];
   readonly keys: Readonly<Record<LoadKeyId | "unknown", string>>;
   readonly main: readonly RequestKind[];
   readonly throttled: readonly RequestKind[];
