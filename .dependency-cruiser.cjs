@@ -48,10 +48,11 @@ module.exports = {
     },
     {
       name: "product-not-tooling",
-      comment: "Product code (functions/, infra/, lib/) never imports the benchmarks or the load test.",
+      comment:
+        "Product code (functions/, infra/, lib/) never imports the benchmarks, the load test or the probe.",
       severity: "error",
-      from: { pathNot: "^lib/(bench|load-test)/|^lib/cli/bench\\.ts$" },
-      to: { path: "^lib/(bench|load-test)/" },
+      from: { pathNot: "^lib/(bench|load-test|probe)/|^lib/cli/bench\\.ts$" },
+      to: { path: "^lib/(bench|load-test|probe)/" },
     },
     {
       name: "no-orphans",

@@ -22,6 +22,7 @@ const TOOLS = [
   { name: "demo-data", file: "lib/cli/demo-data.ts", badValue: ["--companies", "ten"], flag: "--companies" },
   { name: "bench", file: "lib/cli/bench.ts", badValue: ["--records", "0"], flag: "--records" },
   { name: "load-test", file: "lib/load-test/main.ts", badValue: ["--engine", "mongo"], flag: "--engine" },
+  { name: "probe", file: "lib/probe/main.ts", badValue: ["--url", "localhost:3000"], flag: "--url" },
   { name: "openapi", file: "lib/cli/openapi.ts", badValue: ["stray"], flag: "'stray'" },
   { name: "start", file: "lib/local/main.ts", badValue: ["stray"], flag: "'stray'" },
 ] as const;
