@@ -20,6 +20,7 @@ import {
   validPhone,
 } from "./query-mix.js";
 import {
+  type CreatedSlice,
   type ShortFragments,
   shortEmployeesQueries,
   shortFragments,
@@ -47,17 +48,21 @@ const letters = (name: string | null) => [...normalizeName(name ?? "")].length;
 const wellNamed = (record: SourceEmployee) =>
   letters(record.demographics.firstName) >= 3 && letters(record.demographics.lastName) >= 3;
 
-/** createdFrom and createdBefore around the middle fifth of the records (40% to 60% in created order). */
-export function middleSlice(records: readonly SourceEmployee[]): {
-  createdFrom: string;
-  createdBefore: string;
-} {
+/** createdFrom and createdBefore from `low` to `high` of the records (fractions, in created order). */
+function createdSlice(records: readonly SourceEmployee[], low: number, high: number): CreatedSlice {
   const sorted = sortByCreated(records);
-  const from = sorted[Math.floor(sorted.length * 0.4)];
-  const before = sorted[Math.floor(sorted.length * 0.6)];
+  const from = sorted[Math.floor(sorted.length * low)];
+  const before = sorted[Math.floor(sorted.length * high)];
   if (!from || !before) throw new Error("scale mix: the largest company has no records");
   return { createdFrom: from.createdAt, createdBefore: before.createdAt };
 }
+
+/** createdFrom and createdBefore around the middle fifth of the records (40% to 60% in created order). */
+export const middleSlice = (records: readonly SourceEmployee[]): CreatedSlice =>
+  createdSlice(records, 0.4, 0.6);
+
+/** The middle half of the records (25% to 75%): the short fragments' created range. */
+const middleHalf = (records: readonly SourceEmployee[]): CreatedSlice => createdSlice(records, 0.25, 0.75);
 
 /** `named`: the largest company's middle well-named record, whose last name the name query takes. */
 function employeesQueries(
@@ -79,7 +84,7 @@ function employeesQueries(
     query(", first page", "unfiltered", {}),
     query(", deep page", "page", { offset: lastPageOffset(records.length) }),
     query(" + last name", "name", { lastName: fragment(named.demographics.lastName, 1) }),
-    query(", created range", "range", middleSlice(records)),
+    query(", created range", "range", { ...middleSlice(records) }),
     query(" + phone", "exact", { phone: middle(records, validPhone).contact.phone }),
   ];
 }
@@ -88,6 +93,8 @@ interface PersonsFragments {
   readonly lastName: string;
   readonly firstName: string;
   readonly short: ShortFragments;
+  /** The short fragments' created range over persons. */
+  readonly range: CreatedSlice;
 }
 
 function personsQueries(dataset: Dataset, key: readonly string[], names: PersonsFragments): ScaleQuery[] {
@@ -108,7 +115,7 @@ function personsQueries(dataset: Dataset, key: readonly string[], names: Persons
       body: { firstName: names.firstName },
       key,
     },
-    ...shortPersonsQueries(names.short, names.lastName).map((query) => ({ ...query, key })),
+    ...shortPersonsQueries(names.short, names.lastName, names.range).map((query) => ({ ...query, key })),
   ];
 }
 
@@ -122,12 +129,13 @@ export function scaleMix(dataset: Dataset, keys: readonly (readonly string[])[])
     lastName: fragment(named.demographics.lastName, 0),
     firstName: fragment(named.demographics.firstName, 0, 2),
     short: shortFragments(dataset.data.employees),
+    range: middleHalf(dataset.data.employees),
   };
   const [companyId = ""] = oneCompany;
   const lastName3 = fragment(named.demographics.lastName, 1);
   return [
     ...employeesQueries(oneCompany, largest, named),
-    ...shortEmployeesQueries(names.short, companyId, lastName3).map((query) => ({
+    ...shortEmployeesQueries(names.short, companyId, lastName3, middleHalf(largest)).map((query) => ({
       ...query,
       key: oneCompany,
     })),

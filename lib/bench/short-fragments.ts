@@ -3,7 +3,8 @@
  * rules: the letter and the pair held by the most normalized first and last names (common, like
  * `a`, `an`) and by the fewest that hold any (rare, like `q`, `xq`). Each is asked alone, deep
  * (offset 1,000) and beside another name filter, of the largest company's employees and of the
- * persons over every key of more than one company.
+ * persons over every key of more than one company; the common ones also alone in a created range
+ * (the middle half of the records), first and deep.
  */
 import { gramsOfSize, normalizeName } from "../directory/name.js";
 import type { SourceEmployee } from "../directory/source.js";
@@ -53,8 +54,21 @@ export function shortFragments(records: readonly SourceEmployee[]): ShortFragmen
   };
 }
 
-/** The short-fragment bodies, by name: `lastName3` is 3 letters of a last name the scope holds. */
-function bodies(f: ShortFragments, lastName3: string): [string, Record<string, unknown>][] {
+/** A created range: createdFrom and createdBefore. */
+export interface CreatedSlice {
+  readonly createdFrom: string;
+  readonly createdBefore: string;
+}
+
+/**
+ * The short-fragment bodies, by name: `lastName3` is 3 letters of a last name the scope holds,
+ * `range` a created range of its records.
+ */
+function bodies(
+  f: ShortFragments,
+  lastName3: string,
+  range: CreatedSlice,
+): [string, Record<string, unknown>][] {
   return [
     ["first name, 1 common letter", { firstName: f.commonLetter }],
     ["first name, 1 common letter, offset 1,000", { firstName: f.commonLetter, offset: DEEP_OFFSET }],
@@ -63,12 +77,23 @@ function bodies(f: ShortFragments, lastName3: string): [string, Record<string, u
     ["first name, 2 rare letters", { firstName: f.rarePair }],
     ["1 common letter + 3 of a last name", { firstName: f.commonLetter, lastName: lastName3 }],
     ["1 common letter + 2 common of a last name", { firstName: f.commonLetter, lastName: f.commonPair }],
+    ["first name, 1 common letter, created range", { firstName: f.commonLetter, ...range }],
+    [
+      "first name, 1 common letter, created range, offset 1,000",
+      { firstName: f.commonLetter, ...range, offset: DEEP_OFFSET },
+    ],
+    ["last name, 2 common letters, created range", { lastName: f.commonPair, ...range }],
   ];
 }
 
 /** The largest company's employees by short fragments (`key`: the one-company key). */
-export function shortEmployeesQueries(f: ShortFragments, companyId: string, lastName3: string): BenchQuery[] {
-  return bodies(f, lastName3).map(([name, body]) => ({
+export function shortEmployeesQueries(
+  f: ShortFragments,
+  companyId: string,
+  lastName3: string,
+  range: CreatedSlice,
+): BenchQuery[] {
+  return bodies(f, lastName3, range).map(([name, body]) => ({
     name: `employees: largest company, ${name}`,
     kind: "name",
     route: EMPLOYEES_ROUTE,
@@ -77,8 +102,8 @@ export function shortEmployeesQueries(f: ShortFragments, companyId: string, last
 }
 
 /** Persons by short fragments over a key of several companies. */
-export function shortPersonsQueries(f: ShortFragments, lastName3: string): BenchQuery[] {
-  return bodies(f, lastName3).map(([name, body]) => ({
+export function shortPersonsQueries(f: ShortFragments, lastName3: string, range: CreatedSlice): BenchQuery[] {
+  return bodies(f, lastName3, range).map(([name, body]) => ({
     name: `persons: ${name}`,
     kind: "name",
     route: PERSONS_ROUTE,

@@ -23,6 +23,9 @@ const SHORT = [
   "first name, 2 rare letters",
   "1 common letter + 3 of a last name",
   "1 common letter + 2 common of a last name",
+  "first name, 1 common letter, created range",
+  "first name, 1 common letter, created range, offset 1,000",
+  "last name, 2 common letters, created range",
 ];
 const ofCompany = (companyId: string, count: number, from = 0) =>
   Array.from({ length: count }, (_, i) => parsedValidEmployee({ id: uuid(from + i), companyId }));
@@ -128,6 +131,11 @@ describe("scale mix", () => {
       companyId: largest,
       firstName: letter,
     });
+    // The common ones in the middle half of the records, first and deep.
+    const { createdFrom, createdBefore } = short[7] ?? {};
+    expect(String(createdFrom) < String(createdBefore)).toBe(true);
+    expect(short[8]).toEqual({ firstName: letter, createdFrom, createdBefore, offset: 1_000 });
+    expect(short[9]).toEqual({ lastName: short[2]?.lastName, createdFrom, createdBefore });
     for (const body of short) expect(hasShortFragment(body)).toBe(true);
     expect(hasShortFragment({ firstName: "ann", lastName: "smit" })).toBe(false);
   });
