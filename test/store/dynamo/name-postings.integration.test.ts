@@ -5,19 +5,68 @@
  * loaded before postings existed, or with a marker of trigrams only) is answered from its names
  * entries until a load touches it, which then posts it whole.
  */
+import { instantKey } from "../../../lib/directory/instant-key.js";
 import { loadData } from "../../../lib/load/load-file.js";
 import { employmentFilter } from "../../../lib/search/matching.js";
 import { dynamoDirectory } from "../../../lib/store/dynamo/index.js";
 import { type Item, keyOf } from "../../../lib/store/dynamo/model/batch.js";
-import { FAMILY, GRAMS } from "../../../lib/store/dynamo/model/layout.js";
+import { encodeGramBlock } from "../../../lib/store/dynamo/model/codec.js";
+import {
+  FAMILY,
+  GRAMS,
+  gramBlockOfSort,
+  isGramBlockSort,
+  isPostingSort,
+} from "../../../lib/store/dynamo/model/layout.js";
 import { verifyDirectory } from "../../../lib/store/dynamo/verify/verify.js";
 import { repairDerived } from "../../../lib/store/dynamo/write/load-session.js";
 import { documentClientFor } from "../../../lib/store/dynamo-client.js";
+import { memoryDirectory } from "../../../lib/store/memory/memory-directory.js";
+import type { DirectoryReader, DirectoryWriter } from "../../../lib/store/port.js";
 import { DIRECTORY_ATTR as A } from "../../../lib/store/tables.js";
 import { describeEachEngine } from "../../support/engines.js";
+import { dataFileOf, employeeInput, testUuid } from "../../support/records.js";
 import { E1, E2, E4, loadTwice, recordOf, tableItems } from "./verify-fixture.js";
 
 const family = (item: Item) => (item[A.sort] as Uint8Array)[0];
+
+/**
+ * Records of one company for the gram blocks: 16 over 16 days; first names holding "a" (Ana,
+ * Marta, Sara, Anne, Eva: not Tomás, whose "á" is its own gram) are 10 of them.
+ */
+const FIRST = ["Ana", "Zoë", "Marta", "Li", "Sara", "Anne", "Tomás", "Eva"];
+const LAST = ["García", "Ng", "Okafor", "Lee"];
+const blockRecord = (n: number, firstName = FIRST[n % 8] ?? null, companyId = "gamma") =>
+  employeeInput({
+    id: testUuid(0x6b, 1, n),
+    companyId,
+    personId: null,
+    createdAt: `2024-03-${String(n + 1).padStart(2, "0")}T00:00:00Z`,
+    firstName,
+    lastName: LAST[n % 4] ?? null,
+  });
+const BLOCK_DATA = dataFileOf(
+  [],
+  Array.from({ length: 16 }, (_, n) => blockRecord(n)),
+);
+/** Gram blocks of two to four postings: 16 records split and merge them. */
+const BLOCKS = { target: 3, max: 4, min: 2 };
+const day = (n: number) => instantKey(`2024-03-${String(n).padStart(2, "0")}T00:00:00Z`);
+/** A short fragment alone, with a created range: answered from its gram's blocks. */
+const RANGED: [object, object][] = [
+  [{ firstName: "a" }, { from: day(3) }],
+  [{ firstName: "a" }, { from: day(2), before: day(15) }],
+  [{ lastName: "g" }, { before: day(12) }],
+  [{ firstName: "an" }, { from: day(4), before: day(14) }],
+  [{ lastName: "oka" }, { from: day(1) }],
+  [{ firstName: "q" }, { from: day(1) }],
+];
+const WINDOWS = [
+  { offset: 0, limit: 3 },
+  { offset: 2, limit: 4 },
+  { offset: 5, limit: 50 },
+  { offset: 100, limit: 5 },
+];
 const companyOf = (item: Item) => Buffer.from(item[A.partition] as Uint8Array).toString("utf8");
 
 describeEachEngine("name postings", (getEngine) => {
@@ -84,6 +133,108 @@ describeEachEngine("name postings", (getEngine) => {
     });
   });
 
+  describe("a short fragment with a created range", () => {
+    const stores = () => ({
+      dynamo: dynamoDirectory(documents(), table(), {
+        reader: { manifestTtlMs: 0, answerCacheBytes: 0 },
+        writer: { graceMs: 0, gramBlocks: BLOCKS },
+      }),
+      memory: memoryDirectory(),
+    });
+    const ranged = async (reader: DirectoryReader) => {
+      const found = [];
+      for (const [names, created] of RANGED)
+        for (const window of WINDOWS) {
+          const page = await reader.employees({
+            filter: employmentFilter(["gamma"], names),
+            created,
+            ...window,
+          });
+          found.push({ ids: page.items.map((record) => record.id), total: page.total });
+        }
+      return found;
+    };
+    const agree = async (both: { dynamo: DirectoryReader; memory: DirectoryReader }) => {
+      expect((await verifyDirectory(documents(), table())).problem).toBeUndefined();
+      expect(await ranged(both.dynamo)).toEqual(await ranged(both.memory));
+    };
+    const loadBoth = async (
+      both: Record<string, DirectoryWriter>,
+      file: object,
+      mode: "merge" | "snapshot",
+    ) => {
+      for (const store of Object.values(both)) await loadData(file as typeof BLOCK_DATA, store, mode);
+    };
+    /** The blocks of a first-name gram of gamma. */
+    const blocksOf = async (text: string) =>
+      (await items().all()).filter((item) => {
+        const sort = item[A.sort] as Uint8Array;
+        if (!isGramBlockSort(sort) || companyOf(item) !== "gamma") return false;
+        const block = gramBlockOfSort(sort);
+        return block.field === "firstName" && block.text === text;
+      });
+
+    it("is answered from its gram's blocks as the in-memory store answers, through changes and snapshots", async () => {
+      await items().wipe();
+      const both = stores();
+      await loadBoth(both, BLOCK_DATA, "snapshot");
+      // Posted whole: "a" (first names) is held by 10 records, cut 3, 3, 3 and 1 (taken into the third).
+      expect((await blocksOf("a")).length).toBe(3);
+      await agree(both);
+      // Records added after the others split the last block of "a"; renames and deletes merge them.
+      const added = Array.from({ length: 6 }, (_, n) => blockRecord(16 + n, "Hana"));
+      await loadBoth(both, dataFileOf([], added), "merge");
+      await agree(both);
+      const renamed = [0, 1, 2, 5, 6, 8].map((n) => blockRecord(n, "Li"));
+      await loadBoth(both, dataFileOf([], renamed), "merge");
+      await agree(both);
+      for (const store of [both.dynamo, both.memory]) {
+        const session = await store.beginLoad("deletes");
+        await session.apply([10, 11, 12, 13].map((n) => ({ op: "delete", employee: testUuid(0x6b, 1, n) })));
+        await session.commit();
+      }
+      await agree(both);
+      // A snapshot back to the start.
+      await loadBoth(both, BLOCK_DATA, "snapshot");
+      await agree(both);
+      // Every block counts at most `max` postings, and "a" is still counted by several.
+      expect((await blocksOf("a")).length).toBeGreaterThan(1);
+    });
+
+    it("fails a search whose block disagrees with its postings or the census, naming the block", async () => {
+      await items().wipe();
+      const { dynamo } = stores();
+      await loadData(BLOCK_DATA, dynamo, "snapshot");
+      const [first, second] = await blocksOf("a");
+      if (!first || !second) throw new Error('gamma\'s "a" has fewer than two blocks');
+      const search = () =>
+        dynamo.employees({
+          filter: employmentFilter(["gamma"], { firstName: "a" }),
+          created: { from: day(2) },
+          offset: 0,
+          limit: 50,
+        });
+      await items().put({ ...second, [A.data]: encodeGramBlock(9) });
+      await expect(search()).rejects.toThrow(/gram block .* count \d+ postings, but the names census/);
+      await items().put(second);
+      // The counts add up, but the second block claims one posting of the first's.
+      const read = gramBlockOfSort(first[A.sort] as Uint8Array);
+      expect(read.text).toBe("a");
+      await items().put({ ...first, [A.data]: encodeGramBlock(2) });
+      await items().put({ ...second, [A.data]: encodeGramBlock(4) });
+      await expect(search()).rejects.toThrow(/counts 4 postings, but 3 were read/);
+      expect((await verifyDirectory(documents(), table())).problem?.what).toMatch(
+        /counts 2 postings, where 3 are/,
+      );
+      // Blocks gone (a partition posted before blocks were): the search reads the postings.
+      await items().remove(keyOf(first));
+      await items().remove(keyOf(second));
+      for (const item of await blocksOf("a")) await items().remove(keyOf(item));
+      expect((await search()).total).toBe(9);
+      expect((await verifyDirectory(documents(), table())).problem?.what).toMatch(/no gram block counts/);
+    });
+  });
+
   it("reads a company whose marker is of trigrams only from its names entries; repair posts it whole", async () => {
     // As a table posted before grams of 1 and 2 characters were: its marker's family was 0x0d.
     const marker = (await items().all()).find(
@@ -117,7 +268,8 @@ describeEachEngine("name postings", (getEngine) => {
     );
     const left = await items().all();
     const postings = (companyId: string) =>
-      left.filter((item) => family(item) === GRAMS.postings && companyOf(item) === companyId).length;
+      left.filter((item) => isPostingSort(item[A.sort] as Uint8Array) && companyOf(item) === companyId)
+        .length;
     // Zoë García and Zoë Okafor: zoë zo oë z o ë; gar arc rcí cía ga ar rc cí ía g a r c í;
     // oka kaf afo for ok ka af fo or o k a f r.
     expect(postings("acme")).toBe(2 * 6 + 14 + 14);

@@ -22,11 +22,13 @@ import { ByteWriter, compareBytes, FormatError } from "../../../lib/store/bytes.
 import { keyText } from "../../../lib/store/dynamo/model/batch.js";
 import {
   compress,
+  decodeGramBlock,
   decodeLocation,
   decodeNamePairs,
   decodeScopeCompanies,
   decodeScopeMarker,
   decompress,
+  encodeGramBlock,
   encodeLocation,
   encodeNamePairs,
   encodeScopeCompanies,
@@ -50,6 +52,8 @@ import {
   FAMILY,
   familyRange,
   genOf,
+  gramBlockRange,
+  gramBlockSort,
   gramCensusSort,
   gramMarkerSort,
   idOfPartition,
@@ -57,6 +61,7 @@ import {
   journalSort,
   ORDER as LAYOUT_ORDER,
   LOCATION_SORT,
+  LOWEST_ORDER_KEY,
   locationPartition,
   MANIFEST_KEY,
   orderIndexPartSort,
@@ -184,8 +189,25 @@ describe("stored keys are byte for byte those of the documented layout", () => {
     [
       "posting range low, open",
       () => postingRange("firstName", "zoë", undefined, undefined).low,
-      "0b01047a6fc3ab",
+      // Above the gram's blocks (0x00), below every order key.
+      "0b01047a6fc3ab01",
     ],
+    [
+      "posting range low, from a first block's lowest key",
+      () => postingRange("firstName", "zoë", LOWEST_ORDER_KEY, undefined).low,
+      "0b01047a6fc3ab01",
+    ],
+    [
+      "gram block sort, first block",
+      () => gramBlockSort("firstName", "zoë", LOWEST_ORDER_KEY, 5),
+      "0b01047a6fc3ab" + "00".repeat(26) + "00000005",
+    ],
+    [
+      "gram block sort, from a key",
+      () => gramBlockSort("lastName", "cía", ORDER, 5),
+      "0b020463c3ad61008065e079f0075bcd15f0e1d2c3b4a54968877665544332211000000005",
+    ],
+    ["gram block range low", () => gramBlockRange("firstName", "zoë").low, "0b01047a6fc3ab00"],
     [
       "posting range high, before an instant",
       () => postingRange("firstName", "zoë", ORDER, BEFORE).high,
@@ -198,6 +220,13 @@ describe("stored keys are byte for byte those of the documented layout", () => {
     ["order index part sort", () => orderIndexPartSort(LAYOUT_ORDER.persons, 258, 3), "0e09010200000003"],
   ])("%s", (_name, bytes, expected) => {
     expect(hex(bytes())).toBe(expected);
+  });
+
+  it("writes a gram block's value: format, kind 1 (counts only), its count", () => {
+    expect(hex(encodeGramBlock(1025))).toBe("020100000401");
+    expect(decodeGramBlock(fromHex("020100000401"))).toEqual({ n: 1025 });
+    expect(() => decodeGramBlock(fromHex("020200000401"))).toThrow(FormatError);
+    expect(() => decodeGramBlock(fromHex("02010000040100"))).toThrow(FormatError);
   });
 
   it("writes a key's text as hex partition / hex sort (journal entries hold it)", () => {

@@ -9,7 +9,7 @@ import type { SourceEmployee } from "../../../lib/directory/source.js";
 import { loadData } from "../../../lib/load/load-file.js";
 import { dynamoDirectory } from "../../../lib/store/dynamo/index.js";
 import { batchWrite, type Item, type ItemKey, keyOf } from "../../../lib/store/dynamo/model/batch.js";
-import { isCompanyPartition } from "../../../lib/store/dynamo/model/layout.js";
+import { isCompanyPartition, isGramBlockSort } from "../../../lib/store/dynamo/model/layout.js";
 import { DIRECTORY_ATTR as A } from "../../../lib/store/tables.js";
 import { dataFileOf, employeeInput, personInput, testUuid } from "../../support/records.js";
 
@@ -55,7 +55,9 @@ export const recordOf = (id: string): SourceEmployee => {
 export function familyOf(item: Item): string {
   const { p, s } = keyOf(item);
   const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex");
-  return `${isCompanyPartition(p) ? "company" : hex(p.slice(0, 1))} ${hex(s.slice(0, 2))}`;
+  // A gram's blocks share the postings' first bytes: a family of their own, so each is damaged too.
+  const kind = isGramBlockSort(s) ? " block" : "";
+  return `${isCompanyPartition(p) ? "company" : hex(p.slice(0, 1))} ${hex(s.slice(0, 2))}${kind}`;
 }
 
 /**

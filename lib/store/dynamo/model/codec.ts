@@ -254,3 +254,20 @@ export function decodeScopeMarker(stored: Uint8Array, markerGen: number): ScopeM
   }
   return whole(reader, { base, changed });
 }
+
+/**
+ * What a gram block's value holds after the format byte: its kind first, so partner counts (how
+ * many of the block's holders also hold each short gram of the other name) can follow in a later
+ * kind without a new family byte. Kind 1: the block's count only.
+ */
+const GRAM_BLOCK_KIND = { counts: 0x01 } as const;
+
+/** A gram block's value: how many of its gram's postings it counts (gram-blocks.ts). */
+export const encodeGramBlock = (n: number): Uint8Array => value(6).u8(GRAM_BLOCK_KIND.counts).u32(n).done();
+
+export function decodeGramBlock(stored: Uint8Array): { n: number } {
+  const reader = valueReader(stored);
+  const kind = reader.u8();
+  if (kind !== GRAM_BLOCK_KIND.counts) throw new FormatError(`a gram block of kind ${kind}`);
+  return whole(reader, { n: reader.u32() });
+}

@@ -89,7 +89,10 @@ const ORDER_INDEX_PART = 0x0e;
  * hold the same families.
  */
 export const GRAMS = {
-  /** field + gram (length and UTF-8) + order key + gen: a record's name holds the gram. */
+  /**
+   * field + gram (length and UTF-8) + order key + gen: a record's name holds the gram. A gram's
+   * blocks (`gramBlockSort`) sort just before its postings, in the same run.
+   */
   postings: 0x0b,
   /** gen + chunk: per field, the records holding each gram, compressed (choosing the rarest). */
   census: 0x0c,
@@ -247,34 +250,51 @@ export function familyRange(family: Family, from: OrderKey | undefined, before: 
 }
 
 /** The bytes of a posting's sort key before its order key: family, field, gram (length and UTF-8). */
-function postingPrefix(field: GramField, text: string): ByteWriter {
+function postingPrefix(field: GramField, text: string, rest: number): ByteWriter {
   const bytes = utf8Bytes(text);
-  return new ByteWriter(3 + bytes.length + ORDER_KEY_BYTES + GEN_BYTES)
+  return new ByteWriter(3 + bytes.length + rest)
     .u8(GRAMS.postings)
     .u8(GRAM_FIELD[field])
     .u8(bytes.length)
     .bytes(bytes);
 }
 
+/**
+ * After a gram's prefix: its blocks (`gramBlockSort`) carry this byte, then their low bound. Order
+ * keys start with their instant, whose first byte is 0x71 or above for years 0 to 9999, so a
+ * gram's blocks sort before its postings and a postings range starting at 0x01 skips them.
+ */
+const GRAM_BLOCK_MARK = 0x00;
+/** Where a gram's postings start: above its blocks, below every order key. */
+const FIRST_POSTING = Uint8Array.of(0x01);
+
 /** A posting: family + field + gram (1 byte of length, UTF-8) + order key + generation. */
 export const postingSort = (field: GramField, text: string, order: OrderKey, gen: number): SortKey =>
-  sortKey(postingPrefix(field, text).bytes(orderKeyBytes(order)).u32(gen));
+  sortKey(
+    postingPrefix(field, text, ORDER_KEY_BYTES + GEN_BYTES)
+      .bytes(orderKeyBytes(order))
+      .u32(gen),
+  );
 
-/** Sort-key bounds of one gram's postings between two order-key prefixes, as `familyRange`'s. */
+/**
+ * Sort-key bounds of one gram's postings between two order-key prefixes, as `familyRange`'s. A
+ * lower bound below every order key (none, or a first block's zero low) starts above the blocks.
+ */
 export function postingRange(
   field: GramField,
   text: string,
   from: OrderKey | undefined,
   before: OrderKey | undefined,
 ) {
-  const bound = (rest: Uint8Array) => sortKey(postingPrefix(field, text).bytes(rest));
+  const bound = (rest: Uint8Array) => sortKey(postingPrefix(field, text, rest.length).bytes(rest));
+  const low = from === undefined ? FIRST_POSTING : orderKeyBytes(from);
   return {
-    low: bound(from === undefined ? new Uint8Array() : orderKeyBytes(from)),
+    low: bound((low[0] ?? 0) < (FIRST_POSTING[0] as number) ? FIRST_POSTING : low),
     high: bound(before === undefined ? ABOVE_EVERY_KEY : orderKeyBytes(before)),
   };
 }
 
-/** Sort-key bounds of every posting of a partition. */
+/** Sort-key bounds of every posting of a partition, and every gram block. */
 export const ALL_POSTINGS = {
   low: Uint8Array.of(GRAMS.postings) as SortKey,
   high: Uint8Array.of(GRAMS.postings, 0xff) as SortKey,
@@ -283,15 +303,61 @@ export const ALL_POSTINGS = {
 export const isPostingSort = (sort: Uint8Array): boolean =>
   sort[0] === GRAMS.postings && sort.length === 3 + (sort[2] ?? 0) + ORDER_KEY_BYTES + GEN_BYTES;
 
-/** A posting's field, gram and order key (its generation: `genOf`). */
-export function postingOfSort(sort: Uint8Array): { field: GramField; text: string; order: OrderKey } {
+/** The field and gram of a posting's or a gram block's sort key, and where they end. */
+function gramOfSort(sort: Uint8Array): { field: GramField; text: string; reader: ByteReader } {
   const reader = new ByteReader(sort, 1);
   const byte = reader.u8();
   const field =
     byte === GRAM_FIELD.firstName ? "firstName" : byte === GRAM_FIELD.lastName ? "lastName" : null;
   if (field === null) throw new FormatError(`a posting of field ${byte}`);
-  const text = reader.text(reader.u8());
+  return { field, text: reader.text(reader.u8()), reader };
+}
+
+/** A posting's field, gram and order key (its generation: `genOf`). */
+export function postingOfSort(sort: Uint8Array): { field: GramField; text: string; order: OrderKey } {
+  const { field, text, reader } = gramOfSort(sort);
   return { field, text, order: orderKeyOfBytes(reader.bytes(ORDER_KEY_BYTES)) };
+}
+
+/**
+ * The low bound of a gram's first block: below every order key, so the first block's low never
+ * moves when a lower key is posted.
+ */
+export const LOWEST_ORDER_KEY = orderKeyOfBytes(new Uint8Array(ORDER_KEY_BYTES));
+
+/**
+ * A gram block (gram-blocks.ts): family + field + gram + 0x00 + low bound (an order key) +
+ * generation; how many of the gram's postings lie between its low and the next block's.
+ */
+export const gramBlockSort = (field: GramField, text: string, low: OrderKey, gen: number): SortKey =>
+  sortKey(
+    postingPrefix(field, text, 1 + ORDER_KEY_BYTES + GEN_BYTES)
+      .u8(GRAM_BLOCK_MARK)
+      .bytes(orderKeyBytes(low))
+      .u32(gen),
+  );
+
+/** Sort-key bounds of one gram's blocks: every version of each. */
+export function gramBlockRange(field: GramField, text: string) {
+  const bound = (rest: Uint8Array) =>
+    sortKey(
+      postingPrefix(field, text, 1 + rest.length)
+        .u8(GRAM_BLOCK_MARK)
+        .bytes(rest),
+    );
+  return { low: bound(new Uint8Array()), high: bound(ABOVE_EVERY_KEY) };
+}
+
+export const isGramBlockSort = (sort: Uint8Array): boolean =>
+  sort[0] === GRAMS.postings &&
+  sort.length === 4 + (sort[2] ?? 0) + ORDER_KEY_BYTES + GEN_BYTES &&
+  sort[3 + (sort[2] ?? 0)] === GRAM_BLOCK_MARK;
+
+/** A gram block's field, gram and low bound (its generation: `genOf`). */
+export function gramBlockOfSort(sort: Uint8Array): { field: GramField; text: string; low: OrderKey } {
+  const { field, text, reader } = gramOfSort(sort);
+  if (reader.u8() !== GRAM_BLOCK_MARK) throw new FormatError("a gram block without its mark");
+  return { field, text, low: orderKeyOfBytes(reader.bytes(ORDER_KEY_BYTES)) };
 }
 
 /** A census chunk: family + generation + chunk number (2 bytes), a version's chunks together. */

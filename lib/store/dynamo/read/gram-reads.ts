@@ -1,22 +1,29 @@
 /**
  * Reads of name postings (name-grams.ts) as of one generation: a partition's marker (are its
- * postings complete?), its census (how many records hold each gram) and one gram's postings
- * in a created range.
+ * postings complete?), its census (how many records hold each gram), one gram's blocks (how many
+ * postings lie in each range of order keys, gram-blocks.ts) and one gram's postings in a created
+ * range.
  */
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { CreatedRange } from "../../../search/matching.js";
+import type { OrderKey } from "../../binary-keys.js";
 import { emptyOrderRange, orderRange } from "../../order-range.js";
 import { DIRECTORY_ATTR as A } from "../../tables.js";
-import type { ReadAt, VersionedItem } from "../model/index.js";
+import type { Item, ItemKey, OrderIndex, ReadAt, VersionedItem } from "../model/index.js";
 import {
   betweenQuery,
   bytesOf,
   companyItemVisible,
+  decodeGramBlock,
   genOf,
+  gramBlockOfSort,
+  gramBlockRange,
   gramCensusChunkOf,
   gramCensusGenOf,
   gramCensusSort,
   gramMarkerSort,
+  keyOf,
+  keyText,
   newestVersion,
   type PartitionKey,
   postingOfSort,
@@ -71,6 +78,31 @@ export class GramReads {
   }
 
   /**
+   * One gram's blocks visible at `at`, in order, with the first one's key (what a failed check
+   * names); none for a gram not posted, or posted before blocks were written.
+   */
+  async blocks(p: PartitionKey, gram: Gram, at: ReadAt): Promise<{ blocks: OrderIndex; first?: ItemKey }> {
+    const items = await queryAll(
+      this.client,
+      betweenQuery(this.table, { p, ...gramBlockRange(gram.field, gram.text) }, at.consistent),
+    );
+    const visible = items.filter((item) => companyItemVisible(item, at));
+    const blocks = visible.map((item) => {
+      const sort = bytesOf(item[A.sort]);
+      return {
+        low: gramBlockOfSort(sort).low,
+        gen: genOf(sort),
+        count: decodeGramBlock(bytesOf(item[A.data])).n,
+      };
+    });
+    for (const [i, block] of blocks.entries())
+      if (i > 0 && (blocks[i - 1] as (typeof blocks)[number]).low === block.low)
+        throw new Error(`two versions of gram block ${keyText(keyOf(visible[i] as Item))} are visible`);
+    const [first] = visible;
+    return first ? { blocks, first: keyOf(first) } : { blocks };
+  }
+
+  /**
    * One gram's postings visible at `at` whose order keys lie in the created range, in order; the
    * first `count` of them only, when given (read a page at a time until there are that many: a
    * load in progress leaves versions a reader does not see).
@@ -84,7 +116,18 @@ export class GramReads {
   ): Promise<VersionedItem[]> {
     const range = orderRange(created);
     if (emptyOrderRange(range) || count <= 0) return [];
-    const { from, before } = range;
+    return this.postingsBetween(p, gram, range, at, count);
+  }
+
+  /** The same between two order keys (or their prefixes): from `from`, before `before`. */
+  async postingsBetween(
+    p: PartitionKey,
+    gram: Gram,
+    { from, before }: { readonly from?: OrderKey | undefined; readonly before?: OrderKey | undefined },
+    at: ReadAt,
+    count = Number.POSITIVE_INFINITY,
+  ): Promise<VersionedItem[]> {
+    if (count <= 0) return [];
     const { low, high } = postingRange(gram.field, gram.text, from, before);
     const query = betweenQuery(this.table, { p, low, high }, at.consistent);
     const found: VersionedItem[] = [];

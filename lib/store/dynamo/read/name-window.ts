@@ -6,16 +6,28 @@
  *   and with no created range: its postings are exactly the matches, so the census gives the total
  *   and only the window's first postings are read (census and postings at once: one round trip);
  *   when the two disagree, the search fails (damage, or a read the reader asks again).
+ * - The same with a created range: the gram's blocks count its postings by ranges of order keys
+ *   (gram-blocks.ts), so the total is the whole blocks inside the range plus the two boundary
+ *   blocks' parts, read; then only the blocks holding the window are read. A gram with no blocks
+ *   (posted before blocks existed) is read as below.
  * - One gram otherwise: its postings and the marker, at once; several: the census, then the rarest
  *   gram's postings. Each posting's pairs are checked against the whole filter.
  */
 import type { CreatedRange, EmploymentFilter } from "../../../search/matching.js";
 import { namesMatch } from "../../../search/matching.js";
 import { pageOf } from "../../../search/paging.js";
+import { emptyOrderRange, orderRange } from "../../order-range.js";
 import { DIRECTORY_ATTR as A } from "../../tables.js";
-import type { ReadAt, VersionedItem } from "../model/index.js";
-import { bytesOf, decodeNamePairs, gramCensusSort, keyText, type PartitionKey } from "../model/index.js";
-import { filterGrams, type Gram } from "../structures/index.js";
+import type { BlockRef, ItemKey, ReadAt, VersionedItem } from "../model/index.js";
+import {
+  bytesOf,
+  decodeNamePairs,
+  gramBlockSort,
+  gramCensusSort,
+  keyText,
+  type PartitionKey,
+} from "../model/index.js";
+import { blocksTotal, filterGrams, type Gram, rangeSegments, windowParts } from "../structures/index.js";
 import type { DirectoryReads } from "./reads.js";
 
 export interface NameQuery {
@@ -31,17 +43,13 @@ export interface NameWindow {
   readonly total: number;
 }
 
-/** The filter asks for exactly the holders of `gram`: one name, its fragment the gram, no range. */
-function exactly(gram: Gram, query: NameQuery): boolean {
-  const { filter, created } = query;
+/** The filter asks for exactly the holders of `gram`, in the created range: one name, its fragment the gram. */
+function onlyGram(gram: Gram, filter: EmploymentFilter): boolean {
   const other = gram.field === "firstName" ? filter.lastName : filter.firstName;
-  return (
-    other === undefined &&
-    filter[gram.field] === gram.text &&
-    created.from === undefined &&
-    created.before === undefined
-  );
+  return other === undefined && filter[gram.field] === gram.text;
 }
+
+const unbounded = ({ created }: NameQuery) => created.from === undefined && created.before === undefined;
 
 /** The window of one gram's postings, its total from the census; undefined when not posted. */
 async function exactWindow(reads: DirectoryReads, p: PartitionKey, gram: Gram, query: NameQuery, at: ReadAt) {
@@ -61,6 +69,69 @@ async function exactWindow(reads: DirectoryReads, p: PartitionKey, gram: Gram, q
         `${gram.field} gram ${JSON.stringify(gram.text)}, but ${first.length} of the first ${wanted} postings were read`,
     );
   return { page: first.slice(query.offset, wanted), total };
+}
+
+/** Why a read of a gram's blocks and postings fails: they disagree (damage, or a read outrun by a clean-up). */
+function disagree(key: ItemKey, what: string): Error {
+  return new Error(`gram block ${keyText(key)} ${what}`);
+}
+
+/** The key of a gram's block, for a failed check to name. */
+const blockKey = (p: PartitionKey, gram: Gram, block: BlockRef): ItemKey => ({
+  p,
+  s: gramBlockSort(gram.field, gram.text, block.low, block.gen),
+});
+
+/**
+ * The window and total of one gram's postings in a created range, from its blocks; undefined when
+ * the partition is not posted, or the gram has no blocks (posted before they existed). Census and
+ * blocks at once, then the boundary blocks' parts in the range, then the whole blocks holding the
+ * window: each block read must hold what it counts, or the search fails as `exactWindow`'s does.
+ */
+async function blockWindow(
+  reads: DirectoryReads,
+  p: PartitionKey,
+  gram: Gram,
+  query: NameQuery,
+  at: ReadAt,
+): Promise<NameWindow | undefined> {
+  const [stored, { blocks, first }] = await Promise.all([
+    reads.grams.census(p, at),
+    reads.grams.blocks(p, gram, at),
+  ]);
+  if (!stored) return undefined;
+  const counted = stored.census.count(gram);
+  if (!first) return counted === 0 ? { page: [], total: 0 } : undefined;
+  if (blocksTotal(blocks) !== counted)
+    throw disagree(
+      first,
+      `and the others of ${gram.field} gram ${JSON.stringify(gram.text)} count ${blocksTotal(blocks)} postings, ` +
+        `but the names census of ${keyText({ p, s: gramCensusSort(stored.gen, 0) })} counts ${counted}`,
+    );
+  const range = orderRange(query.created);
+  if (emptyOrderRange(range)) return { page: [], total: 0 };
+  const segments = rangeSegments(blocks, range.from, range.before);
+  // The boundary blocks' parts in the range are read: they give their counts and their postings.
+  const parts = await Promise.all(
+    segments.map((segment) =>
+      segment.whole ? undefined : reads.grams.postingsBetween(p, gram, segment, at),
+    ),
+  );
+  const counts = segments.map((segment, i) => parts[i]?.length ?? (blocks[segment.block]?.count as number));
+  const total = counts.reduce((sum, count) => sum + count, 0);
+  const pieces = await Promise.all(
+    windowParts(counts, query.offset, query.limit).map(async ({ segment: i, start, end }) => {
+      const segment = segments[i] as (typeof segments)[number];
+      const read = parts[i] ?? (await reads.grams.postingsBetween(p, gram, segment, at, end));
+      if (read.length < end)
+        throw disagree(
+          blockKey(p, gram, blocks[segment.block] as BlockRef),
+          `counts ${counts[i]} postings, but ${read.length} were read`,
+        );
+      return read.slice(start, end);
+    }),
+  );
+  return { page: pieces.flat(), total };
 }
 
 /** Every posting matching the filter, in order; undefined when the partition is not posted. */
@@ -108,8 +179,10 @@ export async function nameWindow(
 ): Promise<NameWindow | undefined> {
   const grams = filterGrams(query.filter);
   const [only] = grams;
-  if (only && grams.length === 1 && exactly(only, query)) {
-    const exact = await exactWindow(reads, p, only, query, at);
+  if (only && grams.length === 1 && onlyGram(only, query.filter)) {
+    const exact = unbounded(query)
+      ? await exactWindow(reads, p, only, query, at)
+      : await blockWindow(reads, p, only, query, at);
     if (exact) return exact;
   }
   const matches = await matchingPostings(reads, p, grams, query, at);

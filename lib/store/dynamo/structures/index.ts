@@ -4,6 +4,19 @@
  */
 export { blockOf, blockStarts, blocksOfPositions, indexParts, planOrder, rankIn } from "./counted-order.js";
 export {
+  blocksToSplit,
+  blocksTotal,
+  GRAM_BLOCK_ENTRIES,
+  GramBlockCutter,
+  type GramBlockSizes,
+  GramDeltas,
+  gramBlockItem,
+  gramBlockKey,
+  planGramBlocks,
+  rangeSegments,
+  windowParts,
+} from "./gram-blocks.js";
+export {
   censusItems,
   censusKeys,
   filterGrams,

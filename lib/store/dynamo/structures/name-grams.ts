@@ -140,6 +140,12 @@ export class GramCensus {
     return this.counts[gram.field].get(gram.text) ?? 0;
   }
 
+  /** Each gram counted, and how many hold it. */
+  *grams(): Generator<[Gram, number]> {
+    for (const field of FIELDS)
+      for (const [text, count] of this.counts[field]) yield [{ field, text }, count];
+  }
+
   /** The gram held by the fewest records; the first of `grams` on a tie. */
   rarest(grams: readonly Gram[]): Gram | undefined {
     let best: Gram | undefined;

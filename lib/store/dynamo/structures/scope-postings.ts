@@ -8,7 +8,8 @@
  * (`scopePostingGen`): the first build posts everyone at the marker's base generation, a scope
  * change rewrites the postings of the persons of the companies it adds or removes, and every load
  * that rewrites a bundle rewrites the person's postings in each posted scope. So a load knows the
- * keys of the postings it replaces without reading them.
+ * keys of the postings it replaces without reading them. Each change is also noted by gram and
+ * order key (`ScopeWork.deltas`), for the scope's gram blocks (gram-blocks.ts) to count.
  */
 import type { SourceEmployee } from "../../../directory/source.js";
 import type { NamePair } from "../../../search/matching.js";
@@ -23,6 +24,7 @@ import {
   personOrder,
   type ScopeMarker,
 } from "../model/index.js";
+import { GramDeltas } from "./gram-blocks.js";
 import type { StoredGramCensus } from "./name-grams.js";
 import {
   censusItems,
@@ -120,6 +122,15 @@ function supersedePostings(
     gen,
   );
   scope.counts.add(grams, -1);
+  scope.deltas.add(grams, order, -1);
+}
+
+/** A person's postings in a scope put at `writes.gen`, counted into its census and blocks. */
+function putPostings(writes: Writes, scope: ScopeWork, pairs: readonly NamePair[], order: OrderKey): void {
+  for (const item of scopePostingItems(scope.p, pairs, order, writes.gen)) writes.put(item);
+  const grams = scopeGramsOf(pairs);
+  scope.counts.add(grams, 1);
+  scope.deltas.add(grams, order, 1);
 }
 
 /**
@@ -144,19 +155,22 @@ export function repostPerson(
     scopePostingGen({ gen: stored.gen, employees }, scope.marker),
   );
   const pairs = namesInScope(employees, companies);
-  if (pairs.length === 0) return;
-  for (const item of scopePostingItems(scope.p, pairs, order, writes.gen)) writes.put(item);
-  scope.counts.add(scopeGramsOf(pairs), 1);
+  if (pairs.length > 0) putPostings(writes, scope, pairs, order);
 }
 
-/** A posted scope as a chunk plans it: its census, counted as the chunk goes. */
+/**
+ * A posted scope as a chunk plans it: its census, counted as the chunk goes, and its postings'
+ * changes by gram (its gram blocks are counted from them once the chunk is planned).
+ */
 export interface ScopeWork extends PostedScope {
   readonly counts: GramCensus;
+  readonly deltas: GramDeltas;
 }
 
 export const scopeWork = (scope: PostedScope): ScopeWork => ({
   ...scope,
   counts: scope.census.census.copy(),
+  deltas: new GramDeltas(),
 });
 
 /**
@@ -177,10 +191,7 @@ export function rewritePersonPostings(
     }
     if (next.person) {
       const pairs = namesInScope(next.employees, scope.companies);
-      if (pairs.length === 0) continue;
-      for (const item of scopePostingItems(scope.p, pairs, personOrder(next.person), writes.gen))
-        writes.put(item);
-      scope.counts.add(scopeGramsOf(pairs), 1);
+      if (pairs.length > 0) putPostings(writes, scope, pairs, personOrder(next.person));
     }
   }
 }

@@ -24,6 +24,7 @@ import {
   bytesOf,
   companyOfPartition,
   companyPartition,
+  decodeGramBlock,
   decodeNamePairs,
   decodeOrderBlock,
   decodeOrderIndex,
@@ -47,6 +48,7 @@ import {
   idOfIdEntrySort,
   idOfPartition,
   isCompanyPartition,
+  isGramBlockSort,
   isGramCensusSort,
   isGramMarkerSort,
   isIdsPartition,
@@ -116,6 +118,9 @@ const PAST_END = "`d` holds bytes past the end of its compressed value";
 /** A postings marker of a company or scope partition written when only trigrams were posted. */
 const trigramsOnlyMarker = (key: ItemKey) =>
   (isScopePartition(key.p) || isCompanyPartition(key.p)) && isTrigramsOnlyMarkerSort(key.s);
+/** A name posting's, gram block's, names census chunk's or postings marker's sort key. */
+const isGramItemSort = (s: Uint8Array) =>
+  isPostingSort(s) || isGramBlockSort(s) || isGramCensusSort(s) || isGramMarkerSort(s);
 const sameBytes = (a: unknown, b: Uint8Array | undefined) =>
   b === undefined ? a === undefined : a instanceof Uint8Array && equalBytes(a, b);
 const textOrNull = (value: unknown) => (typeof value === "string" ? value : null);
@@ -230,8 +235,7 @@ export class Census {
   /** An item of a scope's home partition: its persons order or its name postings. */
   private scopePartitionItem(key: ItemKey, item: Item): string | undefined {
     const owner = scopeOwner(scopeOfPartition(key.p));
-    if (isPostingSort(key.s) || isGramCensusSort(key.s) || isGramMarkerSort(key.s))
-      return this.gramItem(key, item, owner);
+    if (isGramItemSort(key.s)) return this.gramItem(key, item, owner);
     if (
       !isOrderIndexSort(key.s) &&
       !isOrderIndexPartSort(key.s) &&
@@ -313,7 +317,7 @@ export class Census {
     return this.grams.marker(key, owner);
   }
 
-  /** A name posting, census chunk or postings marker of a company or a scope: kept when visible. */
+  /** A name posting, gram block, census chunk or postings marker of a company or a scope: kept when visible. */
   private gramItem(key: ItemKey, item: Item, owner: string): string | undefined {
     const isCensus = isGramCensusSort(key.s);
     const gen = isCensus ? gramCensusGenOf(key.s) : genOf(key.s);
@@ -321,6 +325,7 @@ export class Census {
     if (unseen !== undefined) return unseen ?? undefined;
     const data = bytesOf(item[A.data]);
     if (isGramMarkerSort(key.s)) return this.marker(key, owner, data, gen);
+    if (isGramBlockSort(key.s)) return this.grams.block(key, owner, decodeGramBlock(data).n);
     if (!isCensus) return this.grams.posting(key, owner, data);
     const first = { p: key.p, s: gramCensusSort(gen, 0) };
     const gathered = this.gather(first, gramCensusChunkOf(key.s), item, "names census");
@@ -333,8 +338,7 @@ export class Census {
   private companyPartitionItem(key: ItemKey, item: Item): string | undefined {
     if (isOrderIndexSort(key.s) || isOrderIndexPartSort(key.s) || isOrderBlockSort(key.s))
       return this.orderItem(key, item, companyOfPartition(key.p));
-    if (isPostingSort(key.s) || isGramCensusSort(key.s) || isGramMarkerSort(key.s))
-      return this.gramItem(key, item, companyOfPartition(key.p));
+    if (isGramItemSort(key.s)) return this.gramItem(key, item, companyOfPartition(key.p));
     return this.companyItem(key, item);
   }
 

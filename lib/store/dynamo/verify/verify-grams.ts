@@ -12,6 +12,7 @@ import { ORDER_KEY_BYTES, type OrderKey } from "../../binary-keys.js";
 import type { ItemKey } from "../model/index.js";
 import { decodeNamePairs, type GramField, genOf, type PartitionKey, postingOfSort } from "../model/index.js";
 import { type Gram, GramCensus, gramsOfPairs, postingKey } from "../structures/index.js";
+import { GramBlockTally } from "./verify-gram-blocks.js";
 import type { Problem } from "./verify-rules.js";
 
 /**
@@ -78,6 +79,8 @@ export class GramTally {
   private readonly posted = new Map<string, ItemKey>();
   private readonly markers = new Map<string, ItemKey>();
   private readonly censuses = new Map<string, { key: ItemKey; census: GramCensus }>();
+  /** Visible gram blocks, each counting the postings read in its range (verify-gram-blocks.ts). */
+  private readonly blocks = new GramBlockTally();
 
   /** The key of a posting of a holder version. */
   private postingOf(id: string, gram: Gram): ItemKey {
@@ -104,7 +107,13 @@ export class GramTally {
     seen.digest = sum(seen.digest, postingDigest(field, text, JSON.stringify(pairs)));
     this.postings.set(id, seen);
     if (!this.posted.has(company)) this.posted.set(company, key);
+    this.blocks.posting(key, company, field, text, order);
     return undefined;
+  }
+
+  /** A visible gram block: what is wrong with it on its own, if anything. */
+  block(key: ItemKey, owner: string, count: number): string | undefined {
+    return this.blocks.block(key, owner, count);
   }
 
   /** Each owner with a visible posting, marker or census, and one such item's key. */
@@ -187,7 +196,11 @@ export class GramTally {
       const problem = this.entries(list, matched);
       if (problem) return problem;
     }
-    return this.strays(matched, loading) ?? this.counts(byCompany);
+    return (
+      this.strays(matched, loading) ??
+      this.counts(byCompany) ??
+      this.blocks.check(this.markers, this.censuses, loading)
+    );
   }
 
   /** Postings of no names entry: in a covered company, or in one no load is posting. */

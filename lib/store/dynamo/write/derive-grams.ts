@@ -6,7 +6,9 @@
  * have theirs stamped too (a posting carries its entry's generation, so its key is known). Where
  * they were not (a table loaded before postings existed, a repair), every names entry visible at
  * the load's generation is posted, any other posting superseded, and the marker written. The census is written when its counts
- * change. Every write goes through the journal, and running it again writes the same.
+ * change, and the gram blocks that count the postings follow them (derive-gram-blocks.ts): counted
+ * up and down a posting at a time, or cut anew when posted whole. Every write goes through the
+ * journal, and running it again writes the same.
  */
 
 import type { NamePair } from "../../../search/matching.js";
@@ -25,6 +27,7 @@ import {
   genOf,
   gramMarkerSort,
   type Item,
+  isGramBlockSort,
   orderOfSort,
   type PartitionKey,
   postingOfSort,
@@ -36,12 +39,15 @@ import type { StoredGramCensus } from "../structures/index.js";
 import {
   censusItems,
   censusKeys,
+  GramBlockCutter,
   GramCensus,
+  GramDeltas,
   gramsOfPair,
   postingItems,
   postingKey,
 } from "../structures/index.js";
 import type { ChunkContext } from "./chunk-context.js";
+import { gramBlockWrites, wholeGramBlockWrites } from "./derive-gram-blocks.js";
 import { writeInPieces } from "./derive-orders.js";
 import type { ChunkWriter } from "./load-chunk.js";
 
@@ -63,13 +69,16 @@ function changeOf(item: Item, at: Generation, covered: boolean): 1 | -1 | 0 {
 
 /**
  * What a company's derive works on: its partition, whether it was covered, its census so far and,
- * when it is posted whole, the names of the entries posted (by order key and generation).
+ * when it is posted whole, the names of the entries posted (by order key and generation); the
+ * changes its gram blocks count (covered), or the blocks cut (posted whole).
  */
 interface GramWork extends Generation {
   readonly p: PartitionKey;
   readonly covered: boolean;
   readonly census: GramCensus;
   readonly posted: Map<string, NamePair>;
+  readonly deltas: GramDeltas;
+  readonly cutter: GramBlockCutter;
 }
 
 /** The posting writes of a page of names entries; counts them into the census. */
@@ -85,7 +94,12 @@ function pageWrites(work: GramWork, page: readonly Item[]): Writes {
     if (!pair) throw new Error("a names entry holds no names");
     const grams = gramsOfPair(pair);
     census.add(grams, change);
-    if (!covered) work.posted.set(`${order}${entryGen}`, pair);
+    if (covered) work.deltas.add(grams, order, change);
+    else {
+      work.posted.set(`${order}${entryGen}`, pair);
+      // Posted whole: the entries come in order, so the blocks are cut as they go.
+      work.cutter.add(grams, order);
+    }
     if (change === 1)
       for (const posting of postingItems(p, grams, order, entryGen, data)) writes.put(posting);
     else
@@ -100,13 +114,18 @@ function pageWrites(work: GramWork, page: readonly Item[]): Writes {
 /**
  * A company posted whole: the postings visible at the load's generation that no entry posted calls
  * for (left by a repair, or by anything else that wrote postings without a marker) are superseded,
- * so that the marker vouches for exactly what the names entries say.
+ * so that the marker vouches for exactly what the names entries say; and every visible gram block,
+ * since the blocks are written anew.
  */
 function strayWrites(work: GramWork, page: readonly Item[]): Writes {
   const writes = new Writes(work.gen);
   for (const item of page) {
     if (!companyItemVisible(item, work)) continue;
     const sort = bytesOf(item[A.sort]);
+    if (isGramBlockSort(sort)) {
+      writes.supersede([{ p: work.p, s: sort as SortKey }], genOf(sort));
+      continue;
+    }
     const { field, text, order } = postingOfSort(sort);
     const gen = genOf(sort);
     const pair = work.posted.get(`${order}${gen}`);
@@ -116,10 +135,12 @@ function strayWrites(work: GramWork, page: readonly Item[]): Writes {
   return writes;
 }
 
-/** The census when its counts changed (the stored one superseded), and the marker when new. */
-function censusWrites(work: GramWork, stored: StoredGramCensus | undefined): Writes {
+/**
+ * The census when its counts changed (the stored one superseded), and the marker when new, beside
+ * the gram blocks' `writes` (one journal entry, when they fit).
+ */
+function censusWrites(work: GramWork, stored: StoredGramCensus | undefined, writes: Writes): Writes {
   const { p, gen, covered, census } = work;
-  const writes = new Writes(gen);
   if (!stored || !census.equals(stored.census)) {
     if (stored) writes.supersede(censusKeys(p, stored.gen, stored.chunks), stored.gen);
     for (const item of censusItems(p, gen, census)) writes.put(item);
@@ -146,11 +167,25 @@ export async function deriveCompanyGrams(
       ]);
   if (covered && !stored) throw new Error(`company ${companyId} has a postings marker but no names census`);
   const census = covered && stored ? stored.census.copy() : new GramCensus();
-  const work: GramWork = { p, gen, abandoned: context.abandoned, covered, census, posted: new Map() };
+  const work: GramWork = {
+    p,
+    gen,
+    abandoned: context.abandoned,
+    covered,
+    census,
+    posted: new Map(),
+    deltas: new GramDeltas(),
+    cutter: new GramBlockCutter(context.gramBlocks),
+  };
   const entries = familyRange(FAMILY.employmentNames, undefined, undefined);
   for await (const page of rawPages(context, p, entries)) await writeInPieces(writer, pageWrites(work, page));
   if (!covered)
     for await (const page of rawPages(context, p, ALL_POSTINGS))
       await writeInPieces(writer, strayWrites(work, page));
-  await writeInPieces(writer, censusWrites(work, stored));
+  // Covered: the blocks as committed, counted by the changes (the census was read there too).
+  const blocks =
+    covered && stored
+      ? await gramBlockWrites(context, p, work.deltas, stored.census, committed)
+      : wholeGramBlockWrites(gen, p, work.cutter);
+  await writeInPieces(writer, censusWrites(work, stored, blocks));
 }

@@ -3,7 +3,7 @@
  * postings are complete (`postedScopes`, posted-scopes.ts) and rewrites its persons' postings
  * there. A scope with no marker (new, or kept before postings existed) is posted whole when a load
  * derives it (`buildScopePostings`): from its companies' persons names entries as the load left
- * them.
+ * them. Either way its gram blocks follow its postings (derive-gram-blocks.ts).
  */
 import type { NamePair } from "../../../search/matching.js";
 import type { OrderKey } from "../../binary-keys.js";
@@ -32,6 +32,7 @@ import {
 import {
   censusItems,
   censusKeys,
+  GramBlockCutter,
   GramCensus,
   markerAfter,
   repostPerson,
@@ -42,6 +43,7 @@ import {
   scopeWork,
 } from "../structures/index.js";
 import { type ChunkContext, loadAt } from "./chunk-context.js";
+import { gramBlockWrites, wholeGramBlockWrites } from "./derive-gram-blocks.js";
 import { writeInPieces } from "./derive-orders.js";
 import type { ChunkWriter } from "./load-chunk.js";
 import { postedScope, scopePosted } from "./posted-scopes.js";
@@ -109,7 +111,8 @@ export async function changeScopePostings(
     for (const stored of bundles) if (stored) repostPerson(writes, scope, next, stored);
     await writeInPieces(writer, writes);
   }
-  const writes = new Writes(gen);
+  // The blocks, census and marker together: one journal entry, when they fit.
+  const writes = await gramBlockWrites(context, p, scope.deltas, posted.census.census, loadAt(context));
   scopeCensusWrites(writes, [scope]);
   writes.supersede([markerKey], posted.markerGen);
   writes.put(markerItem(p, gen, marker));
@@ -135,7 +138,10 @@ async function namesByPerson(context: ChunkContext, companies: readonly string[]
   return byPerson;
 }
 
-/** Postings and a census left visible in a scope without a marker (one being rebuilt) are superseded. */
+/**
+ * Postings, gram blocks and a census left visible in a scope without a marker (one being rebuilt)
+ * are superseded.
+ */
 async function supersedeLeftovers(context: ChunkContext, writer: ChunkWriter, p: PartitionKey) {
   const pages = queryPages(context.client, betweenQuery(context.table, { p, ...ALL_POSTINGS }, true));
   for await (const page of pages) {
@@ -166,17 +172,19 @@ export async function buildScopePostings(
   await supersedeLeftovers(context, writer, p);
   const byPerson = await namesByPerson(context, scope.companies);
   const census = new GramCensus();
+  const cutter = new GramBlockCutter(context.gramBlocks);
   const persons = [...byPerson.keys()].sort();
   for (let i = 0; i < persons.length; i += PERSONS_PER_WRITE) {
     const writes = new Writes(gen);
     for (const order of persons.slice(i, i + PERSONS_PER_WRITE)) {
       const pairs = scopeNamePairs(byPerson.get(order) ?? []);
       census.add(scopeGramsOf(pairs), 1);
+      cutter.add(scopeGramsOf(pairs), order);
       for (const item of scopePostingItems(p, pairs, order, gen)) writes.put(item);
     }
     await writeInPieces(writer, writes);
   }
-  const writes = new Writes(gen);
+  const writes = wholeGramBlockWrites(gen, p, cutter);
   for (const item of censusItems(p, gen, census)) writes.put(item);
   writes.put(markerItem(p, gen, { base: gen, changed: new Map() }));
   await writeInPieces(writer, writes);

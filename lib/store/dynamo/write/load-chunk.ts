@@ -25,6 +25,7 @@ import {
   type StoredLocation,
 } from "../model/index.js";
 import { type ChunkContext, loadAt } from "./chunk-context.js";
+import { gramBlockWrites } from "./derive-gram-blocks.js";
 import { type JournalEntry, writeLocations } from "./journal.js";
 import {
   type ChunkInput,
@@ -120,6 +121,29 @@ const journalEntry = (plan: PlannedWrites): JournalEntry => ({
   locations: plan.locations,
 });
 
+/**
+ * A chunk's writes with the posted scopes' gram blocks counted by its postings' changes: the blocks
+ * as the load sees them (earlier chunks' included), like the censuses the chunk read.
+ */
+async function withScopeBlocks(context: ChunkContext, plan: ChunkPlan): Promise<PlannedWrites> {
+  const puts = [...plan.puts];
+  const deletes = [...plan.deletes];
+  const stamps = [...plan.stamps];
+  for (const scope of plan.scopes) {
+    const writes = await gramBlockWrites(
+      context,
+      scope.p,
+      scope.deltas,
+      scope.census.census,
+      loadAt(context),
+    );
+    puts.push(...writes.puts.values());
+    deletes.push(...writes.deletes.values());
+    stamps.push(...writes.stamps.values());
+  }
+  return { puts, deletes, stamps, locations: plan.locations };
+}
+
 /** Where a load's chunks stand: what a resumed load goes on from. */
 export interface ChunkProgress {
   /** The journal sequence number of the next chunk. */
@@ -179,7 +203,8 @@ export class ChunkWriter {
   /** Applies a chunk; how many of its changes changed what is stored. */
   async apply(changes: readonly Change[]): Promise<number> {
     const read: LocationsRead = new Map();
-    const plan = planChunk(await readChunk(this.context, changes, read));
+    const planned = planChunk(await readChunk(this.context, changes, read));
+    const plan = { ...planned, ...(await withScopeBlocks(this.context, planned)) };
     for (const [personId, employeeId] of plan.dangling) {
       if (employeeId === null) this.dangling.delete(personId);
       else this.dangling.set(personId, employeeId);

@@ -58,6 +58,8 @@ export interface ChunkPlan {
   readonly dangling: Map<string, string | null>;
   /** The chunk's changes that change what is stored: a record or person upserted as stored is not. */
   readonly changed: number;
+  /** The posted scopes as the chunk left them: their postings' changes, for their gram blocks. */
+  readonly scopes: readonly ScopeWork[];
 }
 
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
@@ -259,5 +261,6 @@ export function planChunk(input: ChunkInput): ChunkPlan {
     locations,
     dangling,
     changed: changedCount(input),
+    scopes: work.scopes,
   };
 }

@@ -4,7 +4,8 @@
  * census, marker: sort keys from 0x08 on) is superseded, damaged or not, so the load's derive
  * writes them all again from the entries (derive-orders.ts, derive-grams.ts, derive-scopes.ts).
  * But a company's postings: they carry their names entry's generation, so the derive writes each
- * over the one stored and supersedes the rest (derive-grams.ts, posted whole).
+ * over the one stored and supersedes the rest (derive-grams.ts, posted whole). Gram blocks carry
+ * their own generation, like order blocks: superseded here, cut anew by the derive.
  */
 import { ScanCommand } from "@aws-sdk/lib-dynamodb";
 import type { SourceEmployee } from "../../../directory/source.js";

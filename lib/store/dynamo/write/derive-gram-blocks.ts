@@ -1,0 +1,69 @@
+/**
+ * A load's gram blocks (gram-blocks.ts): where a partition's postings change a holder at a time
+ * (a company's new and stamped names entries, a scope's rewritten persons), each gram's stored
+ * blocks are read, counted up and down by the changes, split (their postings read, as the load
+ * leaves them) or merged, and only the blocks that differ are written. Postings written whole (a
+ * company posted whole, a scope built) cut their blocks as they go (`wholeGramBlockWrites`).
+ */
+
+import { inParallel, type PartitionKey, type ReadAt, Writes } from "../model/index.js";
+import type { GramBlockCutter, GramCensus, GramDeltas } from "../structures/index.js";
+import {
+  blocksToSplit,
+  GRAM_BLOCK_ENTRIES,
+  gramBlockItem,
+  gramBlockKey,
+  planGramBlocks,
+} from "../structures/index.js";
+import { type ChunkContext, loadAt } from "./chunk-context.js";
+
+/** Grams whose blocks are read at once. */
+const IN_FLIGHT = 16;
+
+/**
+ * The writes that make a partition's gram blocks count its postings after `deltas`, from the
+ * blocks visible at `stored` (where `census` counted the postings before the deltas). A gram
+ * posted before blocks existed (none stored, yet counted) is left without: searches of it read
+ * its postings, until the partition is posted whole.
+ */
+export async function gramBlockWrites(
+  context: ChunkContext,
+  p: PartitionKey,
+  deltas: GramDeltas,
+  census: GramCensus,
+  stored: ReadAt,
+): Promise<Writes> {
+  const { gen } = context;
+  const sizes = context.gramBlocks ?? GRAM_BLOCK_ENTRIES;
+  const writes = new Writes(gen);
+  await inParallel(deltas.changed(), IN_FLIGHT, async ([gram, changes]) => {
+    const { blocks } = await context.reads.grams.blocks(p, gram, stored);
+    if (blocks.length === 0 && census.count(gram) > 0) return;
+    const contents = new Map(
+      await Promise.all(
+        blocksToSplit(blocks, changes, sizes).map(async ({ low, before }) => {
+          const postings = await context.reads.grams.postingsBetween(
+            p,
+            gram,
+            { from: low, before },
+            loadAt(context),
+          );
+          return [low, postings.map((posting) => posting.order)] as const;
+        }),
+      ),
+    );
+    const plan = planGramBlocks(blocks, changes, gen, contents, sizes);
+    for (const block of plan.superseded)
+      writes.supersede([gramBlockKey(p, gram, block.low, block.gen)], block.gen);
+    for (const block of plan.written) writes.put(gramBlockItem(p, gram, block.low, block.count, gen));
+  });
+  return writes;
+}
+
+/** The blocks of a partition's postings written whole, as cut. */
+export function wholeGramBlockWrites(gen: number, p: PartitionKey, cutter: GramBlockCutter): Writes {
+  const writes = new Writes(gen);
+  for (const [gram, blocks] of cutter.blocks())
+    for (const block of blocks) writes.put(gramBlockItem(p, gram, block.low, block.count, gen));
+  return writes;
+}
