@@ -9,6 +9,7 @@ import {
   type GramBlockSizes,
   type GramDelta,
   GramDeltas,
+  keysAfter,
   planGramBlocks,
   rangeSegments,
   windowParts,
@@ -163,6 +164,16 @@ describe("gram blocks", () => {
     expect(() => planGramBlocks(stored, removes(1, 2, 3, 4, 5, 6, 7, 8, 9), 5, new Map(), SMALL)).toThrow(
       /fewer than no postings/,
     );
+  });
+
+  it("applies a chunk's changes to a range's keys read before them", () => {
+    const deltas = [...adds(1, 3), ...removes(4), ...adds(9)];
+    expect(keysAfter([key(2), key(4)], deltas, { low: key(2), before: key(9) })).toEqual([key(2), key(3)]);
+    expect(keysAfter([key(4)], deltas, { low: LOWEST_ORDER_KEY, before: undefined })).toEqual([
+      key(1),
+      key(3),
+      key(9),
+    ]);
   });
 
   it("keeps blocks tiling the postings through any sequence of changes", () => {

@@ -240,6 +240,15 @@ describeEachEngine("scope name postings", (getEngine) => {
 
     await loadBoth({ dynamo, memory }, CHANGES);
     await agree({ dynamo, memory });
+    // Four persons holding "z" in one chunk: the last block of "z" grows past its `max` and is
+    // split before the chunk's postings are written.
+    const zs = [7, 8, 9, 10];
+    const more = dataFileOf(
+      zs.map((n) => personInput(person(n), day(n))),
+      zs.map((n) => employeeInput(recordOf([n + 4, "acme", n, "Zia", "Zorn"]))),
+    );
+    for (const store of [dynamo, memory]) await loadData(more, store, "merge");
+    await agree({ dynamo, memory });
 
     // A snapshot back to the start undoes every change.
     for (const store of [dynamo, memory]) await loadData(DATA, store, "snapshot");

@@ -161,7 +161,7 @@ function countsAfter(stored: OrderIndex, deltas: readonly GramDelta[]): number[]
 }
 
 /** A range of a gram's postings to read: from `low`, before `before` (the end: undefined). */
-interface KeyRange {
+export interface KeyRange {
   readonly low: OrderKey;
   readonly before: OrderKey | undefined;
 }
@@ -183,6 +183,24 @@ export function blocksToSplit(
   return stored.flatMap((block, i) =>
     (counts[i] as number) > sizes.max ? [{ low: block.low, before: stored[i + 1]?.low }] : [],
   );
+}
+
+/**
+ * The keys of a range as the deltas leave them, from its keys as read before them (a chunk plans
+ * its scopes' blocks before it writes its postings).
+ */
+export function keysAfter(
+  read: readonly OrderKey[],
+  deltas: readonly GramDelta[],
+  range: KeyRange,
+): OrderKey[] {
+  const keys = new Set(read);
+  for (const { order, delta } of deltas) {
+    if (order < range.low || (range.before !== undefined && order >= range.before)) continue;
+    if (delta > 0) keys.add(order);
+    else keys.delete(order);
+  }
+  return [...keys].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 /** A block of the plan: kept as stored, or written anew; `source` is the stored low its keys were read by. */

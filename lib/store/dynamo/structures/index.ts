@@ -12,6 +12,8 @@ export {
   GramDeltas,
   gramBlockItem,
   gramBlockKey,
+  type KeyRange,
+  keysAfter,
   planGramBlocks,
   rangeSegments,
   windowParts,

@@ -13,6 +13,8 @@ import {
   GRAM_BLOCK_ENTRIES,
   gramBlockItem,
   gramBlockKey,
+  type KeyRange,
+  keysAfter,
   planGramBlocks,
 } from "../structures/index.js";
 import { type ChunkContext, loadAt } from "./chunk-context.js";
@@ -24,14 +26,16 @@ const IN_FLIGHT = 16;
  * The writes that make a partition's gram blocks count its postings after `deltas`, from the
  * blocks visible at `stored` (where `census` counted the postings before the deltas). A gram
  * posted before blocks existed (none stored, yet counted) is left without: searches of it read
- * its postings, until the partition is posted whole.
+ * its postings, until the partition is posted whole. A block to split is read as the load sees it:
+ * with the deltas' postings when `written` (a derive, after its postings), else without them (a
+ * chunk, before its writes), the deltas then applied to what was read.
  */
 export async function gramBlockWrites(
   context: ChunkContext,
   p: PartitionKey,
   deltas: GramDeltas,
   census: GramCensus,
-  stored: ReadAt,
+  { stored, written }: { readonly stored: ReadAt; readonly written: boolean },
 ): Promise<Writes> {
   const { gen } = context;
   const sizes = context.gramBlocks ?? GRAM_BLOCK_ENTRIES;
@@ -39,17 +43,19 @@ export async function gramBlockWrites(
   await inParallel(deltas.changed(), IN_FLIGHT, async ([gram, changes]) => {
     const { blocks } = await context.reads.grams.blocks(p, gram, stored);
     if (blocks.length === 0 && census.count(gram) > 0) return;
+    const keysOf = async (range: KeyRange) => {
+      const read = await context.reads.grams.postingsBetween(
+        p,
+        gram,
+        { from: range.low, before: range.before },
+        loadAt(context),
+      );
+      const orders = read.map((posting) => posting.order);
+      return written ? orders : keysAfter(orders, changes, range);
+    };
     const contents = new Map(
       await Promise.all(
-        blocksToSplit(blocks, changes, sizes).map(async ({ low, before }) => {
-          const postings = await context.reads.grams.postingsBetween(
-            p,
-            gram,
-            { from: low, before },
-            loadAt(context),
-          );
-          return [low, postings.map((posting) => posting.order)] as const;
-        }),
+        blocksToSplit(blocks, changes, sizes).map(async (range) => [range.low, await keysOf(range)] as const),
       ),
     );
     const plan = planGramBlocks(blocks, changes, gen, contents, sizes);

@@ -185,7 +185,7 @@ export async function deriveCompanyGrams(
   // Covered: the blocks as committed, counted by the changes (the census was read there too).
   const blocks =
     covered && stored
-      ? await gramBlockWrites(context, p, work.deltas, stored.census, committed)
+      ? await gramBlockWrites(context, p, work.deltas, stored.census, { stored: committed, written: true })
       : wholeGramBlockWrites(gen, p, work.cutter);
   await writeInPieces(writer, censusWrites(work, stored, blocks));
 }

@@ -112,7 +112,10 @@ export async function changeScopePostings(
     await writeInPieces(writer, writes);
   }
   // The blocks, census and marker together: one journal entry, when they fit.
-  const writes = await gramBlockWrites(context, p, scope.deltas, posted.census.census, loadAt(context));
+  const writes = await gramBlockWrites(context, p, scope.deltas, posted.census.census, {
+    stored: loadAt(context),
+    written: true,
+  });
   scopeCensusWrites(writes, [scope]);
   writes.supersede([markerKey], posted.markerGen);
   writes.put(markerItem(p, gen, marker));

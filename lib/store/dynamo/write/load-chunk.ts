@@ -130,13 +130,11 @@ async function withScopeBlocks(context: ChunkContext, plan: ChunkPlan): Promise<
   const deletes = [...plan.deletes];
   const stamps = [...plan.stamps];
   for (const scope of plan.scopes) {
-    const writes = await gramBlockWrites(
-      context,
-      scope.p,
-      scope.deltas,
-      scope.census.census,
-      loadAt(context),
-    );
+    // Before the chunk's postings are written: blocks to split are read without them.
+    const writes = await gramBlockWrites(context, scope.p, scope.deltas, scope.census.census, {
+      stored: loadAt(context),
+      written: false,
+    });
     puts.push(...writes.puts.values());
     deletes.push(...writes.deletes.values());
     stamps.push(...writes.stamps.values());

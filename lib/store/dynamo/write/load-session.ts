@@ -395,7 +395,8 @@ class DynamoLoadSession implements LoadSession {
     this.fence = fence;
     this.renewal = renewal;
     this.gen = fence.gen;
-    this.chunks = new ChunkWriter({ ...store, ...fence }, start);
+    // Chunks count the posted scopes' gram blocks: they take the store's options as derives do.
+    this.chunks = new ChunkWriter(this.context(), start);
     this.isPublished = start.published;
     this.cutShort = start.cutShort;
   }
