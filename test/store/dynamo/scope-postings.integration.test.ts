@@ -255,6 +255,26 @@ describeEachEngine("scope name postings", (getEngine) => {
     await agree({ dynamo, memory });
   });
 
+  it("keep their gram blocks in step across the chunks of one load", async () => {
+    const { dynamo, memory } = await loadedAndKept();
+    // 300 persons with a record each in acme, a load of 600 changes: several chunks, each
+    // counting into blocks the chunk before split, without reading them again.
+    const many = Array.from({ length: 300 }, (_, i) => 100 + i);
+    const at = (i: number) =>
+      `2024-03-01T00:${String(Math.floor(i / 60)).padStart(2, "0")}:${String(i % 60).padStart(2, "0")}Z`;
+    const file = dataFileOf(
+      many.map((n, i) => personInput(person(n), at(i))),
+      many.map((n, i) =>
+        employeeInput({
+          ...recordOf([n, "acme", n, i % 3 === 0 ? "Zack" : "Anna", "Zorn"]),
+          createdAt: at(i),
+        }),
+      ),
+    );
+    for (const store of [dynamo, memory]) await loadData(file, store, "merge");
+    await agree({ dynamo, memory });
+  });
+
   it("follow a key's scope change in the partition the scope had: only the persons of the companies that differ are rewritten", async () => {
     const { dynamo, memory } = await loadedAndKept();
     const before = await items().all();

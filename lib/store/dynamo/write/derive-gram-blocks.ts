@@ -6,8 +6,9 @@
  * company posted whole, a scope built) cut their blocks as they go (`wholeGramBlockWrites`).
  */
 
-import { inParallel, type PartitionKey, type ReadAt, Writes } from "../model/index.js";
-import type { GramBlockCutter, GramCensus, GramDeltas } from "../structures/index.js";
+import { hexOf } from "../../bytes.js";
+import { inParallel, type OrderIndex, type PartitionKey, type ReadAt, Writes } from "../model/index.js";
+import type { Gram, GramBlockCutter, GramCensus, GramDeltas } from "../structures/index.js";
 import {
   blocksToSplit,
   GRAM_BLOCK_ENTRIES,
@@ -23,6 +24,46 @@ import { type ChunkContext, loadAt } from "./chunk-context.js";
 const IN_FLIGHT = 16;
 
 /**
+ * A load's chunks' gram blocks of the posted scopes, as its chunks wrote them: the next chunk
+ * plans from them without reading them again (only this load writes blocks, and its chunks run
+ * one at a time). A chunk's plans join only once its writes are sent; a resumed load starts empty.
+ */
+export class GramBlockCache {
+  private readonly blocks = new Map<string, OrderIndex>();
+  private readonly pending = new Map<string, OrderIndex>();
+
+  private static key(p: PartitionKey, gram: Gram): string {
+    return `${hexOf(p)}\u0000${gram.field}\u0000${gram.text}`;
+  }
+
+  get(p: PartitionKey, gram: Gram): OrderIndex | undefined {
+    return this.blocks.get(GramBlockCache.key(p, gram));
+  }
+
+  /** A gram's blocks as the chunk being planned leaves them. */
+  plan(p: PartitionKey, gram: Gram, blocks: OrderIndex): void {
+    this.pending.set(GramBlockCache.key(p, gram), blocks);
+  }
+
+  /** The chunk's writes were sent: its plans hold. */
+  sent(): void {
+    for (const [key, blocks] of this.pending) this.blocks.set(key, blocks);
+    this.pending.clear();
+  }
+
+  /** The chunk failed: its plans are dropped. */
+  dropped(): void {
+    this.pending.clear();
+  }
+
+  /** Something else rewrote blocks (a scope change, build or repair): read them again. */
+  clear(): void {
+    this.blocks.clear();
+    this.pending.clear();
+  }
+}
+
+/**
  * The writes that make a partition's gram blocks count its postings after `deltas`, from the
  * blocks visible at `stored` (where `census` counted the postings before the deltas). A gram
  * posted before blocks existed (none stored, yet counted) is left without: searches of it read
@@ -35,13 +76,17 @@ export async function gramBlockWrites(
   p: PartitionKey,
   deltas: GramDeltas,
   census: GramCensus,
-  { stored, written }: { readonly stored: ReadAt; readonly written: boolean },
+  {
+    stored,
+    written,
+    cache,
+  }: { readonly stored: ReadAt; readonly written: boolean; readonly cache?: GramBlockCache },
 ): Promise<Writes> {
   const { gen } = context;
   const sizes = context.gramBlocks ?? GRAM_BLOCK_ENTRIES;
   const writes = new Writes(gen);
   await inParallel(deltas.changed(), IN_FLIGHT, async ([gram, changes]) => {
-    const { blocks } = await context.reads.grams.blocks(p, gram, stored);
+    const blocks = cache?.get(p, gram) ?? (await context.reads.grams.blocks(p, gram, stored)).blocks;
     if (blocks.length === 0 && census.count(gram) > 0) return;
     const keysOf = async (range: KeyRange) => {
       const read = await context.reads.grams.postingsBetween(
@@ -59,6 +104,7 @@ export async function gramBlockWrites(
       ),
     );
     const plan = planGramBlocks(blocks, changes, gen, contents, sizes);
+    cache?.plan(p, gram, plan.blocks);
     for (const block of plan.superseded)
       writes.supersede([gramBlockKey(p, gram, block.low, block.gen)], block.gen);
     for (const block of plan.written) writes.put(gramBlockItem(p, gram, block.low, block.count, gen));

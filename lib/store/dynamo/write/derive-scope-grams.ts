@@ -87,6 +87,7 @@ export async function changeScopePostings(
 ): Promise<void> {
   const { gen } = context;
   const p = scopePartition(home);
+  writer.forgetBlocks();
   const posted = await postedScope(context, p, from);
   if (!posted) return;
   const next = new Set(to);
@@ -172,6 +173,7 @@ export async function buildScopePostings(
   if (await scopePosted(context, scope.home)) return;
   const { gen } = context;
   const p = scopePartition(scope.home);
+  writer.forgetBlocks();
   await supersedeLeftovers(context, writer, p);
   const byPerson = await namesByPerson(context, scope.companies);
   const census = new GramCensus();

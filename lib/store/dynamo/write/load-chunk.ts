@@ -25,7 +25,7 @@ import {
   type StoredLocation,
 } from "../model/index.js";
 import { type ChunkContext, loadAt } from "./chunk-context.js";
-import { gramBlockWrites } from "./derive-gram-blocks.js";
+import { GramBlockCache, gramBlockWrites } from "./derive-gram-blocks.js";
 import { type JournalEntry, writeLocations } from "./journal.js";
 import {
   type ChunkInput,
@@ -125,7 +125,11 @@ const journalEntry = (plan: PlannedWrites): JournalEntry => ({
  * A chunk's writes with the posted scopes' gram blocks counted by its postings' changes: the blocks
  * as the load sees them (earlier chunks' included), like the censuses the chunk read.
  */
-async function withScopeBlocks(context: ChunkContext, plan: ChunkPlan): Promise<PlannedWrites> {
+async function withScopeBlocks(
+  context: ChunkContext,
+  plan: ChunkPlan,
+  cache: GramBlockCache,
+): Promise<PlannedWrites> {
   const puts = [...plan.puts];
   const deletes = [...plan.deletes];
   const stamps = [...plan.stamps];
@@ -134,6 +138,7 @@ async function withScopeBlocks(context: ChunkContext, plan: ChunkPlan): Promise<
     const writes = await gramBlockWrites(context, scope.p, scope.deltas, scope.census.census, {
       stored: loadAt(context),
       written: false,
+      cache,
     });
     puts.push(...writes.puts.values());
     deletes.push(...writes.deletes.values());
@@ -177,6 +182,8 @@ export class ChunkWriter {
   readonly companies: Set<string>;
   /** Scopes whose orders must be derived again before the flip (after the companies'). */
   readonly scopes: Set<ScopeId>;
+  /** The posted scopes' gram blocks as this writer's chunks left them. */
+  private readonly blocks = new GramBlockCache();
 
   constructor(
     context: ChunkContext,
@@ -187,6 +194,11 @@ export class ChunkWriter {
     this.dangling = new Map(from.dangling);
     this.companies = new Set(from.companies);
     this.scopes = new Set(from.scopes as readonly ScopeId[]);
+  }
+
+  /** Blocks were written outside chunks (a scope changed, built or repaired): chunks read them again. */
+  forgetBlocks(): void {
+    this.blocks.clear();
   }
 
   progress(): ChunkProgress {
@@ -202,13 +214,19 @@ export class ChunkWriter {
   async apply(changes: readonly Change[]): Promise<number> {
     const read: LocationsRead = new Map();
     const planned = planChunk(await readChunk(this.context, changes, read));
-    const plan = { ...planned, ...(await withScopeBlocks(this.context, planned)) };
+    const plan = { ...planned, ...(await withScopeBlocks(this.context, planned, this.blocks)) };
     for (const [personId, employeeId] of plan.dangling) {
       if (employeeId === null) this.dangling.delete(personId);
       else this.dangling.set(personId, employeeId);
     }
     for (const company of companiesOf(plan)) this.companies.add(company);
-    await this.write(plan, read);
+    try {
+      await this.write(plan, read);
+    } catch (error) {
+      this.blocks.dropped();
+      throw error;
+    }
+    this.blocks.sent();
     return plan.changed;
   }
 

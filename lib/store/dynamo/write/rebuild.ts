@@ -55,6 +55,7 @@ function derivedGen(p: PartitionKey, s: SortKey): number | undefined {
 
 /** Supersedes every derived item of partition `p` visible at the load's generation. */
 export async function supersedeDerived(context: ChunkContext, writer: ChunkWriter, p: PartitionKey) {
+  writer.forgetBlocks();
   const pages = queryPages(context.client, betweenQuery(context.table, { p, ...DERIVED }, true));
   for await (const page of pages) {
     const writes = new Writes(context.gen);
