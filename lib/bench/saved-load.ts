@@ -18,7 +18,7 @@ import { type WriteFigures, writeMeter } from "./capacity-recorder.js";
 import type { Dataset } from "./dataset.js";
 import { round } from "./report.js";
 
-type SavedStatus = "loading" | "loaded" | "written";
+type SavedStatus = "loading" | "loaded" | "written" | "undone";
 
 interface SavedState {
   /** The dataset's options and the load's mode: what the tables hold, or are being loaded with. */
@@ -121,6 +121,8 @@ function loadedFigures(folder: SavedLoadFolder, state: SavedState | undefined, l
     throw new Error(
       `a run's measured writes changed the tables in ${folder.folder}: remove it to load again`,
     );
+  if (state.status === "undone")
+    throw new Error(`the load kept in ${folder.folder} failed and was undone: remove it to load again`);
   return state.status === "loaded" ? state.figures : undefined;
 }
 
@@ -152,7 +154,7 @@ export async function savedLoad(
     progress: saved.progress,
     ids: idsValidated > 0 ? folder.readIds() : new LoadIds(),
   };
-  const outcome = await loadDataInSteps(
+  const steps = loadDataInSteps(
     job.dataset.data,
     directory,
     job.mode,
@@ -173,6 +175,14 @@ export async function savedLoad(
       },
     },
   );
+  // A load that fails is undone, so the saved progress no longer describes the tables.
+  const outcome = await steps.catch((error: unknown) => {
+    folder.save({ load, status: "undone", figures: figures() });
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`${reason}; the load kept in ${folder.folder} was undone: remove it to load again`, {
+      cause: error,
+    });
+  });
   if (outcome === "suspended") throw new LoadSuspendedError(folder.folder, last);
   const total = figures();
   folder.save({ load, status: "loaded", figures: total });

@@ -1,8 +1,8 @@
 /**
  * A benchmark load kept in a folder: suspended before every step, it goes on run after run from
  * what the folder saved, and ends with the directory a load in one go makes (same answers, verify
- * clean); once loaded, a run reuses it without writing; measured writes, or another dataset, make
- * the folder unusable with a message saying why.
+ * clean); once loaded, a run reuses it without writing; measured writes, another dataset, or a
+ * load that failed (and was undone) make the folder unusable with a message saying why.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -123,5 +123,33 @@ test("a folder holding another dataset's load is refused, naming both", async ()
     );
   } finally {
     rmSync(other, { recursive: true, force: true });
+  }
+});
+
+test("a load that fails is undone, and the folder then says to remove it", async () => {
+  const failing = mkdtempSync(join(tmpdir(), "saved-load-failing-"));
+  try {
+    const saved = new SavedLoadFolder(failing);
+    // Started before, with no step done: this run loads from the start, into a table that is not there.
+    saved.save({
+      load: JSON.stringify({ ...dataset.summary, mode: "snapshot" }),
+      status: "loading",
+      figures: { wcu: 0, writeCalls: 0, rcu: 0, seconds: 0 },
+    });
+    const missing = directoryIn("missing-directory");
+    const run = () =>
+      savedLoad(saved, missing.client, missing.directory, {
+        dataset,
+        mode: "snapshot",
+        chunk: CHUNK,
+        stop: new AbortController().signal,
+      });
+    await expect(run()).rejects.toThrow(`; the load kept in ${failing} was undone: remove it to load again`);
+    expect(saved.read()?.status).toBe("undone");
+    await expect(run()).rejects.toThrow(
+      `the load kept in ${failing} failed and was undone: remove it to load again`,
+    );
+  } finally {
+    rmSync(failing, { recursive: true, force: true });
   }
 });
