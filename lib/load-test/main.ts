@@ -22,6 +22,7 @@ import { refusedConnectionLine } from "../cli/directory-table.js";
 import { DEMO_LIMITS } from "../directory/demo-data.js";
 import { endpointsFile, readEndpoints } from "../local/endpoints-file.js";
 import { javaAvailable } from "../local/engines.js";
+import { Cleanups } from "./cleanups.js";
 import { type LoadOptions, runLoad, THROTTLE } from "./drive.js";
 import { ownServer } from "./own-server.js";
 import { formatLoadReport } from "./report.js";
@@ -114,28 +115,15 @@ async function main({ values }: CommandLine<typeof OPTIONS>): Promise<void> {
     },
     readEndpoints(endpointsFile()),
   );
-  // What undoes the run's setup (its keys on a running server, its own server), newest first.
-  const cleanups: (() => Promise<void>)[] = [];
-  const cleanUp = async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  };
-  // Ctrl-C may come twice (from the terminal, and relayed by tsx): the first one cleans up.
-  let interrupt: Promise<void> | undefined;
-  const interrupted = () => {
-    if (interrupt) return;
-    process.stderr.write("interrupted: cleaning up…\n");
-    interrupt = cleanUp().finally(() => process.exit(130));
-  };
-  process.on("SIGINT", interrupted);
+  const cleanups = new Cleanups();
   try {
-    const target = await openTarget(choice, values, (cleanup) => cleanups.push(cleanup));
+    const target = await openTarget(choice, values, cleanups.add);
     const report = await runLoad(target, options);
     console.log(formatLoadReport(report));
     if (values.out) writeFileSync(values.out, `${JSON.stringify(report, null, 2)}\n`);
     if (report.checks.some(failed)) process.exitCode = 1;
   } finally {
-    process.off("SIGINT", interrupted);
-    await cleanUp();
+    await cleanups.close();
   }
 }
 

@@ -11,6 +11,7 @@
  */
 import { type CommandLine, cli, failureLine, type OptionValues, UsageError, urlOption } from "../cli/args.js";
 import { refusedConnectionLine } from "../cli/directory-table.js";
+import { Cleanups } from "../load-test/cleanups.js";
 import { ownServer } from "../load-test/own-server.js";
 import { runningTarget } from "../load-test/running-server.js";
 import type { LoadTarget } from "../load-test/target.js";
@@ -113,25 +114,14 @@ function keyScan(
 async function main({ values }: CommandLine<typeof OPTIONS>): Promise<void> {
   const serverOutput = new Captured();
   const cliOutput = new Captured();
-  // What undoes the run's setup (its keys on a running server, its own server), newest first.
-  const cleanups: (() => Promise<void>)[] = [];
-  const cleanUp = async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  };
-  let interrupt: Promise<void> | undefined;
-  const interrupted = () => {
-    if (interrupt) return;
-    process.stderr.write("interrupted: cleaning up…\n");
-    interrupt = cleanUp().finally(() => process.exit(130));
-  };
-  process.on("SIGINT", interrupted);
+  const cleanups = new Cleanups();
   const results: CaseResult[] = [];
   const report = (result: CaseResult) => {
     results.push(result);
     console.log(formatCase(result).join("\n"));
   };
   try {
-    const { target, own } = await openTarget(values, serverOutput, (cleanup) => cleanups.push(cleanup));
+    const { target, own } = await openTarget(values, serverOutput, cleanups.add);
     const [first, second] = target.companyIds;
     if (first === undefined || second === undefined) throw new Error("the probe needs two companies");
     const context: ProbeContext = {
@@ -152,11 +142,10 @@ async function main({ values }: CommandLine<typeof OPTIONS>): Promise<void> {
       }),
     );
     // Its own server's output is read to the end once it has exited.
-    await cleanUp();
+    await cleanups.run();
     report(keyScan(target.keys, own ? serverOutput.text() : undefined, cliOutput.text()));
   } finally {
-    process.off("SIGINT", interrupted);
-    await cleanUp();
+    await cleanups.close();
   }
   const failures = results.filter((result) => !casePassed(result)).length;
   console.log(
