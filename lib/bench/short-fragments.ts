@@ -76,7 +76,19 @@ function bodies(
     ["last name, 1 rare letter", { lastName: f.rareLetter }],
     ["first name, 2 rare letters", { firstName: f.rarePair }],
     ["1 common letter + 3 of a last name", { firstName: f.commonLetter, lastName: lastName3 }],
+    [
+      "1 common letter + 3 of a last name, offset 1,000",
+      { firstName: f.commonLetter, lastName: lastName3, offset: DEEP_OFFSET },
+    ],
     ["1 common letter + 2 common of a last name", { firstName: f.commonLetter, lastName: f.commonPair }],
+    [
+      "1 common letter + 2 common of a last name, offset 1,000",
+      { firstName: f.commonLetter, lastName: f.commonPair, offset: DEEP_OFFSET },
+    ],
+    [
+      "1 common letter + 2 common of a last name, created range",
+      { firstName: f.commonLetter, lastName: f.commonPair, ...range },
+    ],
     ["first name, 1 common letter, created range", { firstName: f.commonLetter, ...range }],
     [
       "first name, 1 common letter, created range, offset 1,000",

@@ -22,7 +22,10 @@ const SHORT = [
   "last name, 1 rare letter",
   "first name, 2 rare letters",
   "1 common letter + 3 of a last name",
+  "1 common letter + 3 of a last name, offset 1,000",
   "1 common letter + 2 common of a last name",
+  "1 common letter + 2 common of a last name, offset 1,000",
+  "1 common letter + 2 common of a last name, created range",
   "first name, 1 common letter, created range",
   "first name, 1 common letter, created range, offset 1,000",
   "last name, 2 common letters, created range",
@@ -132,10 +135,39 @@ describe("scale mix", () => {
       firstName: letter,
     });
     // The common ones in the middle half of the records, first and deep.
-    const { createdFrom, createdBefore } = short[7] ?? {};
+    const by = (name: string) => short[SHORT.indexOf(name)];
+    const { createdFrom, createdBefore } = by("first name, 1 common letter, created range") ?? {};
     expect(String(createdFrom) < String(createdBefore)).toBe(true);
-    expect(short[8]).toEqual({ firstName: letter, createdFrom, createdBefore, offset: 1_000 });
-    expect(short[9]).toEqual({ lastName: short[2]?.lastName, createdFrom, createdBefore });
+    expect(by("first name, 1 common letter, created range, offset 1,000")).toEqual({
+      firstName: letter,
+      createdFrom,
+      createdBefore,
+      offset: 1_000,
+    });
+    const pair = short[2]?.lastName;
+    expect(by("last name, 2 common letters, created range")).toEqual({
+      lastName: pair,
+      createdFrom,
+      createdBefore,
+    });
+    // Two names: deep, and in the range.
+    const three = short[5]?.lastName;
+    expect(by("1 common letter + 3 of a last name, offset 1,000")).toEqual({
+      firstName: letter,
+      lastName: three,
+      offset: 1_000,
+    });
+    expect(by("1 common letter + 2 common of a last name, offset 1,000")).toEqual({
+      firstName: letter,
+      lastName: pair,
+      offset: 1_000,
+    });
+    expect(by("1 common letter + 2 common of a last name, created range")).toEqual({
+      firstName: letter,
+      lastName: pair,
+      createdFrom,
+      createdBefore,
+    });
     for (const body of short) expect(hasShortFragment(body)).toBe(true);
     expect(hasShortFragment({ firstName: "ann", lastName: "smit" })).toBe(false);
   });
