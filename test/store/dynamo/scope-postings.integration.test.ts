@@ -108,14 +108,24 @@ const query = (
 });
 
 /**
- * A short fragment alone, with a created range: answered from its gram's blocks (tiny here, see
- * BLOCKS), at offsets from the first match, inside the range, and past its total.
+ * Answered from gram blocks (tiny here, see BLOCKS), at offsets from the first match, inside the
+ * range, and past its total: a short fragment alone with a created range; two fragments of 1 to 3
+ * characters, one of them 1 or 2 (partner counts), with or without one. "ë" + "ok": person 1 holds
+ * both once record 9 is theirs, but in two pairs (Zoëlle García, Zoey Garcia-Okafor): no match.
  */
 const RANGED: [object, object][] = [
   [{ firstName: "z" }, { from: instantKey(day(2)) }],
   [{ lastName: "a" }, { from: instantKey(day(2)), before: instantKey(day(6)) }],
   [{ firstName: "an" }, { before: instantKey(day(5)) }],
   [{ lastName: "r" }, { from: instantKey(day(1)) }],
+  [{ firstName: "z", lastName: "g" }, {}],
+  [{ firstName: "zo", lastName: "ok" }, {}],
+  [{ firstName: "an", lastName: "o" }, { from: instantKey(day(2)) }],
+  [{ firstName: "e", lastName: "ng" }, {}],
+  [{ firstName: "ie", lastName: "oka" }, {}],
+  [{ firstName: "ë", lastName: "ok" }, {}],
+  [{ firstName: "zoe", lastName: "a" }, { before: instantKey(day(6)) }],
+  [{ firstName: "z", lastName: "q" }, {}],
 ];
 const WINDOWS = [
   { offset: 0, limit: 2 },

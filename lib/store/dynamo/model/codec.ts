@@ -256,18 +256,48 @@ export function decodeScopeMarker(stored: Uint8Array, markerGen: number): ScopeM
 }
 
 /**
- * What a gram block's value holds after the format byte: its kind first, so partner counts (how
- * many of the block's holders also hold each short gram of the other name) can follow in a later
- * kind without a new family byte. Kind 1: the block's count only.
+ * What a gram block's value holds after the format byte: its kind first. Kind 1: the block's count
+ * only (written before partner counts; still read: its partners are unknown). Kind 2: the count,
+ * then its partner census: per 1 or 2 code-point gram of the other name (sorted, UTF-8 with a
+ * length byte), how many of the block's holders have one name pair holding both grams (a varint,
+ * never 0).
  */
-const GRAM_BLOCK_KIND = { counts: 0x01 } as const;
+const GRAM_BLOCK_KIND = { counts: 0x01, partners: 0x02 } as const;
 
-/** A gram block's value: how many of its gram's postings it counts (gram-blocks.ts). */
-export const encodeGramBlock = (n: number): Uint8Array => value(6).u8(GRAM_BLOCK_KIND.counts).u32(n).done();
+/** How many of a gram block's holders hold each short gram of the other name with it. */
+export type GramPartners = ReadonlyMap<string, number>;
 
-export function decodeGramBlock(stored: Uint8Array): { n: number } {
+/** A gram block's value: how many of its gram's postings it counts, and their partners (gram-blocks.ts). */
+export function encodeGramBlock(n: number, partners?: GramPartners): Uint8Array {
+  if (partners === undefined) return value(6).u8(GRAM_BLOCK_KIND.counts).u32(n).done();
+  const writer = value(10 + 6 * partners.size)
+    .u8(GRAM_BLOCK_KIND.partners)
+    .u32(n)
+    .varint(partners.size);
+  for (const [gram, count] of [...partners].sort(([a], [b]) => compareText(a, b))) {
+    if (count <= 0) throw new Error(`a gram block's partner "${gram}" counted ${count}`);
+    const bytes = utf8Bytes(gram);
+    writer.u8(bytes.length).bytes(bytes).varint(count);
+  }
+  return writer.done();
+}
+
+/** A gram block's count and partner census (undefined: kind 1, written without one). */
+export function decodeGramBlock(stored: Uint8Array): { n: number; partners?: GramPartners } {
   const reader = valueReader(stored);
   const kind = reader.u8();
-  if (kind !== GRAM_BLOCK_KIND.counts) throw new FormatError(`a gram block of kind ${kind}`);
-  return whole(reader, { n: reader.u32() });
+  if (kind === GRAM_BLOCK_KIND.counts) return whole(reader, { n: reader.u32() });
+  if (kind !== GRAM_BLOCK_KIND.partners) throw new FormatError(`a gram block of kind ${kind}`);
+  const n = reader.u32();
+  const partners = new Map<string, number>();
+  let previous: string | undefined;
+  for (let size = reader.varint(); size > 0; size--) {
+    const gram = reader.text(reader.u8());
+    const count = reader.varint();
+    if (count === 0 || (previous !== undefined && compareText(previous, gram) >= 0))
+      throw new FormatError("a gram block's partners out of order or counting none");
+    partners.set(gram, count);
+    previous = gram;
+  }
+  return whole(reader, { n, partners });
 }

@@ -40,6 +40,7 @@ export {
   encodeScopeMarker,
   endsWithItsStream,
   FORMAT,
+  type GramPartners,
   type Location,
   type ScopeMarker,
 } from "./codec.js";

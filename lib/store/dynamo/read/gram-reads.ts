@@ -9,7 +9,7 @@ import type { CreatedRange } from "../../../search/matching.js";
 import type { OrderKey } from "../../binary-keys.js";
 import { emptyOrderRange, orderRange } from "../../order-range.js";
 import { DIRECTORY_ATTR as A } from "../../tables.js";
-import type { Item, ItemKey, OrderIndex, ReadAt, VersionedItem } from "../model/index.js";
+import type { Item, ItemKey, ReadAt, VersionedItem } from "../model/index.js";
 import {
   betweenQuery,
   bytesOf,
@@ -32,7 +32,13 @@ import {
   queryPages,
   visibleChunks,
 } from "../model/index.js";
-import { type Gram, GramCensus, type StoredGramCensus } from "../structures/index.js";
+import {
+  type Gram,
+  type GramBlockIndex,
+  type GramBlockRef,
+  GramCensus,
+  type StoredGramCensus,
+} from "../structures/index.js";
 
 const CENSUS_KEYS = { genOf: gramCensusGenOf, chunkOf: gramCensusChunkOf };
 
@@ -81,19 +87,20 @@ export class GramReads {
    * One gram's blocks visible at `at`, in order, with the first one's key (what a failed check
    * names); none for a gram not posted, or posted before blocks were written.
    */
-  async blocks(p: PartitionKey, gram: Gram, at: ReadAt): Promise<{ blocks: OrderIndex; first?: ItemKey }> {
+  async blocks(
+    p: PartitionKey,
+    gram: Gram,
+    at: ReadAt,
+  ): Promise<{ blocks: GramBlockIndex; first?: ItemKey }> {
     const items = await queryAll(
       this.client,
       betweenQuery(this.table, { p, ...gramBlockRange(gram.field, gram.text) }, at.consistent),
     );
     const visible = items.filter((item) => companyItemVisible(item, at));
-    const blocks = visible.map((item) => {
+    const blocks = visible.map((item): GramBlockRef => {
       const sort = bytesOf(item[A.sort]);
-      return {
-        low: gramBlockOfSort(sort).low,
-        gen: genOf(sort),
-        count: decodeGramBlock(bytesOf(item[A.data])).n,
-      };
+      const { n, partners } = decodeGramBlock(bytesOf(item[A.data]));
+      return { low: gramBlockOfSort(sort).low, gen: genOf(sort), count: n, partners };
     });
     for (const [i, block] of blocks.entries())
       if (i > 0 && (blocks[i - 1] as (typeof blocks)[number]).low === block.low)
@@ -123,18 +130,34 @@ export class GramReads {
   async postingsBetween(
     p: PartitionKey,
     gram: Gram,
-    { from, before }: { readonly from?: OrderKey | undefined; readonly before?: OrderKey | undefined },
+    range: { readonly from?: OrderKey | undefined; readonly before?: OrderKey | undefined },
     at: ReadAt,
     count = Number.POSITIVE_INFINITY,
+  ): Promise<VersionedItem[]> {
+    return this.matchingBetween(p, gram, range, at, undefined, count, count);
+  }
+
+  /**
+   * The same, keeping only the postings `keep` keeps (all: undefined): the first `count` kept,
+   * read `step` postings a Query page (at most: a page also ends at 1 MB).
+   */
+  async matchingBetween(
+    p: PartitionKey,
+    gram: Gram,
+    { from, before }: { readonly from?: OrderKey | undefined; readonly before?: OrderKey | undefined },
+    at: ReadAt,
+    keep: ((item: Item) => boolean) | undefined,
+    count = Number.POSITIVE_INFINITY,
+    step = Number.POSITIVE_INFINITY,
   ): Promise<VersionedItem[]> {
     if (count <= 0) return [];
     const { low, high } = postingRange(gram.field, gram.text, from, before);
     const query = betweenQuery(this.table, { p, low, high }, at.consistent);
     const found: VersionedItem[] = [];
-    const limit = Number.isFinite(count) ? { Limit: count } : {};
+    const limit = Number.isFinite(step) ? { Limit: Math.max(1, Math.ceil(step)) } : {};
     for await (const page of queryPages(this.client, { ...query, ...limit })) {
       for (const item of page) {
-        if (!companyItemVisible(item, at)) continue;
+        if (!companyItemVisible(item, at) || (keep && !keep(item))) continue;
         const sort = bytesOf(item[A.sort]);
         found.push({ order: postingOfSort(sort).order, gen: genOf(sort), item });
       }

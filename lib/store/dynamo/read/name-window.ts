@@ -10,6 +10,9 @@
  *   (gram-blocks.ts), so the total is the whole blocks inside the range plus the two boundary
  *   blocks' parts, read; then only the blocks holding the window are read. A gram with no blocks
  *   (posted before blocks existed) is read as below.
+ * - Two fragments, first and last name, each of 1 to 3 characters and one of them of 1 or 2: the
+ *   blocks of one count the matches by their partner counts of the other, so the total and window
+ *   are found the same way, with or without a created range.
  * - One gram otherwise: its postings and the marker, at once; several: the census, then the rarest
  *   gram's postings. Each posting's pairs are checked against the whole filter.
  */
@@ -18,7 +21,7 @@ import { namesMatch } from "../../../search/matching.js";
 import { pageOf } from "../../../search/paging.js";
 import { emptyOrderRange, orderRange } from "../../order-range.js";
 import { DIRECTORY_ATTR as A } from "../../tables.js";
-import type { BlockRef, ItemKey, ReadAt, VersionedItem } from "../model/index.js";
+import type { BlockRef, Item, ItemKey, ReadAt, VersionedItem } from "../model/index.js";
 import {
   bytesOf,
   decodeNamePairs,
@@ -27,7 +30,18 @@ import {
   keyText,
   type PartitionKey,
 } from "../model/index.js";
-import { blocksTotal, filterGrams, type Gram, rangeSegments, windowParts } from "../structures/index.js";
+import {
+  blocksTotal,
+  filterGrams,
+  type Gram,
+  type GramBlockIndex,
+  type GramBlockRef,
+  isPartnerGram,
+  partnerCounts,
+  rangeSegments,
+  type StoredGramCensus,
+  windowParts,
+} from "../structures/index.js";
 import type { DirectoryReads } from "./reads.js";
 
 export interface NameQuery {
@@ -83,10 +97,83 @@ const blockKey = (p: PartitionKey, gram: Gram, block: BlockRef): ItemKey => ({
 });
 
 /**
+ * The window and total of the postings of `gram` matching a query, from its blocks, given how many
+ * matches each block holds (`counts`: all its postings for a lone gram, its partner count for two
+ * fragments). The boundary blocks' parts in the created range are read and their matches (`keep`;
+ * all when undefined) counted: the exact total. Then only the blocks holding the window are read,
+ * a block's postings up to its last match needed; each must hold what it counts, or the search
+ * fails as `exactWindow`'s does.
+ */
+async function windowOfBlocks(
+  reads: DirectoryReads,
+  p: PartitionKey,
+  gram: Gram,
+  { blocks, counts }: { readonly blocks: GramBlockIndex; readonly counts: readonly number[] },
+  query: NameQuery,
+  at: ReadAt,
+  keep: ((item: Item) => boolean) | undefined,
+): Promise<NameWindow> {
+  const range = orderRange(query.created);
+  if (emptyOrderRange(range)) return { page: [], total: 0 };
+  const segments = rangeSegments(blocks, range.from, range.before);
+  // The boundary blocks' parts in the range are read: they give their counts and their matches.
+  const parts = await Promise.all(
+    segments.map((segment) =>
+      segment.whole ? undefined : reads.grams.matchingBetween(p, gram, segment, at, keep),
+    ),
+  );
+  const matches = segments.map((segment, i) => parts[i]?.length ?? (counts[segment.block] as number));
+  const total = matches.reduce((sum, count) => sum + count, 0);
+  const pieces = await Promise.all(
+    windowParts(matches, query.offset, query.limit).map(async ({ segment: i, start, end }) => {
+      const segment = segments[i] as (typeof segments)[number];
+      const block = blocks[segment.block] as GramBlockRef;
+      // Matches spread evenly: a Query page of about as many postings as should hold them.
+      const step = keep ? Math.ceil((end / (matches[i] as number)) * block.count * 1.25) + 16 : end;
+      const read =
+        parts[i] ??
+        (await reads.grams.matchingBetween(
+          p,
+          gram,
+          segment,
+          at,
+          keep,
+          end,
+          step >= block.count ? Number.POSITIVE_INFINITY : step,
+        ));
+      if (read.length < end)
+        throw disagree(
+          blockKey(p, gram, block),
+          `counts ${matches[i]} ${keep ? "matches" : "postings"}, but ${read.length} were read`,
+        );
+      return read.slice(start, end);
+    }),
+  );
+  return { page: pieces.flat(), total };
+}
+
+/** A gram's blocks visible at `at`, checked against the census's count; undefined when it has none. */
+function checkedBlocks(
+  stored: StoredGramCensus,
+  p: PartitionKey,
+  gram: Gram,
+  { blocks, first }: { readonly blocks: GramBlockIndex; readonly first?: ItemKey },
+): GramBlockIndex | undefined {
+  if (!first) return undefined;
+  const counted = stored.census.count(gram);
+  if (blocksTotal(blocks) !== counted)
+    throw disagree(
+      first,
+      `and the others of ${gram.field} gram ${JSON.stringify(gram.text)} count ${blocksTotal(blocks)} postings, ` +
+        `but the names census of ${keyText({ p, s: gramCensusSort(stored.gen, 0) })} counts ${counted}`,
+    );
+  return blocks;
+}
+
+/**
  * The window and total of one gram's postings in a created range, from its blocks; undefined when
  * the partition is not posted, or the gram has no blocks (posted before they existed). Census and
- * blocks at once, then the boundary blocks' parts in the range, then the whole blocks holding the
- * window: each block read must hold what it counts, or the search fails as `exactWindow`'s does.
+ * blocks at once, then `windowOfBlocks`.
  */
 async function blockWindow(
   reads: DirectoryReads,
@@ -95,43 +182,53 @@ async function blockWindow(
   query: NameQuery,
   at: ReadAt,
 ): Promise<NameWindow | undefined> {
-  const [stored, { blocks, first }] = await Promise.all([
-    reads.grams.census(p, at),
-    reads.grams.blocks(p, gram, at),
-  ]);
+  const [stored, read] = await Promise.all([reads.grams.census(p, at), reads.grams.blocks(p, gram, at)]);
   if (!stored) return undefined;
-  const counted = stored.census.count(gram);
-  if (!first) return counted === 0 ? { page: [], total: 0 } : undefined;
-  if (blocksTotal(blocks) !== counted)
-    throw disagree(
-      first,
-      `and the others of ${gram.field} gram ${JSON.stringify(gram.text)} count ${blocksTotal(blocks)} postings, ` +
-        `but the names census of ${keyText({ p, s: gramCensusSort(stored.gen, 0) })} counts ${counted}`,
-    );
-  const range = orderRange(query.created);
-  if (emptyOrderRange(range)) return { page: [], total: 0 };
-  const segments = rangeSegments(blocks, range.from, range.before);
-  // The boundary blocks' parts in the range are read: they give their counts and their postings.
-  const parts = await Promise.all(
-    segments.map((segment) =>
-      segment.whole ? undefined : reads.grams.postingsBetween(p, gram, segment, at),
-    ),
-  );
-  const counts = segments.map((segment, i) => parts[i]?.length ?? (blocks[segment.block]?.count as number));
-  const total = counts.reduce((sum, count) => sum + count, 0);
-  const pieces = await Promise.all(
-    windowParts(counts, query.offset, query.limit).map(async ({ segment: i, start, end }) => {
-      const segment = segments[i] as (typeof segments)[number];
-      const read = parts[i] ?? (await reads.grams.postingsBetween(p, gram, segment, at, end));
-      if (read.length < end)
-        throw disagree(
-          blockKey(p, gram, blocks[segment.block] as BlockRef),
-          `counts ${counts[i]} postings, but ${read.length} were read`,
-        );
-      return read.slice(start, end);
-    }),
-  );
-  return { page: pieces.flat(), total };
+  const blocks = checkedBlocks(stored, p, gram, read);
+  if (!blocks) return stored.census.count(gram) === 0 ? { page: [], total: 0 } : undefined;
+  const counts = blocks.map((block) => block.count);
+  return windowOfBlocks(reads, p, gram, { blocks, counts }, query, at, undefined);
+}
+
+/**
+ * Both names' fragments, when gram blocks count their matches: each of 1 to 3 code points (so its
+ * gram is the fragment itself) and one of them of 1 or 2 (a partner of the other's blocks).
+ */
+function fragmentPair(grams: readonly Gram[], filter: EmploymentFilter): [Gram, Gram] | undefined {
+  const [first, last] = grams;
+  if (grams.length !== 2 || !first || !last || first.field !== "firstName" || last.field !== "lastName")
+    return undefined;
+  if (filter.firstName !== first.text || filter.lastName !== last.text) return undefined;
+  return isPartnerGram(first.text) || isPartnerGram(last.text) ? [first, last] : undefined;
+}
+
+/**
+ * The window and total of two fragments' matches (`fragmentPair`) from the gram blocks of one of
+ * them, each block's partner count of the other its matches; undefined when the partition is not
+ * posted, or the driving gram has no blocks or blocks without partners (written before them). The
+ * census first: the rarer fragment drives (fewer blocks to read), if the other is short enough to
+ * be its partner.
+ */
+async function partnerWindow(
+  reads: DirectoryReads,
+  p: PartitionKey,
+  [first, last]: [Gram, Gram],
+  query: NameQuery,
+  at: ReadAt,
+): Promise<NameWindow | undefined> {
+  const stored = await reads.grams.census(p, at);
+  if (!stored) return undefined;
+  const { census } = stored;
+  if (census.count(first) === 0 || census.count(last) === 0) return { page: [], total: 0 };
+  const firstDrives =
+    isPartnerGram(last.text) && (!isPartnerGram(first.text) || census.count(first) <= census.count(last));
+  const [gram, partner] = firstDrives ? [first, last] : [last, first];
+  const blocks = checkedBlocks(stored, p, gram, await reads.grams.blocks(p, gram, at));
+  const counts = blocks && partnerCounts(blocks, partner.text);
+  if (!blocks || !counts) return undefined;
+  const keep = (item: Item) =>
+    decodeNamePairs(bytesOf(item[A.data])).some((pair) => namesMatch(pair, query.filter));
+  return windowOfBlocks(reads, p, gram, { blocks, counts }, query, at, keep);
 }
 
 /** Every posting matching the filter, in order; undefined when the partition is not posted. */
@@ -183,6 +280,11 @@ export async function nameWindow(
     const exact = unbounded(query)
       ? await exactWindow(reads, p, only, query, at)
       : await blockWindow(reads, p, only, query, at);
+    if (exact) return exact;
+  }
+  const pair = fragmentPair(grams, query.filter);
+  if (pair) {
+    const exact = await partnerWindow(reads, p, pair, query, at);
     if (exact) return exact;
   }
   const matches = await matchingPostings(reads, p, grams, query, at);

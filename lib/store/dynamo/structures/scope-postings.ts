@@ -122,7 +122,7 @@ function supersedePostings(
     gen,
   );
   scope.counts.add(grams, -1);
-  scope.deltas.add(grams, order, -1);
+  scope.deltas.add(pairs, order, -1);
 }
 
 /** A person's postings in a scope put at `writes.gen`, counted into its census and blocks. */
@@ -130,7 +130,7 @@ function putPostings(writes: Writes, scope: ScopeWork, pairs: readonly NamePair[
   for (const item of scopePostingItems(scope.p, pairs, order, writes.gen)) writes.put(item);
   const grams = scopeGramsOf(pairs);
   scope.counts.add(grams, 1);
-  scope.deltas.add(grams, order, 1);
+  scope.deltas.add(pairs, order, 1);
 }
 
 /**

@@ -325,7 +325,10 @@ export class Census {
     if (unseen !== undefined) return unseen ?? undefined;
     const data = bytesOf(item[A.data]);
     if (isGramMarkerSort(key.s)) return this.marker(key, owner, data, gen);
-    if (isGramBlockSort(key.s)) return this.grams.block(key, owner, decodeGramBlock(data).n);
+    if (isGramBlockSort(key.s)) {
+      const { n, partners } = decodeGramBlock(data);
+      return this.grams.block(key, owner, n, partners);
+    }
     if (!isCensus) return this.grams.posting(key, owner, data);
     const first = { p: key.p, s: gramCensusSort(gen, 0) };
     const gathered = this.gather(first, gramCensusChunkOf(key.s), item, "names census");

@@ -3,22 +3,34 @@
  * marker is visible, each gram its census counts has blocks that tile its postings from the lowest
  * order key, each counting exactly the visible postings between its low and the next block's (none
  * empty, none above the most a block holds), the whole the census's count; no other block is
- * visible. A table is read in key order, and a gram's blocks sort just before its postings, so each
- * posting is counted into its block as it is read: kept are the blocks (about one per 1,000
- * postings), never the postings.
+ * visible. Each partner count is exactly the block's holders whose pairs hold both grams. A table
+ * is read in key order, and a gram's blocks sort just before its postings, so each posting is
+ * counted into its block as it is read: kept are the blocks (about one per 1,000 postings), never
+ * the postings; a block's partner counts are settled (and let go) once the postings pass it.
  */
+
+import type { NamePair } from "../../../search/matching.js";
 import type { OrderKey } from "../../binary-keys.js";
-import type { ItemKey } from "../model/index.js";
+import type { GramPartners, ItemKey } from "../model/index.js";
 import { type GramField, gramBlockOfSort, LOWEST_ORDER_KEY } from "../model/index.js";
-import { GRAM_BLOCK_ENTRIES, type GramCensus } from "../structures/index.js";
+import { GRAM_BLOCK_ENTRIES, type GramCensus, partnersOf } from "../structures/index.js";
 import type { Problem } from "./verify-rules.js";
 
-/** A visible block as read: its low, its count, the postings seen in its range, its key. */
+/**
+ * A visible block as read: its low, its count, the postings seen in its range, its key; its
+ * partner counts less those of the holders seen (all 0 once its postings are read; undefined when
+ * written without partners, or once settled), and what was wrong with them when settled.
+ */
 interface SeenBlock {
   readonly low: OrderKey;
   readonly count: number;
   seen: number;
   readonly key: ItemKey;
+  partners: Map<string, number> | undefined;
+  stored: GramPartners | undefined;
+  /** Written without partner counts (kind 1, before them). */
+  readonly counted: boolean;
+  wrong?: string;
 }
 
 /** One owner's gram's blocks, and its postings read before any of them (a scan out of key order). */
@@ -27,6 +39,8 @@ interface SeenGram {
   readonly field: GramField;
   readonly text: string;
   readonly blocks: SeenBlock[];
+  /** The block the last posting was counted into: settled when a posting passes it. */
+  open?: SeenBlock;
 }
 
 const gramOf = (owner: string, field: GramField, text: string) => `${owner}\u0000${field}\u0000${text}`;
@@ -43,13 +57,29 @@ function holding(blocks: readonly SeenBlock[], order: OrderKey): SeenBlock | und
   return blocks[low - 1];
 }
 
+/** A block's partner counts against its holders seen: what is wrong, kept; the counts let go. */
+function settle(block: SeenBlock): void {
+  const { partners, stored } = block;
+  if (!partners || !stored) return;
+  const wrong = [...partners]
+    .filter(([, left]) => left !== 0)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))[0];
+  if (wrong) {
+    const [partner, left] = wrong;
+    const counted = stored.get(partner) ?? 0;
+    block.wrong ??= `a gram block that counts ${counted} holders of partner "${partner}", where ${counted - left} are`;
+  }
+  block.partners = undefined;
+  block.stored = undefined;
+}
+
 export class GramBlockTally {
   private readonly grams = new Map<string, SeenGram>();
   /** Per owner's gram, postings read while none of its blocks had been. */
   private readonly early = new Map<string, ItemKey>();
 
   /** A visible gram block: what is wrong with it on its own, if anything. */
-  block(key: ItemKey, owner: string, count: number): string | undefined {
+  block(key: ItemKey, owner: string, count: number, partners: GramPartners | undefined): string | undefined {
     const { field, text, low } = gramBlockOfSort(key.s);
     if (count === 0) return "a gram block that counts no posting";
     if (count > GRAM_BLOCK_ENTRIES.max)
@@ -61,21 +91,43 @@ export class GramBlockTally {
       return last.low === low
         ? "a second visible version of a gram block"
         : "gram blocks read out of key order";
-    gram.blocks.push({ low, count, seen: 0, key });
+    if (partners && [...partners.values()].some((n) => n > count))
+      return "a gram block that counts a partner more often than postings";
+    gram.blocks.push({
+      low,
+      count,
+      seen: 0,
+      key,
+      partners: partners && new Map(partners),
+      stored: partners,
+      counted: partners !== undefined,
+    });
     this.grams.set(id, gram);
     return undefined;
   }
 
-  /** A visible posting, counted into its gram's block. */
-  posting(key: ItemKey, owner: string, field: GramField, text: string, order: OrderKey): void {
-    const id = gramOf(owner, field, text);
-    const gram = this.grams.get(id);
-    if (!gram) {
+  /** A visible posting (its holder's pairs), counted into its gram's block and partners. */
+  posting(
+    key: ItemKey,
+    owner: string,
+    gram: { readonly field: GramField; readonly text: string },
+    order: OrderKey,
+    pairs: readonly NamePair[],
+  ): void {
+    const id = gramOf(owner, gram.field, gram.text);
+    const seen = this.grams.get(id);
+    if (!seen) {
       if (!this.early.has(id)) this.early.set(id, key);
       return;
     }
-    const block = holding(gram.blocks, order);
-    if (block) block.seen += 1;
+    const block = holding(seen.blocks, order);
+    if (!block) return;
+    if (seen.open && seen.open !== block) settle(seen.open);
+    seen.open = block;
+    block.seen += 1;
+    if (block.partners)
+      for (const partner of partnersOf(gram, pairs))
+        block.partners.set(partner, (block.partners.get(partner) ?? 0) - 1);
   }
 
   /** One owner's gram's blocks against its postings and its census's count. */
@@ -87,12 +139,21 @@ export class GramBlockTally {
       return { key: early, what: "a posting read before its gram's blocks (a scan out of key order)" };
     if (first.low !== LOWEST_ORDER_KEY)
       return { key: first.key, what: "a gram's first block is not from the lowest key" };
-    for (const block of gram.blocks)
+    for (const block of gram.blocks) {
       if (block.seen !== block.count)
         return {
           key: block.key,
           what: `a gram block that counts ${block.count} postings, where ${block.seen} are`,
         };
+      settle(block);
+      if (block.wrong) return { key: block.key, what: block.wrong };
+    }
+    const uncounted = gram.blocks.find((block) => !block.counted);
+    if (uncounted)
+      return {
+        key: uncounted.key,
+        what: "a gram block without partner counts (written before they were: post it whole)",
+      };
     const counted = census.count(gram);
     const total = gram.blocks.reduce((sum, block) => sum + block.count, 0);
     if (total !== counted)

@@ -9,7 +9,7 @@
  */
 import type { NamePair } from "../../../search/matching.js";
 import { ORDER_KEY_BYTES, type OrderKey } from "../../binary-keys.js";
-import type { ItemKey } from "../model/index.js";
+import type { GramPartners, ItemKey } from "../model/index.js";
 import { decodeNamePairs, type GramField, genOf, type PartitionKey, postingOfSort } from "../model/index.js";
 import { type Gram, GramCensus, gramsOfPairs, postingKey } from "../structures/index.js";
 import { GramBlockTally } from "./verify-gram-blocks.js";
@@ -107,13 +107,13 @@ export class GramTally {
     seen.digest = sum(seen.digest, postingDigest(field, text, JSON.stringify(pairs)));
     this.postings.set(id, seen);
     if (!this.posted.has(company)) this.posted.set(company, key);
-    this.blocks.posting(key, company, field, text, order);
+    this.blocks.posting(key, company, { field, text }, order, pairs);
     return undefined;
   }
 
   /** A visible gram block: what is wrong with it on its own, if anything. */
-  block(key: ItemKey, owner: string, count: number): string | undefined {
-    return this.blocks.block(key, owner, count);
+  block(key: ItemKey, owner: string, count: number, partners: GramPartners | undefined): string | undefined {
+    return this.blocks.block(key, owner, count, partners);
   }
 
   /** Each owner with a visible posting, marker or census, and one such item's key. */

@@ -7,8 +7,23 @@
  */
 
 import { hexOf } from "../../bytes.js";
-import { inParallel, type OrderIndex, type PartitionKey, type ReadAt, Writes } from "../model/index.js";
-import type { Gram, GramBlockCutter, GramCensus, GramDeltas } from "../structures/index.js";
+import { DIRECTORY_ATTR as A } from "../../tables.js";
+import {
+  bytesOf,
+  decodeNamePairs,
+  inParallel,
+  type PartitionKey,
+  type ReadAt,
+  Writes,
+} from "../model/index.js";
+import type {
+  Gram,
+  GramBlockCutter,
+  GramBlockIndex,
+  GramCensus,
+  GramDeltas,
+  Holder,
+} from "../structures/index.js";
 import {
   blocksToSplit,
   GRAM_BLOCK_ENTRIES,
@@ -16,6 +31,7 @@ import {
   gramBlockKey,
   type KeyRange,
   keysAfter,
+  partnersOf,
   planGramBlocks,
 } from "../structures/index.js";
 import { type ChunkContext, loadAt } from "./chunk-context.js";
@@ -29,19 +45,19 @@ const IN_FLIGHT = 16;
  * one at a time). A chunk's plans join only once its writes are sent; a resumed load starts empty.
  */
 export class GramBlockCache {
-  private readonly blocks = new Map<string, OrderIndex>();
-  private readonly pending = new Map<string, OrderIndex>();
+  private readonly blocks = new Map<string, GramBlockIndex>();
+  private readonly pending = new Map<string, GramBlockIndex>();
 
   private static key(p: PartitionKey, gram: Gram): string {
     return `${hexOf(p)}\u0000${gram.field}\u0000${gram.text}`;
   }
 
-  get(p: PartitionKey, gram: Gram): OrderIndex | undefined {
+  get(p: PartitionKey, gram: Gram): GramBlockIndex | undefined {
     return this.blocks.get(GramBlockCache.key(p, gram));
   }
 
   /** A gram's blocks as the chunk being planned leaves them. */
-  plan(p: PartitionKey, gram: Gram, blocks: OrderIndex): void {
+  plan(p: PartitionKey, gram: Gram, blocks: GramBlockIndex): void {
     this.pending.set(GramBlockCache.key(p, gram), blocks);
   }
 
@@ -95,8 +111,13 @@ export async function gramBlockWrites(
         { from: range.low, before: range.before },
         loadAt(context),
       );
-      const orders = read.map((posting) => posting.order);
-      return written ? orders : keysAfter(orders, changes, range);
+      const holders = read.map(
+        (posting): Holder => ({
+          order: posting.order,
+          partners: partnersOf(gram, decodeNamePairs(bytesOf(posting.item[A.data]))),
+        }),
+      );
+      return written ? holders : keysAfter(holders, changes, range);
     };
     const contents = new Map(
       await Promise.all(
@@ -107,7 +128,7 @@ export async function gramBlockWrites(
     cache?.plan(p, gram, plan.blocks);
     for (const block of plan.superseded)
       writes.supersede([gramBlockKey(p, gram, block.low, block.gen)], block.gen);
-    for (const block of plan.written) writes.put(gramBlockItem(p, gram, block.low, block.count, gen));
+    for (const block of plan.written) writes.put(gramBlockItem(p, gram, block, gen));
   });
   return writes;
 }
@@ -116,6 +137,6 @@ export async function gramBlockWrites(
 export function wholeGramBlockWrites(gen: number, p: PartitionKey, cutter: GramBlockCutter): Writes {
   const writes = new Writes(gen);
   for (const [gram, blocks] of cutter.blocks())
-    for (const block of blocks) writes.put(gramBlockItem(p, gram, block.low, block.count, gen));
+    for (const block of blocks) writes.put(gramBlockItem(p, gram, block, gen));
   return writes;
 }

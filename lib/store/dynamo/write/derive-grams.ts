@@ -94,11 +94,11 @@ function pageWrites(work: GramWork, page: readonly Item[]): Writes {
     if (!pair) throw new Error("a names entry holds no names");
     const grams = gramsOfPair(pair);
     census.add(grams, change);
-    if (covered) work.deltas.add(grams, order, change);
+    if (covered) work.deltas.add([pair], order, change);
     else {
       work.posted.set(`${order}${entryGen}`, pair);
       // Posted whole: the entries come in order, so the blocks are cut as they go.
-      work.cutter.add(grams, order);
+      work.cutter.add([pair], order);
     }
     if (change === 1)
       for (const posting of postingItems(p, grams, order, entryGen, data)) writes.put(posting);

@@ -184,7 +184,7 @@ export async function buildScopePostings(
     for (const order of persons.slice(i, i + PERSONS_PER_WRITE)) {
       const pairs = scopeNamePairs(byPerson.get(order) ?? []);
       census.add(scopeGramsOf(pairs), 1);
-      cutter.add(scopeGramsOf(pairs), order);
+      cutter.add(pairs, order);
       for (const item of scopePostingItems(p, pairs, order, gen)) writes.put(item);
     }
     await writeInPieces(writer, writes);
