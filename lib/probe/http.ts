@@ -27,16 +27,27 @@ export interface TimedAnswer {
 /** Longer than any limit a case sets: an answer this late has failed its case anyway. */
 const GIVE_UP_MS = 30_000;
 
-export function sendTimed(baseUrl: string, probe: ProbeRequest): Promise<TimedAnswer> {
-  const url = new URL(baseUrl);
-  // No prototype: a header's name can be anything.
+/**
+ * Header pairs as node:http's headers object: a repeated name becomes a list, sent as repeated
+ * header lines in order. An object, not raw pairs, so that node:http sees the content-length and
+ * adds no chunked encoding beside it. No prototype: a header named `__proto__` goes like any other.
+ */
+export function headerLines(
+  pairs: readonly (readonly [string, string])[],
+): Record<string, string | string[]> {
   const headers: Record<string, string | string[]> = Object.create(null);
-  for (const [name, value] of probe.headers) {
+  for (const [name, value] of pairs) {
     const key = name.toLowerCase();
     const previous = headers[key];
     headers[key] =
       previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value];
   }
+  return headers;
+}
+
+export function sendTimed(baseUrl: string, probe: ProbeRequest): Promise<TimedAnswer> {
+  const url = new URL(baseUrl);
+  const headers = headerLines(probe.headers);
   const body = probe.body ?? Buffer.alloc(0);
   if (probe.method === "POST") headers["content-length"] = String(body.length);
   const started = performance.now();

@@ -8,6 +8,7 @@ import { request } from "node:http";
 import { connect } from "node:net";
 import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { ScanCommand } from "@aws-sdk/lib-dynamodb";
+import { headerLines } from "../../lib/probe/http.js";
 import { documentClientFor } from "../../lib/store/dynamo-client.js";
 
 export interface RawRequest {
@@ -28,16 +29,7 @@ export interface RawResponse {
 }
 
 export function send(port: number, raw: RawRequest): Promise<RawResponse> {
-  // An object (not raw pairs) so that node:http sees the content-length and sends no chunked
-  // encoding beside it; a repeated name becomes a list, sent as repeated header lines.
-  // No prototype: a header named `__proto__` is sent like any other.
-  const headers: Record<string, string | string[]> = Object.create(null);
-  for (const [name, value] of raw.headers) {
-    const key = name.toLowerCase();
-    const previous = headers[key];
-    headers[key] =
-      previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value];
-  }
+  const headers = headerLines(raw.headers);
   headers["content-length"] = String(raw.body.length);
   return new Promise((resolve, reject) => {
     const req = request({ host: "127.0.0.1", port, method: raw.method, path: raw.path, headers }, (res) => {
