@@ -4,6 +4,9 @@
  * loads cut at every step), persons searched by name over it read them and answer as the in-memory
  * store does, and `verify` checks them. A scope kept before postings existed is answered from the
  * entries until the scopes are kept again.
+ *
+ * Each test runs on one engine, by turns from TURN_SEED (`itByTurns`): every test meets both
+ * engines over an even and an odd seed.
  */
 import { instantKey } from "../../../lib/directory/instant-key.js";
 import { keepScopes } from "../../../lib/load/keep-scopes.js";
@@ -29,7 +32,7 @@ import { documentClientFor } from "../../../lib/store/dynamo-client.js";
 import { memoryDirectory } from "../../../lib/store/memory/memory-directory.js";
 import type { Change, DirectoryReader, DirectoryWriter, PersonsQuery } from "../../../lib/store/port.js";
 import { DIRECTORY_ATTR as A } from "../../../lib/store/tables.js";
-import { describeEachEngine } from "../../support/engines.js";
+import { describeEachEngine, itByTurns, TURN_SEED } from "../../support/engines.js";
 import { dataFileOf, employeeInput, parsedEmployee, personInput, testUuid } from "../../support/records.js";
 import { tableItems } from "./verify-fixture.js";
 
@@ -136,15 +139,19 @@ const WINDOWS = [
 /** Gram blocks of one to three postings: the few persons here split and merge them. */
 const BLOCKS = { target: 2, max: 3, min: 1 };
 
-async function answers(reader: DirectoryReader, scopes: readonly (readonly string[])[] = SCOPES) {
+/**
+ * Every search of NAMES, and each of RANGED at one of WINDOWS chosen by `turn`: four comparisons in
+ * a row (see `alike`) ask every query at every window.
+ */
+async function answers(reader: DirectoryReader, scopes: readonly (readonly string[])[] = SCOPES, turn = 0) {
   const found = [];
   for (const scope of scopes) {
     for (const names of NAMES) found.push(await reader.persons(query(scope, names)));
     found.push(
       await reader.persons(query(scope, { firstName: "zoe" }, { from: instantKey("2024-02-02T00:00:00Z") })),
     );
-    for (const [names, created] of RANGED)
-      for (const window of WINDOWS) found.push(await reader.persons(query(scope, names, created, window)));
+    for (const [i, [names, created]] of RANGED.entries())
+      found.push(await reader.persons(query(scope, names, created, WINDOWS[(i + turn) % WINDOWS.length])));
   }
   return found;
 }
@@ -167,7 +174,9 @@ const scopeItemsOf = (items: readonly Item[], scope: readonly string[]) => {
   });
 };
 
-describeEachEngine("scope name postings", (getEngine) => {
+describeEachEngine(`scope name postings (TURN_SEED=${TURN_SEED})`, (getEngine, engineName) => {
+  // Each test loads and searches both stores several times: one engine a run, by turns.
+  const it = itByTurns(TURN_SEED, engineName);
   const documents = () => documentClientFor(getEngine().client);
   const table = () => getEngine().tables.directory;
   const items = () => tableItems(documents(), table());
@@ -210,10 +219,20 @@ describeEachEngine("scope name postings", (getEngine) => {
     await loadCut(both.dynamo, changes);
     await loadCut(both.memory, changes);
   };
+  /** Each comparison in a test asks the ranged searches at the next window (`answers`). */
+  let turn = 0;
+  beforeEach(() => {
+    turn = 0;
+  });
+  /** Both stores answer alike over these scopes. */
+  const alike = async (both: { dynamo: DirectoryReader; memory: DirectoryReader }, scopes = SCOPES) => {
+    turn += 1;
+    expect(await answers(both.dynamo, scopes, turn)).toEqual(await answers(both.memory, scopes, turn));
+  };
   /** The table verifies, and both stores answer alike over these scopes. */
   const agree = async (both: { dynamo: DirectoryReader; memory: DirectoryReader }, scopes = SCOPES) => {
     await verified();
-    expect(await answers(both.dynamo, scopes)).toEqual(await answers(both.memory, scopes));
+    await alike(both, scopes);
   };
   /** A search by name over `scope`, by a reader that keeps nothing, reads `home` and no company. */
   const readsOnlyHome = async (scope: readonly string[], names: object, home: string) => {
@@ -244,7 +263,7 @@ describeEachEngine("scope name postings", (getEngine) => {
       return isGramBlockSort(sort) && gramBlockOfSort(sort).text === "z";
     });
     expect(z).toHaveLength(2);
-    expect(await answers(dynamo)).toEqual(await answers(memory));
+    await alike({ dynamo, memory });
     // By name over the scope: its partition is read, no company's.
     await readsOnlyHome(SCOPES[1] ?? [], NAMES[1] ?? {}, hexOf(scopePartition(scopeIdOf(SCOPES[1] ?? []))));
 
@@ -326,17 +345,17 @@ describeEachEngine("scope name postings", (getEngine) => {
         await items().remove(keyOf(item));
     }
     await verified();
-    expect(await answers(dynamo)).toEqual(await answers(memory));
+    await alike({ dynamo, memory });
     // A load maintains only posted scopes: the narrow one stays unposted, and still answers right.
     await loadBoth({ dynamo, memory }, CHANGES);
     await verified();
-    expect(await answers(dynamo)).toEqual(await answers(memory));
+    await alike({ dynamo, memory });
 
     await keepScopes(dynamo, SCOPES);
     const rebuilt = scopeItemsOf(await items().all(), SCOPES[0] ?? []);
     expect(rebuilt.some((item) => isGramMarkerSort(bytesOf(item[A.sort])))).toBe(true);
     await verified();
-    expect(await answers(dynamo)).toEqual(await answers(memory));
+    await alike({ dynamo, memory });
   });
 
   it("are checked by verify: a missing posting, a stray one, a miscounting census, postings of no scope", async () => {
