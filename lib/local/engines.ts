@@ -13,6 +13,7 @@ import { base64Decoder } from "../store/dynamo-client.js";
 import { type DdbLocalJar, ensureDynamoDbLocalJar } from "./ddblocal-jar.js";
 import { LOOPBACK_MAIN_CLASS, type LoopbackLauncher, loopbackLauncher } from "./ddblocal-loopback.js";
 import { rememberDynaliteParses } from "./dynalite-expressions.js";
+import { type DynaliteListener, inProcessDynalite } from "./dynalite-in-process.js";
 import { closeLevelIteratorsOnReturn } from "./dynalite-iterators.js";
 
 export type EngineName = "dynalite" | "ddblocal";
@@ -23,6 +24,8 @@ export interface Engine {
   readonly endpoint: string;
   /** A new client for this engine; stop() destroys every client handed out. */
   client(): DynamoDBClient;
+  /** Another handle on this engine, whose clients are alike and whose stop() destroys only them. */
+  handle(): Engine;
   stop(): Promise<void>;
 }
 
@@ -106,6 +109,7 @@ export function attachEngine(
       clients.push(client);
       return client;
     },
+    handle: () => attachEngine(name, endpoint, undefined, clientSettings),
     async stop() {
       for (const client of clients.splice(0)) client.destroy();
       await shutdown?.();
@@ -126,7 +130,11 @@ export interface StartDynaliteOptions {
   readonly path?: string;
 }
 
-/** dynalite in this process on a free 127.0.0.1 port, tables ACTIVE as soon as they are created. */
+/**
+ * dynalite in this process on a free 127.0.0.1 port, tables ACTIVE as soon as they are created.
+ * Its clients hand their requests to it without a socket (dynalite-in-process.ts); other processes
+ * use the port.
+ */
 export async function startDynalite(options: StartDynaliteOptions = {}): Promise<Engine> {
   closeLevelIteratorsOnReturn();
   rememberDynaliteParses();
@@ -145,15 +153,18 @@ export async function startDynalite(options: StartDynaliteOptions = {}): Promise
     });
   });
   const { port } = server.address() as AddressInfo;
+  const [listener] = server.listeners("request") as DynaliteListener[];
+  if (!listener) throw new Error("dynalite's server has no request listener");
   return attachEngine(
     "dynalite",
     `http://127.0.0.1:${port}`,
     () =>
       new Promise<void>((resolve, reject) => {
-        // Idle keep-alive sockets of destroyed clients would otherwise hold close() open.
+        // Idle keep-alive sockets of other processes' clients would otherwise hold close() open.
         server.closeAllConnections();
         server.close((error) => (error ? reject(error) : resolve()));
       }),
+    inProcessDynalite(listener),
   );
 }
 

@@ -34,10 +34,11 @@ afterAll(async () => {
   await (await started)?.stop();
 });
 
-async function endpoint(name: EngineName): Promise<string> {
+/** A handle on an engine for one suite: its stop() destroys only the suite's clients. */
+async function suiteEngine(name: EngineName): Promise<Engine> {
   if (name === "dynalite") {
     dynalite ??= startDynalite();
-    return (await dynalite).endpoint;
+    return (await dynalite).handle();
   }
   const error = process.env[DDB_LOCAL_ENV.error];
   if (error) throw new Error(`DynamoDB Local could not be started by jest globalSetup: ${error}`);
@@ -47,7 +48,7 @@ async function endpoint(name: EngineName): Promise<string> {
       `${DDB_LOCAL_ENV.endpoint} is not set: run jest with test/support/global-setup.ts as globalSetup`,
     );
   }
-  return started;
+  return attachEngine(name, started);
 }
 
 let suites = 0;
@@ -101,7 +102,7 @@ export function describeEachEngine(
 
       beforeAll(async () => {
         // A per-suite handle on the shared engine: its stop() destroys this suite's clients only.
-        const engine = attachEngine(name, await endpoint(name));
+        const engine = await suiteEngine(name);
         const client = engine.client();
         const tables = tableNames(title);
         context = { engine, client, tables };
