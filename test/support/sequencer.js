@@ -14,15 +14,18 @@ const Sequencer = sequencer.default;
 /** Seconds each took in a whole run on two workers (docs/testing.md). Only the order matters. */
 const SLOWEST = {
   "test/load/crash.integration.test.ts": 150,
-  "test/store/dynamo/order-index-parts.integration.test.ts": 65,
   "test/ingest/ingest.integration.test.ts": 60,
+  "test/store/dynamo/order-index-parts.integration.test.ts": 55,
   "test/contract/isolation.integration.test.ts": 55,
+  "test/bench/scale-cost-budget.integration.test.ts": 50,
   "test/contract/dynamodb-faults.integration.test.ts": 50,
-  "test/bench/scale-cost-budget.integration.test.ts": 45,
   "test/search/search-employees.property.integration.test.ts": 45,
   "test/load/searches-during-load.integration.test.ts": 45,
+  "test/load/fenced-loads.integration.test.ts": 45,
+  "test/load/concurrent-loaders.integration.test.ts": 45,
+  "test/store/dynamo/scope-postings.integration.test.ts": 45,
+  "test/cli/commands.integration.test.ts": 40,
   "test/search/search-persons.property.integration.test.ts": 40,
-  "test/load/fenced-loads.integration.test.ts": 40,
 };
 
 const ESTIMATE_S = { integration: 20, infra: 20, browser: 20, unit: 1 };
