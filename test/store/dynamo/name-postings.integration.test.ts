@@ -3,7 +3,8 @@
  * rarest gram (a trigram, or the fragment itself when of 1 or 2 characters), so it answers with
  * the company's names entries gone; a company whose postings are not marked complete (a table
  * loaded before postings existed, or with a marker of trigrams only) is answered from its names
- * entries until a load touches it, which then posts it whole.
+ * entries until a load touches it, which then posts it whole. Each test runs on one engine, by
+ * turns from TURN_SEED (`itByTurns`): every test meets both engines over an even and an odd seed.
  */
 import { instantKey } from "../../../lib/directory/instant-key.js";
 import { loadData } from "../../../lib/load/load-file.js";
@@ -24,7 +25,7 @@ import { documentClientFor } from "../../../lib/store/dynamo-client.js";
 import { memoryDirectory } from "../../../lib/store/memory/memory-directory.js";
 import type { DirectoryReader, DirectoryWriter } from "../../../lib/store/port.js";
 import { DIRECTORY_ATTR as A } from "../../../lib/store/tables.js";
-import { describeEachEngine } from "../../support/engines.js";
+import { describeEachEngine, itByTurns, TURN_SEED } from "../../support/engines.js";
 import { dataFileOf, employeeInput, testUuid } from "../../support/records.js";
 import { E1, E2, E4, loadTwice, recordOf, tableItems } from "./verify-fixture.js";
 
@@ -85,7 +86,9 @@ const WINDOWS = [
 ];
 const companyOf = (item: Item) => Buffer.from(item[A.partition] as Uint8Array).toString("utf8");
 
-describeEachEngine("name postings", (getEngine) => {
+describeEachEngine(`name postings (TURN_SEED=${TURN_SEED})`, (getEngine, engineName) => {
+  // Each test loads both stores and compares many searches: one engine a run, by turns.
+  const it = itByTurns(TURN_SEED, engineName);
   const documents = () => documentClientFor(getEngine().client);
   const table = () => getEngine().tables.directory;
   const items = () => tableItems(documents(), table());

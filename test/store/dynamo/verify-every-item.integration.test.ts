@@ -5,7 +5,8 @@
  * copied where they do not belong (another generation, another record or person, the other
  * company): verify must report each, unless what the item holds is unchanged (below). The misses
  * are gathered, so a failure lists them all. The items are every family's first, last and one
- * drawn from the seed (VERIFY_SEED=N repeats a run; verify-fixture.ts `sampleOfEachFamily`).
+ * drawn from the seed (VERIFY_SEED=N repeats a run; verify-fixture.ts `sampleOfEachFamily`). The
+ * test runs on one engine, by turns from the seed (`itByTurns`): both over an even and an odd seed.
  */
 import { DemoRandom } from "../../../lib/directory/demo-random.js";
 import { keepScopes } from "../../../lib/load/keep-scopes.js";
@@ -29,7 +30,7 @@ import {
 import { verifyDirectory } from "../../../lib/store/dynamo/verify/verify.js";
 import { documentClientFor } from "../../../lib/store/dynamo-client.js";
 import { DIRECTORY_ATTR as A } from "../../../lib/store/tables.js";
-import { describeEachEngine } from "../../support/engines.js";
+import { describeEachEngine, itByTurns } from "../../support/engines.js";
 import { familyOf, itemAt, loadTwice, sampleOfEachFamily, tableItems } from "./verify-fixture.js";
 
 const SEED = Number(process.env.VERIFY_SEED ?? Math.floor(Math.random() * 2 ** 31));
@@ -146,43 +147,48 @@ function holdsTheSame(item: Item, damage: Damage): boolean {
   }
 }
 
-describeEachEngine(`verify notices any single damaged item (VERIFY_SEED=${SEED})`, (getEngine) => {
-  const documents = () => documentClientFor(getEngine().client);
-  const table = () => getEngine().tables.directory;
+describeEachEngine(
+  `verify notices any single damaged item (VERIFY_SEED=${SEED})`,
+  (getEngine, engineName) => {
+    // Hundreds of damaged tables verified: one engine a run, by turns from the seed.
+    const it = itByTurns(SEED, engineName);
+    const documents = () => documentClientFor(getEngine().client);
+    const table = () => getEngine().tables.directory;
 
-  beforeAll(async () => {
-    await loadTwice(documents(), table());
-    await keepScopes(dynamoDirectory(documents(), table(), { writer: { graceMs: 0 } }), [["acme", "beta"]]);
-  });
+    beforeAll(async () => {
+      await loadTwice(documents(), table());
+      await keepScopes(dynamoDirectory(documents(), table(), { writer: { graceMs: 0 } }), [["acme", "beta"]]);
+    });
 
-  it("reports every item deleted, altered or copied where it does not belong", async () => {
-    const items = tableItems(documents(), table());
-    expect((await verifyDirectory(documents(), table())).problem).toBeUndefined();
-    const stored = (await items.all()).filter((item) => {
-      const { p } = keyOf(item);
-      return !same(p, MANIFEST_KEY.p) && !isJournalPartition(p);
+    it("reports every item deleted, altered or copied where it does not belong", async () => {
+      const items = tableItems(documents(), table());
+      expect((await verifyDirectory(documents(), table())).problem).toBeUndefined();
+      const stored = (await items.all()).filter((item) => {
+        const { p } = keyOf(item);
+        return !same(p, MANIFEST_KEY.p) && !isJournalPartition(p);
+      });
+      expect(stored.length).toBeGreaterThan(50);
+      /** Whether verify reports the damage; undone after (a copy removed, the item put back). */
+      const reported = async (item: Item, damage: Damage) => {
+        if (damage.put) await items.put(damage.put);
+        else if (damage.remove) await items.remove(damage.remove);
+        const { problem } = await verifyDirectory(documents(), table());
+        if (damage.put && damage.remove) await items.remove(damage.remove);
+        await items.put(item);
+        return problem !== undefined;
+      };
+      const misses: string[] = [];
+      const sampled = sampleOfEachFamily(stored, new DemoRandom(SEED)).flatMap((target): Item[] => {
+        const item = itemAt(stored, target);
+        return item ? [item] : [];
+      });
+      expect(new Set(sampled.map(familyOf)).size).toBeGreaterThan(10);
+      for (const item of sampled)
+        for (const damage of damages(item))
+          if (!(await reported(item, damage)) && !holdsTheSame(item, damage))
+            misses.push(`${named(keyOf(item))}: ${damage.what}`);
+      expect(misses).toEqual([]);
+      expect((await verifyDirectory(documents(), table())).problem).toBeUndefined();
     });
-    expect(stored.length).toBeGreaterThan(50);
-    /** Whether verify reports the damage; undone after (a copy removed, the item put back). */
-    const reported = async (item: Item, damage: Damage) => {
-      if (damage.put) await items.put(damage.put);
-      else if (damage.remove) await items.remove(damage.remove);
-      const { problem } = await verifyDirectory(documents(), table());
-      if (damage.put && damage.remove) await items.remove(damage.remove);
-      await items.put(item);
-      return problem !== undefined;
-    };
-    const misses: string[] = [];
-    const sampled = sampleOfEachFamily(stored, new DemoRandom(SEED)).flatMap((target): Item[] => {
-      const item = itemAt(stored, target);
-      return item ? [item] : [];
-    });
-    expect(new Set(sampled.map(familyOf)).size).toBeGreaterThan(10);
-    for (const item of sampled)
-      for (const damage of damages(item))
-        if (!(await reported(item, damage)) && !holdsTheSame(item, damage))
-          misses.push(`${named(keyOf(item))}: ${damage.what}`);
-    expect(misses).toEqual([]);
-    expect((await verifyDirectory(documents(), table())).problem).toBeUndefined();
-  });
-});
+  },
+);
