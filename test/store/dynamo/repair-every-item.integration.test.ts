@@ -9,8 +9,6 @@
  * run, and over runs, every item.
  */
 import { DemoRandom } from "../../../lib/directory/demo-random.js";
-import { keepScopes } from "../../../lib/load/keep-scopes.js";
-import { dynamoDirectory } from "../../../lib/store/dynamo/index.js";
 import { type Item, keyOf, keyText } from "../../../lib/store/dynamo/model/batch.js";
 import { isCompanyPartition, isScopePartition } from "../../../lib/store/dynamo/model/layout.js";
 import { verifyDirectory } from "../../../lib/store/dynamo/verify/verify.js";
@@ -18,7 +16,7 @@ import { repairDerived } from "../../../lib/store/dynamo/write/load-session.js";
 import { documentClientFor } from "../../../lib/store/dynamo-client.js";
 import { DIRECTORY_ATTR as A } from "../../../lib/store/tables.js";
 import { describeEachEngine, itByTurns } from "../../support/engines.js";
-import { itemAt, loadTwice, sampleOfEachFamily, tableItems } from "./verify-fixture.js";
+import { itemAt, loadTwiceAndKeepScope, sampleOfEachFamily, tableItems } from "./verify-fixture.js";
 
 const RECORD = 0x03;
 const SEED = Number(process.env.REPAIR_SEED ?? Math.floor(Math.random() * 2 ** 31));
@@ -55,10 +53,7 @@ describeEachEngine(
     const documents = () => documentClientFor(getEngine().client);
     const table = () => getEngine().tables.directory;
 
-    beforeAll(async () => {
-      await loadTwice(documents(), table());
-      await keepScopes(dynamoDirectory(documents(), table(), { writer: { graceMs: 0 } }), [["acme", "beta"]]);
-    });
+    beforeAll(() => loadTwiceAndKeepScope(documents(), table()));
 
     it("deleted, or a byte of `d` flipped, each is healed by repair and verify passes", async () => {
       const items = tableItems(documents(), table());

@@ -9,8 +9,6 @@
  * test runs on one engine, by turns from the seed (`itByTurns`): both over an even and an odd seed.
  */
 import { DemoRandom } from "../../../lib/directory/demo-random.js";
-import { keepScopes } from "../../../lib/load/keep-scopes.js";
-import { dynamoDirectory } from "../../../lib/store/dynamo/index.js";
 import { type Item, type ItemKey, keyOf } from "../../../lib/store/dynamo/model/batch.js";
 import { decodeOrderIndex, decompress, encodeOrderIndex } from "../../../lib/store/dynamo/model/codec.js";
 import {
@@ -31,7 +29,7 @@ import { verifyDirectory } from "../../../lib/store/dynamo/verify/verify.js";
 import { documentClientFor } from "../../../lib/store/dynamo-client.js";
 import { DIRECTORY_ATTR as A } from "../../../lib/store/tables.js";
 import { describeEachEngine, itByTurns } from "../../support/engines.js";
-import { familyOf, itemAt, loadTwice, sampleOfEachFamily, tableItems } from "./verify-fixture.js";
+import { familyOf, itemAt, loadTwiceAndKeepScope, sampleOfEachFamily, tableItems } from "./verify-fixture.js";
 
 const SEED = Number(process.env.VERIFY_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex");
@@ -155,10 +153,7 @@ describeEachEngine(
     const documents = () => documentClientFor(getEngine().client);
     const table = () => getEngine().tables.directory;
 
-    beforeAll(async () => {
-      await loadTwice(documents(), table());
-      await keepScopes(dynamoDirectory(documents(), table(), { writer: { graceMs: 0 } }), [["acme", "beta"]]);
-    });
+    beforeAll(() => loadTwiceAndKeepScope(documents(), table()));
 
     it("reports every item deleted, altered or copied where it does not belong", async () => {
       const items = tableItems(documents(), table());

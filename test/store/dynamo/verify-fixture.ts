@@ -6,6 +6,7 @@
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, ScanCommand } from "@aws-sdk/lib-dynamodb";
 import type { DemoRandom } from "../../../lib/directory/demo-random.js";
 import type { SourceEmployee } from "../../../lib/directory/source.js";
+import { keepScopes } from "../../../lib/load/keep-scopes.js";
 import { loadData } from "../../../lib/load/load-file.js";
 import { dynamoDirectory } from "../../../lib/store/dynamo/index.js";
 import { batchWrite, type Item, type ItemKey, keyOf } from "../../../lib/store/dynamo/model/batch.js";
@@ -80,6 +81,12 @@ export async function loadTwice(documents: DynamoDBDocumentClient, table: string
   const directory = dynamoDirectory(documents, table, { writer: { graceMs: 0 } });
   await loadData(FIRST, directory, "snapshot");
   await loadData(SECOND, directory, "snapshot");
+}
+
+/** `loadTwice`, then acme and beta kept as one key's scope: an item of every family is stored. */
+export async function loadTwiceAndKeepScope(documents: DynamoDBDocumentClient, table: string): Promise<void> {
+  await loadTwice(documents, table);
+  await keepScopes(dynamoDirectory(documents, table, { writer: { graceMs: 0 } }), [["acme", "beta"]]);
 }
 
 export function tableItems(documents: DynamoDBDocumentClient, table: string) {
