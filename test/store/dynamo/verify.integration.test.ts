@@ -1,6 +1,8 @@
 /**
  * `verify` on both engines: a directory written by two loads passes; then one item at a time is
  * corrupted the way a bug or a dead process could, and verify names that item and what is wrong.
+ * Each test runs on one engine, by turns from TURN_SEED (`itByTurns`): every test meets both
+ * engines over an even and an odd seed.
  */
 import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { instantKey } from "../../../lib/directory/instant-key.js";
@@ -53,7 +55,7 @@ import {
 import { verifyDirectory } from "../../../lib/store/dynamo/verify/verify.js";
 import { documentClientFor } from "../../../lib/store/dynamo-client.js";
 import { DIRECTORY_ATTR as A } from "../../../lib/store/tables.js";
-import { describeEachEngine } from "../../support/engines.js";
+import { describeEachEngine, itByTurns, TURN_SEED } from "../../support/engines.js";
 import { testUuid } from "../../support/records.js";
 import { E1, E2, E4, loadTwice, P1, recordOf, SECOND, tableItems } from "./verify-fixture.js";
 
@@ -340,7 +342,9 @@ function personOf(id: string) {
   return person;
 }
 
-describeEachEngine("verify", (getEngine) => {
+describeEachEngine(`verify (TURN_SEED=${TURN_SEED})`, (getEngine, engineName) => {
+  // Every test loads two directories first: one engine a run, by turns.
+  const it = itByTurns(TURN_SEED, engineName);
   const documents = () => documentClientFor(getEngine().client);
   const table = () => getEngine().tables.directory;
   const items = () => tableItems(documents(), table());
@@ -370,15 +374,16 @@ describeEachEngine("verify", (getEngine) => {
     expect((await verify()).problem).toBeUndefined();
   });
 
-  it.each(CASES)("fails on $title, naming the item", async ({ corrupt, named, what }) => {
-    await corrupt(items(), documents(), table());
-    const { problem } = await verify();
-    expect(problem?.what).toMatch(what);
-    const partition = Buffer.from(named.p).toString("hex");
-    expect(hex(problem?.key ?? MANIFEST_KEY)).toEqual(
-      "s" in named ? hex(named) : { p: partition, s: expect.any(String) },
-    );
-  });
+  for (const { title, corrupt, named, what } of CASES)
+    it(`fails on ${title}, naming the item`, async () => {
+      await corrupt(items(), documents(), table());
+      const { problem } = await verify();
+      expect(problem?.what).toMatch(what);
+      const partition = Buffer.from(named.p).toString("hex");
+      expect(hex(problem?.key ?? MANIFEST_KEY)).toEqual(
+        "s" in named ? hex(named) : { p: partition, s: expect.any(String) },
+      );
+    });
 
   it("checks one company: a broken item there fails it, not the other company", async () => {
     const item = await items().get(location(E1));
