@@ -61,6 +61,8 @@ function answer(listener: DynaliteListener, sdk: SdkRequest, abortSignal?: Abort
   return new Promise<{ response: { statusCode: number; headers: Record<string, string>; body: Buffer } }>(
     (resolve, reject) => {
       if (abortSignal?.aborted) return reject(abortError());
+      // As the SDK's own handler does: an abort while dynalite works ends the wait for its answer.
+      abortSignal?.addEventListener("abort", () => reject(abortError()), { once: true });
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(sdk.headers)) headers[name.toLowerCase()] = value;
       const request = Object.assign(new EventEmitter(), { method: sdk.method, url: urlOf(sdk), headers });

@@ -140,4 +140,19 @@ describe("a client of dynalite in this process", () => {
     ).rejects.toThrow(expect.objectContaining({ name: "AbortError" }));
     expect(listener).not.toHaveBeenCalled();
   });
+
+  it("ends the wait for an answer when its signal is aborted meanwhile", async () => {
+    // A listener that never answers: only the abort can settle the request.
+    const { requestHandler } = inProcessDynalite(() => undefined);
+    const handler = requestHandler as unknown as {
+      handle(request: object, options: { abortSignal: AbortSignal }): Promise<unknown>;
+    };
+    const abort = new AbortController();
+    const answer = handler.handle(
+      { method: "POST", path: "/", headers: {}, body: "{}" },
+      { abortSignal: abort.signal },
+    );
+    abort.abort();
+    await expect(answer).rejects.toThrow(expect.objectContaining({ name: "AbortError" }));
+  });
 });

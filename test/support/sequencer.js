@@ -11,7 +11,7 @@ import sequencer from "@jest/test-sequencer";
 // A CommonJS module built from ESM: its class is the `default` of its exports.
 const Sequencer = sequencer.default;
 
-/** Seconds each took in a whole run on two workers (docs/testing.md). Only the order matters. */
+/** Seconds each took in a whole `npm test` run (docs/testing.md). Only the order matters. */
 const SLOWEST = {
   "test/load/crash.integration.test.ts": 150,
   "test/ingest/ingest.integration.test.ts": 60,
