@@ -19,7 +19,11 @@ const call = (count: number) =>
 
 it("never returns a Lambda response over 6,291,456 bytes (x-request-id included)", async () => {
   const overhead = serializedBytes(await call(100)) - 100;
-  for (let over = 1; over <= 64; over++) {
+  // At the limit it passes whole; a single byte over is refused, so a guard that lets any excess
+  // through (the x-request-id's 54 bytes, say) fails here. Far over is refused too.
+  const exact = await call(LIMIT - overhead);
+  expect([serializedBytes(exact), exact.statusCode]).toEqual([LIMIT, 200]);
+  for (const over of [1, 54, 64]) {
     const response = await call(LIMIT + over - overhead);
     expect([over, response.statusCode]).toEqual([over, 500]);
   }
