@@ -86,6 +86,10 @@ export default {
   // take minutes. A hung test still ends, after 10 minutes. (A global option: projects cannot set it.)
   testTimeout: 600_000,
   maxWorkers: availableParallelism() + 1,
+  // A worker keeps part of every file's modules: over a whole run its RSS grew from 0.6 GB to
+  // 2.35 GB and every file in it ran slower. Past 400 MB of heap it is replaced between files
+  // (measured: a whole run 10% less wall and CPU than at 1 GB, and no worker force-exited at the end).
+  workerIdleMemoryLimit: "400MB",
   // The longest files first, on a clean clone too.
   testSequencer: "<rootDir>/test/support/sequencer.js",
   projects: selected(process.env.JEST_PROJECT),
