@@ -62,7 +62,13 @@ function answer(listener: DynaliteListener, sdk: SdkRequest, abortSignal?: Abort
     (resolve, reject) => {
       if (abortSignal?.aborted) return reject(abortError());
       // As the SDK's own handler does: an abort while dynalite works ends the wait for its answer.
-      abortSignal?.addEventListener("abort", () => reject(abortError()), { once: true });
+      // The listener goes once the request settles: a signal may outlive many requests.
+      const onAbort = () => settle(() => reject(abortError()));
+      const settle = (done: () => void) => {
+        abortSignal?.removeEventListener("abort", onAbort);
+        done();
+      };
+      abortSignal?.addEventListener("abort", onAbort, { once: true });
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(sdk.headers)) headers[name.toLowerCase()] = value;
       const request = Object.assign(new EventEmitter(), { method: sdk.method, url: urlOf(sdk), headers });
@@ -73,25 +79,28 @@ function answer(listener: DynaliteListener, sdk: SdkRequest, abortSignal?: Abort
           responseHeaders[name.toLowerCase()] = String(value);
         },
         end(body) {
-          resolve({
-            response: {
-              statusCode: response.statusCode,
-              headers: responseHeaders,
-              body: Buffer.from(body ?? "", "utf8"),
-            },
-          });
+          settle(() =>
+            resolve({
+              response: {
+                statusCode: response.statusCode,
+                headers: responseHeaders,
+                body: Buffer.from(body ?? "", "utf8"),
+              },
+            }),
+          );
         },
       };
       const body = bodyOf(sdk.body);
       // On a later turn of the event loop, as over a socket: a long load's requests leave turns
       // for timers and other I/O (children calling this dynalite on its port).
       setImmediate(() => {
+        if (abortSignal?.aborted) return;
         try {
           listener(request, response);
           if (body) request.emit("data", body);
           request.emit("end");
         } catch (error) {
-          reject(error);
+          settle(() => reject(error));
         }
       });
     },

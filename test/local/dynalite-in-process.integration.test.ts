@@ -3,6 +3,7 @@
  * (lib/local/dynalite-in-process.ts): they get what a client over HTTP gets, answers and errors
  * alike, and open no connection. Other processes still use the port.
  */
+import { getEventListeners } from "node:events";
 import { Socket } from "node:net";
 import {
   CreateTableCommand,
@@ -154,5 +155,16 @@ describe("a client of dynalite in this process", () => {
     );
     abort.abort();
     await expect(answer).rejects.toThrow(expect.objectContaining({ name: "AbortError" }));
+  });
+
+  it("leaves no listener on a signal its answered requests shared", async () => {
+    const { requestHandler } = inProcessDynalite((_request, response) => response.end("{}"));
+    const handler = requestHandler as unknown as {
+      handle(request: object, options: { abortSignal: AbortSignal }): Promise<unknown>;
+    };
+    const shared = new AbortController().signal;
+    for (let i = 0; i < 20; i += 1)
+      await handler.handle({ method: "POST", path: "/", headers: {}, body: "{}" }, { abortSignal: shared });
+    expect(getEventListeners(shared, "abort")).toHaveLength(0);
   });
 });
