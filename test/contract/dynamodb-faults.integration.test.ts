@@ -15,7 +15,7 @@ import { type LocalService, startLocalService } from "../../lib/local/service.js
 import { logger } from "../../lib/observability/logger.js";
 import { sharedDocumentClient } from "../../lib/store/dynamo-client.js";
 import { captureOutput } from "../http/output-capture.js";
-import { DATA } from "./search-routes-suite.js";
+import { SMALL_DATA } from "./search-routes-suite.js";
 
 const KEY = generateApiKey("test");
 const RECORDS = parseKeysFile(
@@ -95,7 +95,7 @@ beforeAll(async () => {
     port: 0,
     stage: "local",
     keys: RECORDS,
-    data: DATA,
+    data: SMALL_DATA,
     functionTimeoutMs: FUNCTION_TIMEOUT_MS,
   });
   sharedDocumentClient().middlewareStack.add(
