@@ -99,7 +99,7 @@ describeEachEngine(`the ingest (LOAD_TEST_SEED=${SEED})`, (getEngine, engineName
   };
 
   beforeEach(async () => {
-    world = await scenario(7, { records: 60, added: 45 });
+    world = await scenario(7, { records: 40, added: 30 });
     table = await loadTable(getEngine(), world.before);
   });
   afterEach(async () => {

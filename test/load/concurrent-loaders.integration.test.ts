@@ -21,7 +21,7 @@ describeEachEngine(`two loaders started together (LOAD_TEST_SEED=${SEED})`, (get
 
   beforeAll(async () => {
     // Smaller than the crash scenario: the race is at the lease, not in the chunks.
-    sc = await scenario(SEED, { records: 100, added: 60 });
+    sc = await scenario(SEED, { records: 60, added: 40 });
   });
   afterAll(async () => {
     await sc?.dispose();

@@ -70,8 +70,9 @@ describeEachEngine(`a loader killed with SIGKILL (LOAD_TEST_SEED=${SEED})`, (get
   });
 
   beforeAll(async () => {
-    // Small enough for CI (each test runs two or three whole loads), big enough for several chunks.
-    sc = await scenario(SEED, { records: 60, added: 100 });
+    // Small enough for CI (each test runs two or three whole loads, and a load's cost grows with
+    // its records), big enough for several journal entries and every kind of change.
+    sc = await scenario(SEED, { records: 36, added: 60 });
   });
   afterAll(async () => {
     await sc?.dispose();
@@ -166,7 +167,7 @@ describeEachEngine(`a loader killed with SIGKILL (LOAD_TEST_SEED=${SEED})`, (get
 
   it("an uninterrupted load of the file applies it and verify passes (the calls the crash points are drawn from)", async () => {
     const { calls } = await profile("changes");
-    expect(sc.changes).toBeGreaterThanOrEqual(150);
+    expect(sc.changes).toBeGreaterThanOrEqual(80);
     // Several chunks, each journaled before its writes.
     expect(calls.filter((call) => call === "journal").length).toBeGreaterThanOrEqual(3);
   });

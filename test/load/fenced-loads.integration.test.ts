@@ -47,7 +47,7 @@ describeEachEngine(`loads fenced by generation (TURN_SEED=${TURN_SEED})`, (getEn
 
   beforeAll(async () => {
     context = getEngine();
-    s = await scenario(SEED, { records: 80, added: 40 });
+    s = await scenario(SEED, { records: 50, added: 30 });
   });
   afterAll(async () => {
     await s?.dispose();

@@ -193,7 +193,7 @@ describeEachEngine(`searches during a throttled load (LOAD_TEST_SEED=${SEED})`, 
   let sc: Scenario;
 
   beforeAll(async () => {
-    sc = await scenario(SEED, { records: 200, added: 200 });
+    sc = await scenario(SEED, { records: 100, added: 100 });
   });
   afterAll(async () => {
     await sc?.dispose();
