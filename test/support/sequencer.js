@@ -13,19 +13,23 @@ const Sequencer = sequencer.default;
 
 /** Seconds each took in a whole `npm test` run (docs/testing.md). Only the order matters. */
 const SLOWEST = {
-  "test/load/crash.integration.test.ts": 150,
-  "test/ingest/ingest.integration.test.ts": 60,
-  "test/store/dynamo/order-index-parts.integration.test.ts": 55,
-  "test/contract/isolation.integration.test.ts": 55,
-  "test/bench/scale-cost-budget.integration.test.ts": 50,
-  "test/contract/dynamodb-faults.integration.test.ts": 50,
-  "test/search/search-employees.property.integration.test.ts": 45,
-  "test/load/searches-during-load.integration.test.ts": 45,
-  "test/load/fenced-loads.integration.test.ts": 45,
-  "test/load/concurrent-loaders.integration.test.ts": 45,
-  "test/store/dynamo/scope-postings.integration.test.ts": 45,
-  "test/cli/commands.integration.test.ts": 40,
-  "test/search/search-persons.property.integration.test.ts": 40,
+  "test/load/crash.integration.test.ts": 200,
+  "test/bench/scale-cost-budget.integration.test.ts": 150,
+  "test/ingest/ingest.integration.test.ts": 140,
+  "test/store/dynamo/order-index-parts.integration.test.ts": 115,
+  "test/store/dynamo/repair-every-item.integration.test.ts": 110,
+  "test/load/fenced-loads.integration.test.ts": 95,
+  "test/search/large-person.integration.test.ts": 88,
+  "test/store/dynamo/scope-postings.integration.test.ts": 85,
+  "test/load/changes.property.integration.test.ts": 85,
+  "test/contract/isolation.integration.test.ts": 83,
+  "test/store/dynamo/lagging-index.integration.test.ts": 75,
+  "test/load/identity.integration.test.ts": 65,
+  "test/cli/commands.integration.test.ts": 60,
+  "test/load/searches-during-load.integration.test.ts": 60,
+  "test/ingest/load-cli-inbox.integration.test.ts": 58,
+  "test/bench/cost-budget.integration.test.ts": 56,
+  "test/infra/dev-stage.integration.test.ts": 55,
 };
 
 const ESTIMATE_S = { integration: 20, infra: 20, browser: 20, unit: 1 };
