@@ -16,7 +16,6 @@ const SLOWEST = {
   "test/load/crash.integration.test.ts": 200,
   "test/bench/scale-cost-budget.integration.test.ts": 150,
   "test/ingest/ingest.integration.test.ts": 140,
-  "test/store/dynamo/order-index-parts.integration.test.ts": 115,
   "test/store/dynamo/repair-every-item.integration.test.ts": 110,
   "test/load/fenced-loads.integration.test.ts": 95,
   "test/search/large-person.integration.test.ts": 88,

@@ -53,6 +53,31 @@ function expectOrder(stored: Stored, expected: readonly OrderKey[]) {
 }
 
 describe("planOrder", () => {
+  it("cuts, merges and drops blocks by the sizes it is given", () => {
+    const sizes = { target: 26, max: 52, min: 7 };
+    const first = planOrder([], new Map(), keys(Array.from({ length: 80 }, (_, i) => i + 1)), 1, sizes);
+    expect(first.index?.map((block) => block.count)).toEqual([27, 27, 26]);
+    const stored = apply(EMPTY, first);
+    // Keys 51-80 go: the second block keeps 23 (over min), the third is dropped.
+    const shrunk = planOrder(
+      stored.index,
+      stored.blocks,
+      keys(Array.from({ length: 50 }, (_, i) => i + 1)),
+      2,
+      sizes,
+    );
+    expect(shrunk.index?.map((block) => block.count)).toEqual([27, 23]);
+    // Under min, the second block is merged into the first (27 + 5 fits max).
+    const merged = planOrder(
+      stored.index,
+      stored.blocks,
+      keys(Array.from({ length: 32 }, (_, i) => i + 1)),
+      2,
+      sizes,
+    );
+    expect(merged.index?.map((block) => block.count)).toEqual([32]);
+  });
+
   it("cuts a new order into blocks of the target size", () => {
     const next = keys(Array.from({ length: 1_300 }, (_, i) => i * 3));
     const { plan, stored } = load(EMPTY, next, 7);

@@ -1,8 +1,8 @@
 /**
  * An order index too large for one item is stored in parts (counted-order.ts INDEX_PART_BLOCKS;
- * here one block a part, so 800 persons make a 3-part index instead of millions). Loads write and
- * supersede every part, cut at every step; searches at any offset answer as the in-memory store
- * does; `verify` passes, and reports a part gone missing.
+ * here one block a part, and blocks a tenth of their size, so 80 persons make a 3-part index
+ * instead of millions). Loads write and supersede every part, cut at every step; searches at any
+ * offset answer as the in-memory store does; `verify` passes, and reports a part gone missing.
  */
 import { keepScopes } from "../../../lib/load/keep-scopes.js";
 import { loadData } from "../../../lib/load/load-file.js";
@@ -32,10 +32,13 @@ const person = (n: number) => testUuid(0x1d, 0, n);
 const record = (n: number) => testUuid(0x1d, 1, n);
 const minute = (n: number) => new Date(Date.UTC(2024, 0, 1) + n * 60_000).toISOString();
 
-// Persons 1-800 in acme (record n), 801-840 in beta (record n), persons 1-20 in beta too (record 900 + n).
-const ACME = Array.from({ length: 800 }, (_, i) => i + 1);
-const BETA = Array.from({ length: 40 }, (_, i) => i + 801);
-const BOTH = Array.from({ length: 20 }, (_, i) => i + 1);
+/** Order blocks a tenth of the default (counted-order.ts BLOCK_ENTRIES): 80 keys make 3 blocks. */
+const ORDER_BLOCKS = { target: 26, max: 52, min: 7 };
+
+// Persons 1-80 in acme (record n), 81-84 in beta (record n), persons 1-2 in beta too (record 90 + n).
+const ACME = Array.from({ length: 80 }, (_, i) => i + 1);
+const BETA = Array.from({ length: 4 }, (_, i) => i + 81);
+const BOTH = Array.from({ length: 2 }, (_, i) => i + 1);
 const employee = (id: string, companyId: string, n: number) =>
   employeeInput({ id, companyId, personId: person(n), createdAt: minute(1_000 + n) });
 const DATA = dataFileOf(
@@ -43,13 +46,13 @@ const DATA = dataFileOf(
   [
     ...ACME.map((n) => employee(record(n), "acme", n)),
     ...BETA.map((n) => employee(record(n), "beta", n)),
-    ...BOTH.map((n) => employee(record(900 + n), "beta", n)),
+    ...BOTH.map((n) => employee(record(90 + n), "beta", n)),
   ],
 );
 const SCOPE = ["acme", "beta"];
 
-/** Acme's records of persons 501-800 deleted: its orders shrink from three blocks to two. */
-const SHRINK: Change[] = ACME.filter((n) => n > 500).map((n) => ({ op: "delete", employee: record(n) }));
+/** Acme's records of persons 51-80 deleted: its orders shrink from three blocks to two. */
+const SHRINK: Change[] = ACME.filter((n) => n > 50).map((n) => ({ op: "delete", employee: record(n) }));
 /** Person 5 moves from acme to beta. */
 const MOVE: Change[] = [
   {
@@ -76,7 +79,7 @@ async function changeInSteps(directory: DirectoryWriter, changes: Change[], cut:
 /** Pages at offsets across every block of both routes' orders. */
 async function pagesOf(reader: DirectoryReader) {
   const pages = [];
-  for (const offset of [0, 266, 267, 268, 499, 533, 534, 535, 790, 830]) {
+  for (const offset of [0, 26, 27, 28, 49, 53, 54, 55, 79, 83]) {
     for (const companies of [["acme"], SCOPE]) {
       const page = await reader.persons({
         filter: { companies: new Set(companies) },
@@ -117,7 +120,7 @@ describeEachEngine(`order index in parts (TURN_SEED=${TURN_SEED})`, (getEngine, 
   it("is written, superseded and read in parts, by loads cut at every step", async () => {
     const dynamo = dynamoDirectory(documents(), table(), {
       reader: { manifestTtlMs: 0, answerCacheBytes: 0 },
-      writer: { graceMs: 0, indexPartBlocks: 1 },
+      writer: { graceMs: 0, indexPartBlocks: 1, orderBlocks: ORDER_BLOCKS },
     });
     const memory = memoryDirectory();
     for (const store of [dynamo, memory]) {

@@ -7,12 +7,18 @@
 import type { OrderKey } from "../../binary-keys.js";
 import type { BlockRef, OrderIndex } from "../model/index.js";
 
+/** Entries a block holds: written `target` to a block, split above `max`, merged below `min`. */
+export interface OrderBlockSizes {
+  readonly target: number;
+  readonly max: number;
+  readonly min: number;
+}
+
 /**
- * Entries a block holds: written `target` to a block, split above `max`, merged below `min`. A
- * block of 256 keys is 6.4 KB (one read unit, eventually consistent); the index of 370,000
+ * A block of 256 keys is 6.4 KB (one read unit, eventually consistent); the index of 370,000
  * persons (1,450 blocks of 31 bytes) is 45 KB.
  */
-export const BLOCK_ENTRIES = { target: 256, max: 512, min: 64 } as const;
+export const BLOCK_ENTRIES: OrderBlockSizes = { target: 256, max: 512, min: 64 };
 
 /**
  * Blocks one index item holds: 10,000 of at most 35 bytes is 350 KB, under DynamoDB's 400 KB item
@@ -114,7 +120,7 @@ function spread(stored: OrderIndex, next: readonly OrderKey[]): OrderKey[][] {
 }
 
 /** Changed blocks: empty ones dropped, small ones merged into a neighbour, large ones split. */
-function normalize(groups: readonly Group[]): Group[] {
+function normalize(groups: readonly Group[], sizes: OrderBlockSizes): Group[] {
   const merged: Group[] = [];
   for (const group of groups) {
     if (group.kept) {
@@ -123,11 +129,7 @@ function normalize(groups: readonly Group[]): Group[] {
     }
     if (group.keys.length === 0) continue;
     const previous = merged.at(-1);
-    if (
-      previous &&
-      group.keys.length < BLOCK_ENTRIES.min &&
-      previous.keys.length + group.keys.length <= BLOCK_ENTRIES.max
-    ) {
+    if (previous && group.keys.length < sizes.min && previous.keys.length + group.keys.length <= sizes.max) {
       const low = previous.kept ? previous.kept.low : previous.low;
       merged[merged.length - 1] = { low, keys: [...previous.keys, ...group.keys] };
     } else merged.push(group);
@@ -138,17 +140,17 @@ function normalize(groups: readonly Group[]): Group[] {
     first &&
     second &&
     !first.kept &&
-    first.keys.length < BLOCK_ENTRIES.min &&
-    first.keys.length + second.keys.length <= BLOCK_ENTRIES.max
+    first.keys.length < sizes.min &&
+    first.keys.length + second.keys.length <= sizes.max
   )
     merged.splice(0, 2, { low: first.low, keys: [...first.keys, ...second.keys] });
-  return merged.flatMap((group) => (group.kept ? [group] : split(group.low, group.keys)));
+  return merged.flatMap((group) => (group.kept ? [group] : split(group.low, group.keys, sizes)));
 }
 
 /** Keys cut into blocks of about `target` (a block of `max` or fewer stays whole). */
-function split(low: OrderKey, keys: readonly OrderKey[]): Group[] {
-  if (keys.length <= BLOCK_ENTRIES.max) return [{ low, keys }];
-  const pieces = Math.round(keys.length / BLOCK_ENTRIES.target);
+function split(low: OrderKey, keys: readonly OrderKey[], sizes: OrderBlockSizes): Group[] {
+  if (keys.length <= sizes.max) return [{ low, keys }];
+  const pieces = Math.round(keys.length / sizes.target);
   const size = Math.ceil(keys.length / pieces);
   const groups: Group[] = [];
   for (let at = 0; at < keys.length; at += size) {
@@ -168,6 +170,7 @@ export function planOrder(
   blocks: ReadonlyMap<OrderKey, readonly OrderKey[]>,
   next: readonly OrderKey[],
   gen: number,
+  sizes: OrderBlockSizes = BLOCK_ENTRIES,
 ): OrderPlan {
   const [lowest] = next;
   const groups: Group[] =
@@ -183,7 +186,7 @@ export function planOrder(
           const low = i === 0 && keys[0] !== undefined && keys[0] < block.low ? keys[0] : block.low;
           return sameKeys(old, keys) && low === block.low ? { kept: block, keys } : { low, keys };
         });
-  const planned = normalize(groups);
+  const planned = normalize(groups, sizes);
   const kept = new Set(planned.flatMap((group) => (group.kept ? [group.kept] : [])));
   const written = planned.flatMap((group) => (group.kept ? [] : [{ low: group.low, keys: group.keys }]));
   const superseded = stored.filter((block) => !kept.has(block));

@@ -2,7 +2,15 @@
  * The derived structures (pure): counted orders, name postings and their census, scope postings,
  * the scope registry and where scopes live.
  */
-export { blockOf, blockStarts, blocksOfPositions, indexParts, planOrder, rankIn } from "./counted-order.js";
+export {
+  blockOf,
+  blockStarts,
+  blocksOfPositions,
+  indexParts,
+  type OrderBlockSizes,
+  planOrder,
+  rankIn,
+} from "./counted-order.js";
 export {
   blocksToSplit,
   blocksTotal,

@@ -2,7 +2,7 @@
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { Generation, ReadAt } from "../model/index.js";
 import type { DirectoryReads } from "../read/index.js";
-import type { GramBlockSizes } from "../structures/index.js";
+import type { GramBlockSizes, OrderBlockSizes } from "../structures/index.js";
 import type { Journal } from "./journal.js";
 
 /**
@@ -17,6 +17,8 @@ export interface ChunkContext extends Generation {
   readonly committed: number;
   /** Blocks an order index item holds before it is stored in parts (counted-order.ts's default). */
   readonly indexPartBlocks?: number;
+  /** Keys an order block holds (counted-order.ts's default). */
+  readonly orderBlocks?: OrderBlockSizes;
   /** Postings a gram block counts (gram-blocks.ts's default). */
   readonly gramBlocks?: GramBlockSizes;
   /** A repair: every derived item was superseded, so each company's postings are posted whole. */

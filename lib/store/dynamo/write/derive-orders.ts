@@ -44,7 +44,7 @@ export async function orderWrites(
   const { stored, blocks: contents } = await context.reads.orders.whole(partition, order, at);
   const index = stored?.index ?? [];
   const blocks = new Map(index.map((block, i) => [block.low, contents[i] ?? []]));
-  const plan = planOrder(index, blocks, next, context.gen);
+  const plan = planOrder(index, blocks, next, context.gen, context.orderBlocks);
   if (!plan.changed) return undefined;
   const writes = new Writes(context.gen);
   for (const block of plan.superseded)

@@ -52,7 +52,7 @@ import {
   sleep,
 } from "../model/index.js";
 import { type DirectoryReads, directoryReads } from "../read/index.js";
-import type { GramBlockSizes, RegisteredScope } from "../structures/index.js";
+import type { GramBlockSizes, OrderBlockSizes, RegisteredScope } from "../structures/index.js";
 import { deriveCompanyGrams } from "./derive-grams.js";
 import { deriveCompanyOrders } from "./derive-orders.js";
 import { buildScopePostings } from "./derive-scope-grams.js";
@@ -88,6 +88,11 @@ export interface WriterOptions {
    * about 2.5 million keys); tests set it small to store parts without millions of records.
    */
   readonly indexPartBlocks?: number;
+  /**
+   * Keys an order block holds (default BLOCK_ENTRIES, about 256); tests set it small to split,
+   * merge and store orders in parts without thousands of records.
+   */
+  readonly orderBlocks?: OrderBlockSizes;
   /**
    * Postings a gram block counts (default GRAM_BLOCK_ENTRIES, about 1,024); tests set it small to
    * split and merge blocks without thousands of records.
@@ -450,11 +455,12 @@ class DynamoLoadSession implements LoadSession {
   private rebuilding = false;
 
   private context() {
-    const { indexPartBlocks, gramBlocks } = this.store.options;
+    const { indexPartBlocks, orderBlocks, gramBlocks } = this.store.options;
     return {
       ...this.store,
       ...this.fence,
       ...(indexPartBlocks === undefined ? {} : { indexPartBlocks }),
+      ...(orderBlocks === undefined ? {} : { orderBlocks }),
       ...(gramBlocks === undefined ? {} : { gramBlocks }),
       ...(this.rebuilding ? { rebuild: true } : {}),
     };
