@@ -78,6 +78,15 @@ describe("planOrder", () => {
     expect(merged.index?.map((block) => block.count)).toEqual([32]);
   });
 
+  it.each([
+    { target: 0, max: 52, min: 7 },
+    { target: 26, max: 20, min: 7 },
+    { target: 26, max: 52, min: 0 },
+    { target: 2.5, max: 52, min: 1 },
+  ])("refuses block sizes that cannot cut blocks (%o)", (sizes) => {
+    expect(() => planOrder([], new Map(), keys([1, 2, 3]), 1, sizes)).toThrow(/order block sizes need/);
+  });
+
   it("cuts a new order into blocks of the target size", () => {
     const next = keys(Array.from({ length: 1_300 }, (_, i) => i * 3));
     const { plan, stored } = load(EMPTY, next, 7);

@@ -172,6 +172,12 @@ export function planOrder(
   gen: number,
   sizes: OrderBlockSizes = BLOCK_ENTRIES,
 ): OrderPlan {
+  const { min, target, max } = sizes;
+  // Sizes out of this order would cut blocks of no keys, for ever.
+  if (![min, target, max].every(Number.isInteger) || !(1 <= min && min <= target && target <= max))
+    throw new Error(
+      `order block sizes need whole numbers 1 <= min <= target <= max: ${min}, ${target}, ${max}`,
+    );
   const [lowest] = next;
   const groups: Group[] =
     stored.length === 0
