@@ -6,20 +6,26 @@
 import type { DataFile } from "../../lib/directory/source.js";
 import { loadData } from "../../lib/load/load-file.js";
 import { type DynamoDirectory, dynamoDirectory } from "../../lib/store/dynamo/index.js";
+import type { WriterOptions } from "../../lib/store/dynamo/write/index.js";
 import { documentClientFor } from "../../lib/store/dynamo-client.js";
 import { tableItems } from "../store/dynamo/verify-fixture.js";
 import type { EngineContext } from "./engines.js";
 
-export function directoryOn(context: EngineContext): DynamoDirectory {
+/** `writer` sizes what the load writes (blocks of orders and postings) for a test, if need be. */
+export function directoryOn(context: EngineContext, writer: WriterOptions = {}): DynamoDirectory {
   return dynamoDirectory(documentClientFor(context.client), context.tables.directory, {
     reader: { manifestTtlMs: 0 },
-    writer: { graceMs: 0 },
+    writer: { graceMs: 0, ...writer },
   });
 }
 
 /** The suite's directory made exactly `data` (a snapshot load). */
-export async function loadedDirectory(context: EngineContext, data: DataFile): Promise<DynamoDirectory> {
-  const directory = directoryOn(context);
+export async function loadedDirectory(
+  context: EngineContext,
+  data: DataFile,
+  writer: WriterOptions = {},
+): Promise<DynamoDirectory> {
+  const directory = directoryOn(context, writer);
   await loadData(data, directory, "snapshot");
   return directory;
 }

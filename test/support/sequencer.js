@@ -18,7 +18,6 @@ const SLOWEST = {
   "test/ingest/ingest.integration.test.ts": 140,
   "test/store/dynamo/repair-every-item.integration.test.ts": 110,
   "test/load/fenced-loads.integration.test.ts": 95,
-  "test/search/large-person.integration.test.ts": 88,
   "test/store/dynamo/scope-postings.integration.test.ts": 85,
   "test/load/changes.property.integration.test.ts": 85,
   "test/contract/isolation.integration.test.ts": 83,
