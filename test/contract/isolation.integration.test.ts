@@ -3,7 +3,9 @@
  * carries a record, a count or an error that reveals a company the key may not read. The use cases
  * run on both engines over many directories, each run with random requests and deliberate ones
  * (a match that must be found, a forbidden company, a hidden one). A forbidden company is
- * `{"error":"forbidden"}` whether or not it exists.
+ * `{"error":"forbidden"}` whether or not it exists. Each run's directory (companies and persons of
+ * its own, names and phones from a shared pool) is merged into the table, so the records of every
+ * earlier run are there too, under companies the key may not read.
  */
 import fc from "fast-check";
 import type { Principal } from "../../lib/auth/principal.js";
@@ -15,7 +17,7 @@ import {
 import { searchEmployees } from "../../lib/search/search-employees.js";
 import { searchPersons } from "../../lib/search/search-persons.js";
 import type { DirectoryReader } from "../../lib/store/port.js";
-import { loadedDirectory } from "../support/directory-store.js";
+import { mergedDirectory } from "../support/directory-store.js";
 import { describeEachEngine } from "../support/engines.js";
 import {
   buildDirectory,
@@ -160,7 +162,8 @@ describeEachEngine("isolation over the search use cases", (getEngine) => {
       fc.asyncProperty(scenario, async ({ spec, scope, requests, pick }) => {
         run += 1;
         const d = buildDirectory(run, spec);
-        const repo = await loadedDirectory(getEngine(), d.data);
+        // Merged: every earlier run's companies stay in the table, unreadable by this run's key.
+        const repo = await mergedDirectory(getEngine(), d.data);
         const nowhere = `r${run}-nowhere`;
         const key = principalOf([...d.companies.filter((_, i) => scope[i]), `r${run}-unloaded`]);
 

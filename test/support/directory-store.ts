@@ -31,6 +31,17 @@ export async function loadedDirectory(
 }
 
 /**
+ * `data` merged into the suite's directory: what it held stays (the companies of earlier runs of a
+ * property, which a key of this run may not read). A load of new companies costs about as much as
+ * a first load; a snapshot would supersede and remove everything held before.
+ */
+export async function mergedDirectory(context: EngineContext, data: DataFile): Promise<DynamoDirectory> {
+  const directory = directoryOn(context);
+  await loadData(data, directory, "merge");
+  return directory;
+}
+
+/**
  * The suite's table emptied, then `data` loaded into it: a first load, for tests that ask many
  * random directories and are about searching them, not replacing one. A tiny directory costs
  * about 150 calls so, against about 1,100 as a snapshot over the last one (every version of the

@@ -20,7 +20,6 @@ const SLOWEST = {
   "test/load/fenced-loads.integration.test.ts": 95,
   "test/store/dynamo/scope-postings.integration.test.ts": 85,
   "test/load/changes.property.integration.test.ts": 85,
-  "test/contract/isolation.integration.test.ts": 83,
   "test/store/dynamo/lagging-index.integration.test.ts": 75,
   "test/load/identity.integration.test.ts": 65,
   "test/cli/commands.integration.test.ts": 60,
