@@ -12,9 +12,10 @@ import { thisHost } from "../../lib/store/dynamo/manifest/lease-holder.js";
 import { verifyDirectory } from "../../lib/store/dynamo/verify/verify.js";
 import { documentClientFor } from "../../lib/store/dynamo-client.js";
 import { LoadInProgressError } from "../../lib/store/port.js";
-import { E1, E2, E3, E4, loadTwice, recordOf, SECOND, tableItems } from "../store/dynamo/verify-fixture.js";
+import { E1, E2, E3, E4, loadTwice, recordOf, SECOND } from "../store/dynamo/verify-fixture.js";
 import { describeEachEngine } from "../support/engines.js";
 import { dataFileOf, employeeInput, testUuid } from "../support/records.js";
+import { tableItems } from "../support/table-items.js";
 
 const renamed = (record: SourceEmployee): SourceEmployee => ({
   ...record,

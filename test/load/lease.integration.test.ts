@@ -10,9 +10,9 @@ import { MANIFEST_KEY } from "../../lib/store/dynamo/model/layout.js";
 import { documentClientFor } from "../../lib/store/dynamo-client.js";
 import { memoryDirectory } from "../../lib/store/memory/memory-directory.js";
 import { LoadInProgressError } from "../../lib/store/port.js";
-import { tableItems } from "../store/dynamo/verify-fixture.js";
 import { describeEachEngine, type EngineContext } from "../support/engines.js";
 import { fakeWatch } from "../support/lease-watch.js";
+import { tableItems } from "../support/table-items.js";
 import {
   changes,
   type Directory,

@@ -16,10 +16,10 @@ import { employmentFilter } from "../../lib/search/matching.js";
 import { documentClientFor } from "../../lib/store/dynamo-client.js";
 import { memoryDirectory } from "../../lib/store/memory/memory-directory.js";
 import type { Change, CreatedRange, DirectoryReader, DirectoryWriter } from "../../lib/store/port.js";
-import { tableItems } from "../store/dynamo/verify-fixture.js";
 import { directoryOn } from "../support/directory-store.js";
 import { describeEachEngine } from "../support/engines.js";
 import { type EmployeeFields, employeeInput, personInput, testUuid } from "../support/records.js";
+import { tableItems } from "../support/table-items.js";
 
 export type Directory = DirectoryReader & DirectoryWriter;
 

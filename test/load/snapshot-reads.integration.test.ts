@@ -8,8 +8,8 @@ import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { dynamoDirectory } from "../../lib/store/dynamo/index.js";
 import { documentClientFor } from "../../lib/store/dynamo-client.js";
 import type { LoadSession } from "../../lib/store/port.js";
-import { tableItems } from "../store/dynamo/verify-fixture.js";
 import { describeEachEngine } from "../support/engines.js";
+import { tableItems } from "../support/table-items.js";
 import {
   deleteEmployee,
   deletePerson,

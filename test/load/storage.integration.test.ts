@@ -10,9 +10,9 @@ import { keyOf, keyText } from "../../lib/store/dynamo/model/batch.js";
 import { MANIFEST_KEY } from "../../lib/store/dynamo/model/layout.js";
 import { documentClientFor } from "../../lib/store/dynamo-client.js";
 import { DIRECTORY_ATTR as A } from "../../lib/store/tables.js";
-import { tableItems } from "../store/dynamo/verify-fixture.js";
 import { directoryOn } from "../support/directory-store.js";
 import { describeEachEngine, type EngineContext } from "../support/engines.js";
+import { tableItems } from "../support/table-items.js";
 import {
   dataText,
   deleteEmployee,

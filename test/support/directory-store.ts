@@ -8,8 +8,8 @@ import { loadData } from "../../lib/load/load-file.js";
 import { type DynamoDirectory, dynamoDirectory } from "../../lib/store/dynamo/index.js";
 import type { WriterOptions } from "../../lib/store/dynamo/write/index.js";
 import { documentClientFor } from "../../lib/store/dynamo-client.js";
-import { tableItems } from "../store/dynamo/verify-fixture.js";
 import type { EngineContext } from "./engines.js";
+import { tableItems } from "./table-items.js";
 
 /** `writer` sizes what the load writes (blocks of orders and postings) for a test, if need be. */
 export function directoryOn(context: EngineContext, writer: WriterOptions = {}): DynamoDirectory {

@@ -16,7 +16,8 @@ import { documentClientFor } from "../../../lib/store/dynamo-client.js";
 import type { DirectoryReader, EmployeesQuery } from "../../../lib/store/port.js";
 import { DIRECTORY_ATTR as A } from "../../../lib/store/tables.js";
 import { describeEachEngine } from "../../support/engines.js";
-import { loadTwice, tableItems } from "./verify-fixture.js";
+import { tableItems } from "../../support/table-items.js";
+import { loadTwice } from "./verify-fixture.js";
 
 const acme = (filter: Partial<EmployeesQuery["filter"]> = {}): EmployeesQuery => ({
   filter: { companies: new Set(["acme"]), ...filter },

@@ -34,7 +34,7 @@ import { COMPANIES } from "../../load/load-harness.js";
 import { memoryReaderOf, type Scenario, type Search, scenario, searches } from "../../load/load-scenario.js";
 import { type LoadTable, loadTable } from "../../load/load-tables.js";
 import { describeEachEngine, type EngineContext, itByTurns } from "../../support/engines.js";
-import { tableItems } from "./verify-fixture.js";
+import { tableItems } from "../../support/table-items.js";
 
 const SEED = Number(process.env.LOAD_TEST_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const plain = (value: unknown): unknown => JSON.parse(JSON.stringify(value));

@@ -27,7 +27,8 @@ import type { DirectoryReader, DirectoryWriter } from "../../../lib/store/port.j
 import { DIRECTORY_ATTR as A } from "../../../lib/store/tables.js";
 import { describeEachEngine, itByTurns, TURN_SEED } from "../../support/engines.js";
 import { dataFileOf, employeeInput, testUuid } from "../../support/records.js";
-import { E1, E2, E4, loadTwice, recordOf, tableItems } from "./verify-fixture.js";
+import { tableItems } from "../../support/table-items.js";
+import { E1, E2, E4, loadTwice, recordOf } from "./verify-fixture.js";
 
 const family = (item: Item) => (item[A.sort] as Uint8Array)[0];
 

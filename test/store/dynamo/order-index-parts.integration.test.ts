@@ -26,7 +26,7 @@ import type { Change, DirectoryReader, DirectoryWriter } from "../../../lib/stor
 import { DIRECTORY_ATTR as A } from "../../../lib/store/tables.js";
 import { describeEachEngine, itByTurns, TURN_SEED } from "../../support/engines.js";
 import { dataFileOf, employeeInput, parsedEmployee, personInput, testUuid } from "../../support/records.js";
-import { tableItems } from "./verify-fixture.js";
+import { tableItems } from "../../support/table-items.js";
 
 const person = (n: number) => testUuid(0x1d, 0, n);
 const record = (n: number) => testUuid(0x1d, 1, n);

@@ -16,7 +16,8 @@ import { repairDerived } from "../../../lib/store/dynamo/write/load-session.js";
 import { documentClientFor } from "../../../lib/store/dynamo-client.js";
 import { DIRECTORY_ATTR as A } from "../../../lib/store/tables.js";
 import { describeEachEngine, itByTurns } from "../../support/engines.js";
-import { itemAt, loadTwiceAndKeepScope, sampleOfEachFamily, tableItems } from "./verify-fixture.js";
+import { tableItems } from "../../support/table-items.js";
+import { itemAt, loadTwiceAndKeepScope, sampleOfEachFamily } from "./verify-fixture.js";
 
 const RECORD = 0x03;
 const SEED = Number(process.env.REPAIR_SEED ?? Math.floor(Math.random() * 2 ** 31));

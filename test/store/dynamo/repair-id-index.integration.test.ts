@@ -17,7 +17,8 @@ import { documentClientFor } from "../../../lib/store/dynamo-client.js";
 import { DIRECTORY_ATTR as A } from "../../../lib/store/tables.js";
 import { describeEachEngine } from "../../support/engines.js";
 import { testUuid } from "../../support/records.js";
-import { loadTwice, SECOND, tableItems } from "./verify-fixture.js";
+import { tableItems } from "../../support/table-items.js";
+import { loadTwice, SECOND } from "./verify-fixture.js";
 
 describeEachEngine("repair rebuilds the id index", (getEngine) => {
   const documents = () => documentClientFor(getEngine().client);

@@ -16,7 +16,7 @@ import { memoryDirectory } from "../../../lib/store/memory/memory-directory.js";
 import type { Change, DirectoryReader, DirectoryWriter, PersonsQuery } from "../../../lib/store/port.js";
 import { describeEachEngine } from "../../support/engines.js";
 import { dataFileOf, employeeInput, parsedEmployee, personInput, testUuid } from "../../support/records.js";
-import { tableItems } from "./verify-fixture.js";
+import { tableItems } from "../../support/table-items.js";
 
 const person = (n: number) => testUuid(0x5c, 0, n);
 const record = (n: number) => testUuid(0x5c, 1, n);

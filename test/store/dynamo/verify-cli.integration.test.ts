@@ -13,7 +13,8 @@ import {
   gramCensusSort,
 } from "../../../lib/store/dynamo/model/layout.js";
 import { documentClientFor } from "../../../lib/store/dynamo-client.js";
-import { E1, loadTwice, recordOf, tableItems } from "./verify-fixture.js";
+import { tableItems } from "../../support/table-items.js";
+import { E1, loadTwice, recordOf } from "./verify-fixture.js";
 
 const run = promisify(execFile);
 let engine: Engine | undefined;

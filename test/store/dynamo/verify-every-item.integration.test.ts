@@ -29,7 +29,8 @@ import { verifyDirectory } from "../../../lib/store/dynamo/verify/verify.js";
 import { documentClientFor } from "../../../lib/store/dynamo-client.js";
 import { DIRECTORY_ATTR as A } from "../../../lib/store/tables.js";
 import { describeEachEngine, itByTurns } from "../../support/engines.js";
-import { familyOf, itemAt, loadTwiceAndKeepScope, sampleOfEachFamily, tableItems } from "./verify-fixture.js";
+import { tableItems } from "../../support/table-items.js";
+import { familyOf, itemAt, loadTwiceAndKeepScope, sampleOfEachFamily } from "./verify-fixture.js";
 
 const SEED = Number(process.env.VERIFY_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex");

@@ -1,17 +1,16 @@
 /**
  * A small directory loaded in two loads (so it holds generations 1 and 2, a changed record, a
- * record moved to another person and a deleted one), and raw access to the table's items for
- * tests that corrupt them one kind at a time, and which of them to corrupt.
+ * record moved to another person and a deleted one), for tests that corrupt its items one kind
+ * at a time, and which of them to corrupt (raw access to items: test/support/table-items.ts).
  */
-import { type DynamoDBDocumentClient, GetCommand, PutCommand, ScanCommand } from "@aws-sdk/lib-dynamodb";
+import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { DemoRandom } from "../../../lib/directory/demo-random.js";
 import type { SourceEmployee } from "../../../lib/directory/source.js";
 import { keepScopes } from "../../../lib/load/keep-scopes.js";
 import { loadData } from "../../../lib/load/load-file.js";
 import { dynamoDirectory } from "../../../lib/store/dynamo/index.js";
-import { batchWrite, type Item, type ItemKey, keyOf } from "../../../lib/store/dynamo/model/batch.js";
+import { type Item, keyOf } from "../../../lib/store/dynamo/model/batch.js";
 import { isCompanyPartition, isGramBlockSort } from "../../../lib/store/dynamo/model/layout.js";
-import { DIRECTORY_ATTR as A } from "../../../lib/store/tables.js";
 import { dataFileOf, employeeInput, personInput, testUuid } from "../../support/records.js";
 
 export const P1 = testUuid(0x7e, 0, 1);
@@ -87,39 +86,4 @@ export async function loadTwice(documents: DynamoDBDocumentClient, table: string
 export async function loadTwiceAndKeepScope(documents: DynamoDBDocumentClient, table: string): Promise<void> {
   await loadTwice(documents, table);
   await keepScopes(dynamoDirectory(documents, table, { writer: { graceMs: 0 } }), [["acme", "beta"]]);
-}
-
-export function tableItems(documents: DynamoDBDocumentClient, table: string) {
-  const all = async () => {
-    const items: Item[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await documents.send(
-        new ScanCommand({ TableName: table, ConsistentRead: true, ExclusiveStartKey: start }),
-      );
-      items.push(...(page.Items ?? []));
-      start = page.LastEvaluatedKey;
-    } while (start);
-    return items;
-  };
-  const get = async (key: ItemKey): Promise<Item> => {
-    const { Item: item } = await documents.send(
-      new GetCommand({
-        TableName: table,
-        Key: { [A.partition]: key.p, [A.sort]: key.s },
-        ConsistentRead: true,
-      }),
-    );
-    if (!item) throw new Error("no such item");
-    return item;
-  };
-  const put = (item: Item) => documents.send(new PutCommand({ TableName: table, Item: item }));
-  const remove = (key: ItemKey) => batchWrite(documents, table, [{ delete: key }]);
-  const wipe = async () =>
-    batchWrite(
-      documents,
-      table,
-      (await all()).map((item) => ({ delete: keyOf(item) })),
-    );
-  return { all, get, put, remove, wipe };
 }

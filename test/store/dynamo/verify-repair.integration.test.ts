@@ -21,7 +21,8 @@ import { repairDerived } from "../../../lib/store/dynamo/write/load-session.js";
 import { documentClientFor } from "../../../lib/store/dynamo-client.js";
 import { describeEachEngine } from "../../support/engines.js";
 import { fakeWatch } from "../../support/lease-watch.js";
-import { E1, E2, E3, loadTwice, P1, recordOf, SECOND, tableItems } from "./verify-fixture.js";
+import { tableItems } from "../../support/table-items.js";
+import { E1, E2, E3, loadTwice, P1, recordOf, SECOND } from "./verify-fixture.js";
 
 const COMPANIES = ["acme", "beta"];
 

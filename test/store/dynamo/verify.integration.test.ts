@@ -57,7 +57,8 @@ import { documentClientFor } from "../../../lib/store/dynamo-client.js";
 import { DIRECTORY_ATTR as A } from "../../../lib/store/tables.js";
 import { describeEachEngine, itByTurns, TURN_SEED } from "../../support/engines.js";
 import { testUuid } from "../../support/records.js";
-import { E1, E2, E4, loadTwice, P1, recordOf, SECOND, tableItems } from "./verify-fixture.js";
+import { tableItems } from "../../support/table-items.js";
+import { E1, E2, E4, loadTwice, P1, recordOf, SECOND } from "./verify-fixture.js";
 
 const entry = (company: string, family: Family, id: string, gen: number): ItemKey => ({
   p: companyPartition(company),
