@@ -2,9 +2,9 @@
  * A person with 300 large employments in one company comes back whole, in order, on both engines.
  * Each carries 14,000 characters that do not compress (records are stored brotli-compressed), so
  * the person's bundle is about 2.6 MB in several chunks, and reading it spans several 1 MB Query
- * pages. The writer cuts orders and name postings into small blocks (as it would cut 256 and
- * 1,024 entries), so every search here also crosses many blocks: what a person of thousands of
- * employments does, at a tenth of the records (a load's cost grows with its records).
+ * pages. The writer cuts orders and name postings into blocks a tenth of its defaults (256 and
+ * 1,024 entries), so these 300 cross as many blocks as about 3,000 employments would, at a tenth
+ * of the records (a load's cost grows with its records).
  */
 import type { ApiEmployeesSearchResponse } from "../../lib/directory/api-schema.js";
 import { DemoRandom } from "../../lib/directory/demo-random.js";
