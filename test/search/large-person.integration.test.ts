@@ -2,9 +2,9 @@
  * A person with 300 large employments in one company comes back whole, in order, on both engines.
  * Each carries 14,000 characters that do not compress (records are stored brotli-compressed), so
  * the person's bundle is about 2.6 MB in several chunks, and reading it spans several 1 MB Query
- * pages. The writer cuts orders and name postings into blocks a tenth of its defaults (256 and
- * 1,024 entries), so these 300 cross as many blocks as about 3,000 employments would, at a tenth
- * of the records (a load's cost grows with its records).
+ * pages. The writer cuts orders into blocks a tenth of its default (256 entries) and name postings
+ * into blocks a sixteenth of theirs (1,024), so these 300 cross as many blocks as thousands of
+ * employments would, at a fraction of the records (a load's cost grows with its records).
  */
 import type { ApiEmployeesSearchResponse } from "../../lib/directory/api-schema.js";
 import { DemoRandom } from "../../lib/directory/demo-random.js";
@@ -20,7 +20,7 @@ import { personPartition } from "../../lib/store/dynamo/model/layout.js";
 import { documentClientFor } from "../../lib/store/dynamo-client.js";
 import type { DirectoryReader } from "../../lib/store/port.js";
 import { DIRECTORY_ATTR as A } from "../../lib/store/tables.js";
-import { loadedDirectory } from "../support/directory-store.js";
+import { loadedDirectory, TENTH_ORDER_BLOCKS } from "../support/directory-store.js";
 import { describeEachEngine } from "../support/engines.js";
 import { dataFileOf, employeeInput, personInput, testUuid } from "../support/records.js";
 import { AS_OF, principalOf } from "./search-context.js";
@@ -29,11 +29,8 @@ const COUNT = 300;
 const BIG = testUuid(0xb16, 0, 1);
 const SMALL = testUuid(0x5a11, 0, 2);
 const NEEDLE = 123;
-/** Blocks of about a tenth of the writer's defaults. */
-const WRITER = {
-  orderBlocks: { target: 26, max: 52, min: 7 },
-  gramBlocks: { target: 64, max: 128, min: 16 },
-};
+/** Order blocks a tenth of the writer's default, gram blocks a sixteenth (1,024, 2,048, 256). */
+const WRITER = { orderBlocks: TENTH_ORDER_BLOCKS, gramBlocks: { target: 64, max: 128, min: 16 } };
 /**
  * Random letters, which brotli cannot shrink much (about 4.7 bits a character): stored bytes, not
  * records. No digits: a run of nine would be refused as a Social Security number.

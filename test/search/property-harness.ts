@@ -27,8 +27,8 @@ import { AS_OF, principalOf } from "./search-context.js";
 /**
  * Runs of each property. Each property runs on one engine, by turns from the seed (`itByTurns`):
  * over an even and an odd seed, both on both. Loading a directory is most of a run's cost, so each
- * run loads it into an emptied table (a first load) and asks several questions of it. PROPERTY_SEED=N repeats a run; a new seed every
- * run covers more ground over time.
+ * run loads it into an emptied table (a first load) and asks several questions of it.
+ * PROPERTY_SEED=N repeats a run; a new seed every run covers more ground over time.
  */
 const SEED = Number(process.env.PROPERTY_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const RUNS = { matches: 24, pages: 12 } as const;

@@ -6,10 +6,17 @@
 import type { DataFile } from "../../lib/directory/source.js";
 import { loadData } from "../../lib/load/load-file.js";
 import { type DynamoDirectory, dynamoDirectory } from "../../lib/store/dynamo/index.js";
+import type { OrderBlockSizes } from "../../lib/store/dynamo/structures/index.js";
 import type { WriterOptions } from "../../lib/store/dynamo/write/index.js";
 import { documentClientFor } from "../../lib/store/dynamo-client.js";
 import type { EngineContext } from "./engines.js";
 import { tableItems } from "./table-items.js";
+
+/**
+ * Order blocks a tenth of the writer's default (counted-order.ts BLOCK_ENTRIES: 256, 512, 64), so
+ * a suite crosses as many blocks with a tenth of the records: 80 keys make 3 blocks.
+ */
+export const TENTH_ORDER_BLOCKS: OrderBlockSizes = { target: 26, max: 52, min: 7 };
 
 /** `writer` sizes what the load writes (blocks of orders and postings) for a test, if need be. */
 export function directoryOn(context: EngineContext, writer: WriterOptions = {}): DynamoDirectory {

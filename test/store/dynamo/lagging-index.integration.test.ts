@@ -57,12 +57,12 @@ function allSearches(sc: Scenario): Search[] {
   const list = searches();
   for (const company of COMPANIES)
     for (const phone of ["5550102030", "5554045060"]) list.push(byPhone(company, phone));
-  for (const [id, record] of sc.afterState.employees) {
+  const added = [...sc.afterState.employees].flatMap(([id, record]) => {
     const phone = record.contact.phone === null ? undefined : normalizePhone(record.contact.phone);
-    if (sc.beforeState.employees.has(id) || !phone?.ok) continue;
-    list.push(byPhone(record.companyId, phone.digits));
-    break;
-  }
+    return sc.beforeState.employees.has(id) || !phone?.ok ? [] : [byPhone(record.companyId, phone.digits)];
+  });
+  if (added[0] === undefined) throw new Error("the scenario adds no record with a usable phone");
+  list.push(added[0]);
   return list;
 }
 

@@ -24,6 +24,7 @@ import { documentClientFor } from "../../../lib/store/dynamo-client.js";
 import { memoryDirectory } from "../../../lib/store/memory/memory-directory.js";
 import type { Change, DirectoryReader, DirectoryWriter } from "../../../lib/store/port.js";
 import { DIRECTORY_ATTR as A } from "../../../lib/store/tables.js";
+import { TENTH_ORDER_BLOCKS } from "../../support/directory-store.js";
 import { describeEachEngine, itByTurns, TURN_SEED } from "../../support/engines.js";
 import { dataFileOf, employeeInput, parsedEmployee, personInput, testUuid } from "../../support/records.js";
 import { tableItems } from "../../support/table-items.js";
@@ -31,9 +32,6 @@ import { tableItems } from "../../support/table-items.js";
 const person = (n: number) => testUuid(0x1d, 0, n);
 const record = (n: number) => testUuid(0x1d, 1, n);
 const minute = (n: number) => new Date(Date.UTC(2024, 0, 1) + n * 60_000).toISOString();
-
-/** Order blocks a tenth of the default (counted-order.ts BLOCK_ENTRIES): 80 keys make 3 blocks. */
-const ORDER_BLOCKS = { target: 26, max: 52, min: 7 };
 
 // Persons 1-80 in acme (record n), 81-84 in beta (record n), persons 1-2 in beta too (record 90 + n).
 const ACME = Array.from({ length: 80 }, (_, i) => i + 1);
@@ -120,7 +118,7 @@ describeEachEngine(`order index in parts (TURN_SEED=${TURN_SEED})`, (getEngine, 
   it("is written, superseded and read in parts, by loads cut at every step", async () => {
     const dynamo = dynamoDirectory(documents(), table(), {
       reader: { manifestTtlMs: 0, answerCacheBytes: 0 },
-      writer: { graceMs: 0, indexPartBlocks: 1, orderBlocks: ORDER_BLOCKS },
+      writer: { graceMs: 0, indexPartBlocks: 1, orderBlocks: TENTH_ORDER_BLOCKS },
     });
     const memory = memoryDirectory();
     for (const store of [dynamo, memory]) {
