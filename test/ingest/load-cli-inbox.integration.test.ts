@@ -13,10 +13,11 @@ import { dynamoDirectory } from "../../lib/store/dynamo/index.js";
 import { runTool, STACK_FRAME } from "../cli/run-tool.js";
 import { type Scenario, scenario, stateAfter } from "../load/load-scenario.js";
 import { type LoadTable, loadTable } from "../load/load-tables.js";
-import { describeEachEngine } from "../support/engines.js";
+import { describeEachEngine, itByTurns, TURN_SEED } from "../support/engines.js";
 import { type LocalS3, S3RVER_CREDENTIALS, startLocalS3 } from "../support/s3rver.js";
 
-describeEachEngine("npm run load through the inbox", (getEngine) => {
+describeEachEngine(`npm run load through the inbox (TURN_SEED=${TURN_SEED})`, (getEngine, engineName) => {
+  const it = itByTurns(TURN_SEED, engineName);
   let s3: LocalS3 | undefined;
   let table: LoadTable | undefined;
   let world: Scenario | undefined;

@@ -13,7 +13,7 @@ import { verifyDirectory } from "../../lib/store/dynamo/verify/verify.js";
 import { documentClientFor } from "../../lib/store/dynamo-client.js";
 import { LoadInProgressError } from "../../lib/store/port.js";
 import { E1, E2, E3, E4, loadTwice, recordOf, SECOND } from "../store/dynamo/verify-fixture.js";
-import { describeEachEngine } from "../support/engines.js";
+import { describeEachEngine, itByTurns, TURN_SEED } from "../support/engines.js";
 import { dataFileOf, employeeInput, testUuid } from "../support/records.js";
 import { tableItems } from "../support/table-items.js";
 
@@ -49,7 +49,8 @@ async function deadPid(): Promise<number> {
   return child.pid;
 }
 
-describeEachEngine("a dead load and the next one", (getEngine) => {
+describeEachEngine(`a dead load and the next one (TURN_SEED=${TURN_SEED})`, (getEngine, engineName) => {
+  const it = itByTurns(TURN_SEED, engineName);
   const documents = () => documentClientFor(getEngine().client);
   const table = () => getEngine().tables.directory;
   const verified = async () => expect((await verifyDirectory(documents(), table())).problem).toBeUndefined();

@@ -59,7 +59,7 @@ async function everythingFound(directory: Directory): Promise<Set<string>> {
   return found;
 }
 
-describeEachStore("deletes", (directory) => {
+describeEachStore("deletes", (directory, it) => {
   beforeEach(async () => {
     await merge(directory(), PERSONS, RECORDS);
   });

@@ -159,7 +159,7 @@ const MODES = [
 
 const TABLE = MODES.flatMap(({ mode, apply }) => CASES.map((c) => ({ ...c, mode, apply })));
 
-describeEachStore("identity by id", (directory) => {
+describeEachStore("identity by id", (directory, it) => {
   beforeEach(async () => {
     await merge(directory(), PERSONS, RECORDS);
   });

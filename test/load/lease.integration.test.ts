@@ -56,7 +56,7 @@ async function refusal(attempt: Promise<unknown>): Promise<LoadInProgressError> 
   return error as LoadInProgressError;
 }
 
-describeEachStore("one load at a time", (directory) => {
+describeEachStore("one load at a time", (directory, it) => {
   beforeEach(async () => {
     await merge(directory(), PERSONS, RECORDS);
   });

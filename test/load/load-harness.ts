@@ -17,22 +17,29 @@ import { documentClientFor } from "../../lib/store/dynamo-client.js";
 import { memoryDirectory } from "../../lib/store/memory/memory-directory.js";
 import type { Change, CreatedRange, DirectoryReader, DirectoryWriter } from "../../lib/store/port.js";
 import { directoryOn } from "../support/directory-store.js";
-import { describeEachEngine } from "../support/engines.js";
+import { describeEachEngine, itByTurns, TURN_SEED, type TurnIt } from "../support/engines.js";
 import { type EmployeeFields, employeeInput, personInput, testUuid } from "../support/records.js";
 import { tableItems } from "../support/table-items.js";
 
 export type Directory = DirectoryReader & DirectoryWriter;
 
-/** Declares `title [memory]`, `title [dynalite]` and `title [ddblocal]`; each test gets an empty directory. */
-export function describeEachStore(title: string, suite: (directory: () => Directory) => void): void {
+/**
+ * Declares `title [memory]`, `title [dynalite]` and `title [ddblocal]`; each test gets an empty
+ * directory. The memory store runs every test; each engine every other one, by turns from
+ * TURN_SEED (`itByTurns`), so every test meets both engines over an even and an odd seed.
+ */
+export function describeEachStore(
+  title: string,
+  suite: (directory: () => Directory, it: TurnIt) => void,
+): void {
   describe(`${title} [memory]`, () => {
     let directory: Directory | undefined;
     beforeEach(() => {
       directory = memoryDirectory();
     });
-    suite(() => present(directory));
+    suite(() => present(directory), it);
   });
-  describeEachEngine(title, (getEngine) => {
+  describeEachEngine(`${title} (TURN_SEED=${TURN_SEED})`, (getEngine, engineName) => {
     let directory: Directory | undefined;
     beforeEach(async () => {
       const context = getEngine();
@@ -40,7 +47,7 @@ export function describeEachStore(title: string, suite: (directory: () => Direct
       await tableItems(documentClientFor(context.client), context.tables.directory).wipe();
       directory = directoryOn(context);
     });
-    suite(() => present(directory));
+    suite(() => present(directory), itByTurns(TURN_SEED, engineName));
   });
 }
 

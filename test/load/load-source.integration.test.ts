@@ -30,7 +30,7 @@ async function refusal(attempt: Promise<unknown>): Promise<Error> {
   return error;
 }
 
-describeEachStore("a load's file", (directory) => {
+describeEachStore("a load's file", (directory, it) => {
   beforeEach(async () => {
     await merge(directory(), [], [employee(1)]);
   });

@@ -34,7 +34,7 @@ const RECORDS = [
 /** Chunk sizes: every line in one apply, and one line per apply (a later chunk overrides an earlier). */
 const CHUNKS = [{ chunk: 1_000 }, { chunk: 1 }];
 
-describeEachStore("load modes", (directory) => {
+describeEachStore("load modes", (directory, it) => {
   beforeEach(async () => {
     await merge(directory(), PERSONS, RECORDS);
   });

@@ -152,7 +152,7 @@ const MALFORMED: [string, LoadMode, string, string][] = [
   ],
 ];
 
-describeEachStore("refused files", (directory) => {
+describeEachStore("refused files", (directory, it) => {
   beforeEach(async () => {
     await merge(directory(), PERSONS, RECORDS);
   });

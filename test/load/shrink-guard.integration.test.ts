@@ -20,7 +20,7 @@ const TEN = Array.from({ length: 10 }, (_, i) => i + 1);
 const persons = (ns: readonly number[]) => ns.map((n) => person(n));
 const records = (ns: readonly number[]) => ns.map((n) => employee(n, { personId: P(n) }));
 
-describeEachStore("a snapshot's shrink guard", (directory) => {
+describeEachStore("a snapshot's shrink guard", (directory, it) => {
   const guarded = (text: string) => load(directory(), "snapshot", text, { allowShrink: false });
   beforeEach(async () => {
     await load(directory(), "merge", dataText(persons(TEN), records(TEN)));

@@ -8,7 +8,7 @@ import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { dynamoDirectory } from "../../lib/store/dynamo/index.js";
 import { documentClientFor } from "../../lib/store/dynamo-client.js";
 import type { LoadSession } from "../../lib/store/port.js";
-import { describeEachEngine } from "../support/engines.js";
+import { describeEachEngine, itByTurns, TURN_SEED } from "../support/engines.js";
 import { tableItems } from "../support/table-items.js";
 import {
   deleteEmployee,
@@ -103,57 +103,64 @@ async function allIds(session: LoadSession, kind: "person" | "employee") {
   return ids.sort();
 }
 
-describeEachEngine("a snapshot's stored ids and deletes read what they drop", (getEngine) => {
-  const documents = () => documentClientFor(getEngine().client);
-  const table = () => getEngine().tables.directory;
+describeEachEngine(
+  `a snapshot's stored ids and deletes read what they drop (TURN_SEED=${TURN_SEED})`,
+  (getEngine, engineName) => {
+    const it = itByTurns(TURN_SEED, engineName);
+    const documents = () => documentClientFor(getEngine().client);
+    const table = () => getEngine().tables.directory;
 
-  /** On a table holding `others` more records: the stored ids read, and the reads of the deletes. */
-  async function run(others: number) {
-    const client = documents();
-    await tableItems(client, table()).wipe();
-    const directory = dynamoDirectory(client, table(), { writer: { graceMs: 0 } });
-    const { persons, records, drops } = directoryOf(others);
-    await merge(directory, persons, records);
-    const stored = (await tableItems(client, table()).all()).length;
-    const measure = counting(client);
-    const session = await directory.beginLoad("snapshot reads");
-    try {
-      const ids = await measure(async () => ({
-        person: await allIds(session, "person"),
-        employee: await allIds(session, "employee"),
-      }));
-      const changes = await parsedChanges(drops);
-      const deletes = await measure(() => session.apply(changes));
-      const after = { person: await allIds(session, "person"), employee: await allIds(session, "employee") };
-      return { persons, records, stored, ids, deletes, after };
-    } finally {
-      await session.abort();
+    /** On a table holding `others` more records: the stored ids read, and the reads of the deletes. */
+    async function run(others: number) {
+      const client = documents();
+      await tableItems(client, table()).wipe();
+      const directory = dynamoDirectory(client, table(), { writer: { graceMs: 0 } });
+      const { persons, records, drops } = directoryOf(others);
+      await merge(directory, persons, records);
+      const stored = (await tableItems(client, table()).all()).length;
+      const measure = counting(client);
+      const session = await directory.beginLoad("snapshot reads");
+      try {
+        const ids = await measure(async () => ({
+          person: await allIds(session, "person"),
+          employee: await allIds(session, "employee"),
+        }));
+        const changes = await parsedChanges(drops);
+        const deletes = await measure(() => session.apply(changes));
+        const after = {
+          person: await allIds(session, "person"),
+          employee: await allIds(session, "employee"),
+        };
+        return { persons, records, stored, ids, deletes, after };
+      } finally {
+        await session.abort();
+      }
     }
-  }
 
-  it("reads the stored ids from the id index only, and deletes reading the same items at any table size", async () => {
-    const small = await run(10);
-    const big = await run(200);
-    for (const { persons, records, stored, ids, after } of [small, big]) {
-      expect(ids.result.person).toEqual(persons.map(({ id }) => id).sort());
-      expect(ids.result.employee).toEqual(records.map(({ id }) => id).sort());
-      // One entry an id is read, and nothing else: no Scan, only the id index's partitions.
-      expect([...ids.reads.items.keys()]).toEqual(["QueryCommand"]);
-      expect(ids.reads.items.get("QueryCommand")).toBe(persons.length + records.length);
-      expect(ids.reads.partitions.every((p) => p.startsWith("fb"))).toBe(true);
-      expect(stored).toBeGreaterThan(5 * (persons.length + records.length));
-      // The load sees its own deletes.
-      const dropped = new Set([1, 2, 3, 4].map(P).concat([1, 2, 3].map(E)));
-      expect(after.person).toEqual(ids.result.person.filter((id) => !dropped.has(id)));
-      expect(after.employee).toEqual(ids.result.employee.filter((id) => !dropped.has(id)));
-    }
-    expect(small.deletes.result).toBe(7);
-    expect(big.deletes.reads.items.has("ScanCommand")).toBe(false);
-    // Calls go out in parallel: compared in no particular order.
-    const sorted = ({ items, partitions }: Reads) => ({
-      items: [...items].sort(),
-      partitions: [...partitions].sort(),
+    it("reads the stored ids from the id index only, and deletes reading the same items at any table size", async () => {
+      const small = await run(10);
+      const big = await run(200);
+      for (const { persons, records, stored, ids, after } of [small, big]) {
+        expect(ids.result.person).toEqual(persons.map(({ id }) => id).sort());
+        expect(ids.result.employee).toEqual(records.map(({ id }) => id).sort());
+        // One entry an id is read, and nothing else: no Scan, only the id index's partitions.
+        expect([...ids.reads.items.keys()]).toEqual(["QueryCommand"]);
+        expect(ids.reads.items.get("QueryCommand")).toBe(persons.length + records.length);
+        expect(ids.reads.partitions.every((p) => p.startsWith("fb"))).toBe(true);
+        expect(stored).toBeGreaterThan(5 * (persons.length + records.length));
+        // The load sees its own deletes.
+        const dropped = new Set([1, 2, 3, 4].map(P).concat([1, 2, 3].map(E)));
+        expect(after.person).toEqual(ids.result.person.filter((id) => !dropped.has(id)));
+        expect(after.employee).toEqual(ids.result.employee.filter((id) => !dropped.has(id)));
+      }
+      expect(small.deletes.result).toBe(7);
+      expect(big.deletes.reads.items.has("ScanCommand")).toBe(false);
+      // Calls go out in parallel: compared in no particular order.
+      const sorted = ({ items, partitions }: Reads) => ({
+        items: [...items].sort(),
+        partitions: [...partitions].sort(),
+      });
+      expect(sorted(big.deletes.reads)).toEqual(sorted(small.deletes.reads));
     });
-    expect(sorted(big.deletes.reads)).toEqual(sorted(small.deletes.reads));
-  });
-});
+  },
+);

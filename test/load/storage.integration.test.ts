@@ -11,7 +11,7 @@ import { MANIFEST_KEY } from "../../lib/store/dynamo/model/layout.js";
 import { documentClientFor } from "../../lib/store/dynamo-client.js";
 import { DIRECTORY_ATTR as A } from "../../lib/store/tables.js";
 import { directoryOn } from "../support/directory-store.js";
-import { describeEachEngine, type EngineContext } from "../support/engines.js";
+import { describeEachEngine, type EngineContext, itByTurns, TURN_SEED } from "../support/engines.js";
 import { tableItems } from "../support/table-items.js";
 import {
   dataText,
@@ -75,7 +75,8 @@ const FILES = [
 const isManifest = (item: Item) => Buffer.from(keyOf(item).p).equals(MANIFEST_KEY.p);
 const withoutIssued = ({ issued: _, ...item }: Item) => item;
 
-describeEachEngine("load storage", (getEngine) => {
+describeEachEngine(`load storage (TURN_SEED=${TURN_SEED})`, (getEngine, engineName) => {
+  const it = itByTurns(TURN_SEED, engineName);
   const table = () => tableItems(documentClientFor(getEngine().client), getEngine().tables.directory);
   /**
    * Every item but the manifest, by key; with it, less `issued`: a generation given to a load is
@@ -94,9 +95,8 @@ describeEachEngine("load storage", (getEngine) => {
     await merge(directoryOn(getEngine()), PERSONS, RECORDS);
   });
 
-  it.each(FILES)(
-    "a $mode file loaded three times leaves exactly the items one load leaves",
-    async ({ mode, text }) => {
+  for (const { mode, text } of FILES)
+    it(`a ${mode} file loaded three times leaves exactly the items one load leaves`, async () => {
       const directory = directoryOn(getEngine());
       await load(directory, mode, text);
       const once = await stored();
@@ -105,20 +105,17 @@ describeEachEngine("load storage", (getEngine) => {
       const thrice = await stored();
       expect([...thrice.keys()]).toEqual([...once.keys()]);
       expect(thrice).toEqual(once);
-    },
-  );
+    });
 
-  it.each(FILES)(
-    "re-running a $mode file that changes nothing writes nothing but the manifest",
-    async ({ mode, text }) => {
+  for (const { mode, text } of FILES)
+    it(`re-running a ${mode} file that changes nothing writes nothing but the manifest`, async () => {
       await load(directoryOn(getEngine()), mode, text);
       const writes = recordWrites(getEngine());
       await load(writes.directory, mode, text);
       expect(writes.seen.length).toBeGreaterThan(0); // the lease and the flip
       for (const write of writes.seen)
         expect(write).toEqual({ command: "UpdateItemCommand", manifest: true });
-    },
-  );
+    });
 
   it("a refused load leaves every item as it was, the manifest included", async () => {
     const before = await stored({ manifest: true });

@@ -66,24 +66,31 @@ function tableNames(title: string): Record<TableId, string> {
 /** The seed of a suite's turns when it has none of its own (TURN_SEED=N repeats a run). */
 export const TURN_SEED = Number(process.env.TURN_SEED ?? Math.floor(Math.random() * 2 ** 31));
 
+/** `it` as a suite by turns declares it: one test, or one `each` table, on one engine. */
+export type TurnIt = ((title: string, test: () => Promise<void>, timeoutMs?: number) => void) & {
+  readonly each: typeof it.each;
+};
+
 /**
- * `it` for a suite whose every test costs whole loads: each test runs on one engine only,
- * by turns from `seed`. A run meets both engines at half the cost, and each test meets both over
- * an even and an odd seed. Without DynamoDB Local, dynalite takes every test.
+ * `it` for a suite whose every test costs whole loads: each test (an `each` table counts as one)
+ * runs on one engine only, by turns from `seed`. A run meets both engines at half the cost, and
+ * each test meets both over an even and an odd seed. Without DynamoDB Local, dynalite takes every
+ * test.
  */
-export function itByTurns(
-  seed: number,
-  engine: EngineName,
-): (title: string, test: () => Promise<void>, timeoutMs?: number) => void {
+export function itByTurns(seed: number, engine: EngineName): TurnIt {
   let declared = 0;
-  return (title, test, timeoutMs) => {
+  const next = () => {
     const turn = ENGINE_NAMES[Math.abs(declared + seed) % ENGINE_NAMES.length];
     declared += 1;
     const ddblocalSkipped = Boolean(process.env[DDB_LOCAL_ENV.skipped]);
     // Off its turn, skipped (and named so in the output): a suite's hooks run only for tests that run.
     const mine = ddblocalSkipped ? engine === "dynalite" : turn === engine;
-    (mine ? it : it.skip)(title, test, timeoutMs);
+    return mine ? it : it.skip;
   };
+  const byTurns = (title: string, test: () => Promise<void>, timeoutMs?: number) =>
+    next()(title, test, timeoutMs);
+  const each = ((...table: Parameters<typeof it.each>) => next().each(...table)) as typeof it.each;
+  return Object.assign(byTurns, { each });
 }
 
 /**

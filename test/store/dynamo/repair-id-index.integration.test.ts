@@ -15,12 +15,13 @@ import { verifyDirectory } from "../../../lib/store/dynamo/verify/verify.js";
 import { ID_INDEX_NOT_BUILT, repairDerived } from "../../../lib/store/dynamo/write/load-session.js";
 import { documentClientFor } from "../../../lib/store/dynamo-client.js";
 import { DIRECTORY_ATTR as A } from "../../../lib/store/tables.js";
-import { describeEachEngine } from "../../support/engines.js";
+import { describeEachEngine, itByTurns, TURN_SEED } from "../../support/engines.js";
 import { testUuid } from "../../support/records.js";
 import { tableItems } from "../../support/table-items.js";
 import { loadTwice, SECOND } from "./verify-fixture.js";
 
-describeEachEngine("repair rebuilds the id index", (getEngine) => {
+describeEachEngine(`repair rebuilds the id index (TURN_SEED=${TURN_SEED})`, (getEngine, engineName) => {
+  const it = itByTurns(TURN_SEED, engineName);
   const documents = () => documentClientFor(getEngine().client);
   const table = () => getEngine().tables.directory;
 

@@ -19,7 +19,7 @@ import {
 import { verifyDirectory } from "../../../lib/store/dynamo/verify/verify.js";
 import { repairDerived } from "../../../lib/store/dynamo/write/load-session.js";
 import { documentClientFor } from "../../../lib/store/dynamo-client.js";
-import { describeEachEngine } from "../../support/engines.js";
+import { describeEachEngine, itByTurns, TURN_SEED } from "../../support/engines.js";
 import { fakeWatch } from "../../support/lease-watch.js";
 import { tableItems } from "../../support/table-items.js";
 import { E1, E2, E3, loadTwice, P1, recordOf, SECOND } from "./verify-fixture.js";
@@ -47,7 +47,8 @@ async function searches(documents: ReturnType<typeof documentClientFor>, table: 
   return answers;
 }
 
-describeEachEngine("repairs of what verify reports", (getEngine) => {
+describeEachEngine(`repairs of what verify reports (TURN_SEED=${TURN_SEED})`, (getEngine, engineName) => {
+  const it = itByTurns(TURN_SEED, engineName);
   const documents = () => documentClientFor(getEngine().client);
   const table = () => getEngine().tables.directory;
   const verify = () => verifyDirectory(documents(), table());
