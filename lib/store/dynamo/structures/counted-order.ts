@@ -6,13 +6,10 @@
  */
 import type { OrderKey } from "../../binary-keys.js";
 import type { BlockRef, OrderIndex } from "../model/index.js";
+import { type BlockSizes, checkedBlockSizes } from "./block-sizes.js";
 
-/** Entries a block holds: written `target` to a block, split above `max`, merged below `min`. */
-export interface OrderBlockSizes {
-  readonly target: number;
-  readonly max: number;
-  readonly min: number;
-}
+/** Keys an order block holds. */
+export type OrderBlockSizes = BlockSizes;
 
 /**
  * A block of 256 keys is 6.4 KB (one read unit, eventually consistent); the index of 370,000
@@ -172,12 +169,7 @@ export function planOrder(
   gen: number,
   sizes: OrderBlockSizes = BLOCK_ENTRIES,
 ): OrderPlan {
-  const { min, target, max } = sizes;
-  // Sizes out of this order would cut blocks of no keys, for ever.
-  if (![min, target, max].every(Number.isInteger) || !(1 <= min && min <= target && target <= max))
-    throw new Error(
-      `order block sizes need whole numbers 1 <= min <= target <= max: ${min}, ${target}, ${max}`,
-    );
+  checkedBlockSizes("order", sizes);
   const [lowest] = next;
   const groups: Group[] =
     stored.length === 0

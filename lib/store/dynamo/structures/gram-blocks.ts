@@ -28,6 +28,7 @@ import {
   type OrderIndex,
   type PartitionKey,
 } from "../model/index.js";
+import { type BlockSizes, checkedBlockSizes } from "./block-sizes.js";
 import { blockOf, blocksOfPositions } from "./counted-order.js";
 import { type Gram, gramsOfPairs } from "./name-grams.js";
 
@@ -113,12 +114,8 @@ function partnersOfHolders(holders: readonly Holder[]): GramPartners {
   return counts;
 }
 
-/** Postings a block counts: written `target` to a block, split above `max`, merged below `min`. */
-export interface GramBlockSizes {
-  readonly target: number;
-  readonly max: number;
-  readonly min: number;
-}
+/** Postings a gram block counts. */
+export type GramBlockSizes = BlockSizes;
 
 /**
  * About 1,024 postings of about 72 bytes is 9 read units (eventually consistent): the most a
@@ -216,7 +213,7 @@ export class GramBlockCutter {
   private readonly sizes: GramBlockSizes;
 
   constructor(sizes: GramBlockSizes = GRAM_BLOCK_ENTRIES) {
-    this.sizes = sizes;
+    this.sizes = checkedBlockSizes("gram", sizes);
   }
 
   /** A holder at `order` with these name pairs posted: after every holder added before. */
@@ -297,6 +294,7 @@ export function blocksToSplit(
   deltas: readonly GramDelta[],
   sizes: GramBlockSizes = GRAM_BLOCK_ENTRIES,
 ): KeyRange[] {
+  checkedBlockSizes("gram", sizes);
   if (stored.length === 0) {
     const total = deltas.reduce((sum, { delta }) => sum + delta, 0);
     return total > sizes.max ? [{ low: LOWEST_ORDER_KEY, before: undefined }] : [];
@@ -420,6 +418,7 @@ export function planGramBlocks(
   contents: ReadonlyMap<OrderKey, readonly Holder[]> = new Map(),
   sizes: GramBlockSizes = GRAM_BLOCK_ENTRIES,
 ): GramBlockPlan {
+  checkedBlockSizes("gram", sizes);
   let groups: Group[];
   if (stored.length === 0) {
     const count = deltas.reduce((sum, { delta }) => sum + delta, 0);

@@ -2,6 +2,7 @@
  * The derived structures (pure): counted orders, name postings and their census, scope postings,
  * the scope registry and where scopes live.
  */
+export { type BlockSizes, checkedBlockSizes } from "./block-sizes.js";
 export {
   blockOf,
   blockStarts,

@@ -52,7 +52,12 @@ import {
   sleep,
 } from "../model/index.js";
 import { type DirectoryReads, directoryReads } from "../read/index.js";
-import type { GramBlockSizes, OrderBlockSizes, RegisteredScope } from "../structures/index.js";
+import {
+  checkedBlockSizes,
+  type GramBlockSizes,
+  type OrderBlockSizes,
+  type RegisteredScope,
+} from "../structures/index.js";
 import { deriveCompanyGrams } from "./derive-grams.js";
 import { deriveCompanyOrders } from "./derive-orders.js";
 import { buildScopePostings } from "./derive-scope-grams.js";
@@ -129,6 +134,9 @@ export function dynamoDirectoryWriter(
 }
 
 function storeOf(client: DynamoDBDocumentClient, table: string, options: WriterOptions): Store {
+  // Refused when the writer is made, before a load can begin.
+  if (options.orderBlocks) checkedBlockSizes("order", options.orderBlocks);
+  if (options.gramBlocks) checkedBlockSizes("gram", options.gramBlocks);
   return {
     client,
     table,
