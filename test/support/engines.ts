@@ -8,7 +8,7 @@
  * Each suite gets fresh, uniquely named tables created from lib/store/tables.ts. dynalite runs in
  * this test file's process (one per file); DynamoDB Local is the one jest globalSetup started.
  */
-import { DeleteTableCommand, type DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { DeleteTableCommand, type DynamoDBClient, ListTablesCommand } from "@aws-sdk/client-dynamodb";
 import { attachEngine, type Engine, type EngineName, startDynalite } from "../../lib/local/engines.js";
 import { createTables } from "../../lib/store/create-tables.js";
 import { TABLES, type TableId } from "../../lib/store/tables.js";
@@ -93,6 +93,18 @@ export function itByTurns(seed: number, engine: EngineName): TurnIt {
   return Object.assign(byTurns, { each });
 }
 
+/** Every table whose name starts with `prefix` and a dash. */
+async function tablesNamedAfter(client: DynamoDBClient, prefix: string): Promise<string[]> {
+  const found: string[] = [];
+  let start: string | undefined;
+  do {
+    const page = await client.send(new ListTablesCommand({ ExclusiveStartTableName: start }));
+    found.push(...(page.TableNames ?? []).filter((name) => name.startsWith(`${prefix}-`)));
+    start = page.LastEvaluatedTableName;
+  } while (start);
+  return found;
+}
+
 /**
  * Declares `title [dynalite]` and `title [ddblocal]`, each running `suite` on fresh tables. `suite`
  * is told which engine it declares for, to share costly tests out between the two.
@@ -121,10 +133,14 @@ export function describeEachEngine(
         const { engine, client, tables } = context;
         context = undefined;
         try {
-          // DynamoDB Local lives for the whole run, so drop this suite's tables there. Best effort: a
+          // DynamoDB Local lives for the whole run, so drop this suite's tables there, and the tables
+          // its tests named after them (a test's copy it did not drop, a template). Best effort: a
           // table that was never created (failed setup) is not a second failure.
+          const named = await tablesNamedAfter(client, tables.directory).catch(() => []);
           await Promise.allSettled(
-            Object.values(tables).map((TableName) => client.send(new DeleteTableCommand({ TableName }))),
+            [...new Set([...Object.values(tables), ...named])].map((TableName) =>
+              client.send(new DeleteTableCommand({ TableName })),
+            ),
           );
         } finally {
           await engine.stop();
