@@ -88,7 +88,8 @@ function selected(name) {
  */
 export default {
   // No test races a clock: on a busy machine an engine's start, a child process or a synthesis can
-  // take minutes. A hung test still ends, after 10 minutes. (A global option: projects cannot set it.)
+  // take minutes. A hung test still ends, after 10 minutes. (A global option: projects cannot set it.
+  // jest-light-runner, which runs the infra project, applies no timeout at all.)
   testTimeout: 600_000,
   maxWorkers: availableParallelism() + 1,
   // A worker keeps part of every file's modules: over a whole run its RSS grew from 0.6 GB to
