@@ -1,4 +1,4 @@
-/** dynalite ships no types; this declares only what lib/local/engines.ts uses. */
+/** dynalite ships no types; this declares only what lib/local uses. */
 declare module "dynalite" {
   import type { Server } from "node:http";
 

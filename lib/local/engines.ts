@@ -8,13 +8,13 @@ import type { AddressInfo } from "node:net";
 import { createServer, Socket } from "node:net";
 import { delimiter } from "node:path";
 import { DynamoDBClient, type DynamoDBClientConfig, ListTablesCommand } from "@aws-sdk/client-dynamodb";
-import dynalite from "dynalite";
 import { base64Decoder } from "../store/dynamo-client.js";
 import { type DdbLocalJar, ensureDynamoDbLocalJar } from "./ddblocal-jar.js";
 import { LOOPBACK_MAIN_CLASS, type LoopbackLauncher, loopbackLauncher } from "./ddblocal-loopback.js";
 import { rememberDynaliteParses } from "./dynalite-expressions.js";
 import { type DynaliteListener, inProcessDynalite } from "./dynalite-in-process.js";
 import { closeLevelIteratorsOnReturn } from "./dynalite-iterators.js";
+import { loadDynalite } from "./dynalite-text-store.js";
 
 export type EngineName = "dynalite" | "ddblocal";
 
@@ -138,7 +138,7 @@ export interface StartDynaliteOptions {
 export async function startDynalite(options: StartDynaliteOptions = {}): Promise<Engine> {
   closeLevelIteratorsOnReturn();
   rememberDynaliteParses();
-  const server = dynalite({
+  const server = loadDynalite()({
     createTableMs: 0,
     deleteTableMs: 0,
     updateTableMs: 0,

@@ -42,7 +42,10 @@ jest.unstable_mockModule("node:child_process", () => ({
   default: { ...childProcess, ...overrides },
 }));
 
-jest.unstable_mockModule("dynalite", () => ({ default: () => refused("dynalite") }));
+// The one way to dynalite (lib/local/dynalite-text-store.ts).
+jest.unstable_mockModule("../../lib/local/dynalite-text-store.js", () => ({
+  loadDynalite: () => () => refused("dynalite"),
+}));
 
 // Every synthesis (app.synth(), Template.fromStack) goes through Stage.prototype.synth of the one
 // aws-cdk-lib instance of this file; the factory runs only if the file imports aws-cdk-lib.
