@@ -1,6 +1,7 @@
 /**
- * Jest runs the TypeScript sources as ESM on Node 24 (middy 7 is ESM-only), in four projects
- * chosen by folder and file name (docs/testing.md):
+ * Jest runs the TypeScript sources as ESM on Node 24 (middy 7 is ESM-only), their types stripped by
+ * Node itself (test/support/strip-types.cjs), in four projects chosen by folder and file name
+ * (docs/testing.md):
  *
  * - unit: every other `*.test.ts`; no engine, no java, no browser, no CDK synthesis
  *   (test/support/no-engines.ts fails a file that starts an engine or synthesizes).
@@ -28,7 +29,7 @@ const shared = {
   extensionsToTreatAsEsm: [".ts"],
   moduleNameMapper: { "^(\\.{1,2}/.*)\\.js$": "$1" },
   transform: {
-    "^.+\\.ts$": ["ts-jest", { useESM: true }],
+    "^.+\\.ts$": "<rootDir>/test/support/strip-types.cjs",
   },
   roots: ["<rootDir>/test"],
 };
