@@ -11,7 +11,7 @@ const README_MAX_BYTES = 14_000;
 const PAGE_MAX_BYTES = 25_000;
 const PAGES_MAX_BYTES = 120_000;
 /** The word, in either case and number, then digits: after a space, a '#', both or neither. */
-const ISSUE_NUMBER = new RegExp(["\\bissues?", "\\s*#?\\d"].join(""), "i");
+const ISSUE_NUMBER = /\bissues?\s*#?\d/i;
 const TEXT_FILE = /\.(ts|js|cjs|mjs|md|json|jsonc|yaml|yml|java|sh)$|^\.ci\/|^\.githooks\//;
 
 function tracked(): string[] {
