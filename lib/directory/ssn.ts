@@ -11,12 +11,16 @@
  * Values are NFKC-normalized first, so full-width digits and hyphens (`１２３－４５－６７８９`)
  * are caught too. Only ASCII digits count after that.
  */
+import { entriesOf } from "./well-formed.js";
 
 const DASHED = /(?<!\d)\d{3}-\d{2}-\d{4}(?!\d)/;
 const NINE_DIGITS = /(?<!\d)\d{9}(?!\d)/;
 
+/** Text of ASCII only is its own NFKC form: most values skip the normalization. */
+const ASCII_ONLY = /^[^\u0080-\uffff]*$/;
+
 export function looksLikeFullSsn(value: string): boolean {
-  const text = value.normalize("NFKC");
+  const text = ASCII_ONLY.test(value) ? value : value.normalize("NFKC");
   return DASHED.test(text) || NINE_DIGITS.test(text);
 }
 
@@ -39,24 +43,26 @@ const FORMAT_CHECKED_KEYS: ReadonlySet<string> = new Set([
 
 /**
  * The path of the first string value in `value` that looks like a full SSN, or `undefined`.
- * Call it on a record that has passed its schema (the exemptions rely on it).
+ * Call it on a record that has passed its schema (the exemptions rely on it). It runs on every
+ * record a load reads, so the path is one array, copied only when something is found.
  */
 export function findFullSsn(
   value: unknown,
   path: readonly (string | number)[] = [],
 ): (string | number)[] | undefined {
-  if (typeof value === "string") return looksLikeFullSsn(value) ? [...path] : undefined;
-  for (const [key, item] of childrenOf(value)) {
-    const found = findFullSsn(item, [...path, key]);
-    if (found) return found;
-  }
-  return undefined;
+  const at = [...path];
+  return ssnIn(value, at) ? at : undefined;
 }
 
-/** An array's items by index; an object's values by key, but the format-checked ones; else none. */
-function childrenOf(value: unknown): [string | number, unknown][] {
-  if (Array.isArray(value)) return [...value.entries()];
-  if (value !== null && typeof value === "object")
-    return Object.entries(value).filter(([key]) => !FORMAT_CHECKED_KEYS.has(key));
-  return [];
+/** Whether `value` holds a full SSN; `at` is left as the path to it when it does. */
+function ssnIn(value: unknown, at: (string | number)[]): boolean {
+  if (typeof value === "string") return looksLikeFullSsn(value);
+  if (value === null || typeof value !== "object") return false;
+  for (const [key, item] of entriesOf(value)) {
+    if (typeof key === "string" && FORMAT_CHECKED_KEYS.has(key)) continue;
+    at.push(key);
+    if (ssnIn(item, at)) return true;
+    at.pop();
+  }
+  return false;
 }
