@@ -64,20 +64,25 @@ function keyOf({ seconds, nanos }: Instant): string {
 
 const inKeyRange = ({ seconds }: Instant) => seconds >= MIN_SECONDS && seconds <= MAX_SECONDS;
 
-/** Why a stored date-time cannot be an instant key (a rule, worded for a data file message), or undefined. */
-export function instantKeyProblem(dateTime: string): string | undefined {
-  const instant = parseInstant(dateTime);
+function problemOf(instant: Instant | undefined): string | undefined {
   if (!instant) return "expected an RFC 3339 date-time";
   if (!instant.exact) return "expected at most 9 fractional digits (instants are kept to the nanosecond)";
   if (!inKeyRange(instant)) return "expected an instant from year 0000 to 9999 in UTC";
   return undefined;
 }
 
+/** Why a stored date-time cannot be an instant key (a rule, worded for a data file message), or undefined. */
+export function instantKeyProblem(dateTime: string): string | undefined {
+  return problemOf(parseInstant(dateTime));
+}
+
 /** The instant key of a stored date-time; throws unless `instantKeyProblem` finds none (the data file is checked on load). */
 export function instantKey(dateTime: string): string {
-  const problem = instantKeyProblem(dateTime);
+  // Parsed once: a load derives the order key of every record it writes, several times.
+  const instant = parseInstant(dateTime);
+  const problem = problemOf(instant);
   if (problem !== undefined) throw new Error(`not an instant key's date-time: ${problem}`);
-  return keyOf(parseInstant(dateTime) as Instant);
+  return keyOf(instant as Instant);
 }
 
 /**
