@@ -4,9 +4,9 @@
  * table `directory`).
  */
 import { DescribeTableCommand, DynamoDBClient, ListTablesCommand } from "@aws-sdk/client-dynamodb";
+import { LOCAL_TABLE_NAMES } from "../local/config.js";
 import { endpointsFile, readEndpoints } from "../local/endpoints-file.js";
 import { localClient } from "../local/engines.js";
-import { LOCAL_TABLE_NAMES } from "../local/service.js";
 import { stageParameterNames } from "../stages.js";
 import { deployedStage, readStageParameter } from "./stage-resources.js";
 

@@ -14,9 +14,9 @@ import { describeKey, issueKey, type KeyTarget, type NewKeyRequest } from "../ke
 import { findDiscrepancies, reportAndRepair } from "../keys/reconcile.js";
 import { tableKeyTarget } from "../keys/table-target.js";
 import type { UsagePlanGateway } from "../keys/usage-plan-gateway.js";
+import { LOCAL_TABLE_NAMES } from "../local/config.js";
 import { localClient } from "../local/engines.js";
 import { keysFileTarget } from "../local/keys-file-target.js";
-import { LOCAL_TABLE_NAMES } from "../local/service.js";
 import { callerText } from "../observability/caller-text.js";
 import {
   stageParameterNames,

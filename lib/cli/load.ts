@@ -13,7 +13,7 @@ import { InboxStore, inboxClient } from "../ingest/inbox-store.js";
 import { LOAD_MODES, type LoadMode } from "../load/change-lines.js";
 import { loadFile } from "../load/load-file.js";
 import { type LocalLoadFile, openLoadFile } from "../load/local-file.js";
-import { LOCAL_TABLE_NAMES } from "../local/service.js";
+import { LOCAL_TABLE_NAMES } from "../local/config.js";
 import { stageParameterNames } from "../stages.js";
 import { createTables } from "../store/create-tables.js";
 import { dynamoDirectory } from "../store/dynamo/index.js";

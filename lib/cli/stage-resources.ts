@@ -2,7 +2,6 @@
  * Where a deployed stage's resources are: the stack publishes their names as SSM parameters under
  * `/partner-directory/<stage>/`, so the CLIs need no CloudFormation lookups.
  */
-import { GetParameterCommand, SSMClient } from "@aws-sdk/client-ssm";
 import { DEPLOYED_STAGES, type DeployedStage } from "../stages.js";
 import { choiceOption, required } from "./args.js";
 
@@ -13,6 +12,9 @@ export function deployedStage(value: string | undefined): DeployedStage {
 
 /** The value of one of a stage's parameters (`stageParameterNames`). */
 export async function readStageParameter(path: string): Promise<string> {
+  // Loaded here: only a command naming a deployed stage needs SSM, and the client costs every
+  // local run of the CLIs that import this file part of their start.
+  const { GetParameterCommand, SSMClient } = await import("@aws-sdk/client-ssm");
   const ssm = new SSMClient({});
   try {
     const { Parameter } = await ssm.send(new GetParameterCommand({ Name: path }));

@@ -1,9 +1,16 @@
 /** The local server's settings, from the environment; a bad value stops start-up with its name. */
 import { fileURLToPath } from "node:url";
 import { isStage, type Stage } from "../stages.js";
+import type { TableId } from "../store/tables.js";
 
 export const DEMO_KEYS_FILE = fileURLToPath(new URL("./demo/keys.json", import.meta.url));
 export const DEMO_DATA_FILE = fileURLToPath(new URL("./demo/data.json", import.meta.url));
+
+/**
+ * The local tables' physical names. Here, not in service.ts, so that the CLIs that default to them
+ * do not load the whole local server (its routes, middleware and handlers) at every start.
+ */
+export const LOCAL_TABLE_NAMES: Readonly<Record<TableId, string>> = { directory: "directory", keys: "keys" };
 
 type EngineChoice = "dynalite" | "ddblocal";
 

@@ -21,6 +21,7 @@ import { dynamoDirectory } from "../store/dynamo/index.js";
 import { documentClientFor } from "../store/dynamo-client.js";
 import { keysRepository } from "../store/keys-repository.js";
 import { TABLES, type TableId } from "../store/tables.js";
+import { LOCAL_TABLE_NAMES } from "./config.js";
 import { type Engine, startDynalite } from "./engines.js";
 import { createGateway, type GatewayDocument } from "./gateway.js";
 import { serveGateway } from "./http-server.js";
@@ -35,8 +36,6 @@ const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
  * one key asks the keys table about once a second, short enough that a revoked key is refused at once.
  */
 const LOCAL_AUTHORIZER_CACHE_TTL_MS = 1_000;
-
-export const LOCAL_TABLE_NAMES: Readonly<Record<TableId, string>> = { directory: "directory", keys: "keys" };
 
 export interface LocalServiceOptions {
   port: number;

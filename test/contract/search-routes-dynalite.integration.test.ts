@@ -1,5 +1,5 @@
+import { LOCAL_TABLE_NAMES } from "../../lib/local/config.js";
 import { startDynalite } from "../../lib/local/engines.js";
-import { LOCAL_TABLE_NAMES } from "../../lib/local/service.js";
 import { searchRoutesSuite } from "./search-routes-suite.js";
 
 searchRoutesSuite("dynalite", async () => ({

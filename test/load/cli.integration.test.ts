@@ -5,8 +5,8 @@
  * bad call. test/cli/commands.integration.test.ts covers what every tool shares (help, unknown options).
  */
 import { execFileSync } from "node:child_process";
+import { LOCAL_TABLE_NAMES } from "../../lib/local/config.js";
 import { type Engine, startDynalite } from "../../lib/local/engines.js";
-import { LOCAL_TABLE_NAMES } from "../../lib/local/service.js";
 import { createTables } from "../../lib/store/create-tables.js";
 import { dynamoDirectory } from "../../lib/store/dynamo/index.js";
 import { readManifest } from "../../lib/store/dynamo/manifest/manifest.js";

@@ -2,8 +2,8 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { TYPESCRIPT_NODE_OPTIONS } from "../../../lib/cli/typescript-node.js";
+import { LOCAL_TABLE_NAMES } from "../../../lib/local/config.js";
 import { type Engine, startDynalite } from "../../../lib/local/engines.js";
-import { LOCAL_TABLE_NAMES } from "../../../lib/local/service.js";
 import { createTables } from "../../../lib/store/create-tables.js";
 import { employmentOrder } from "../../../lib/store/dynamo/model/items.js";
 import {
