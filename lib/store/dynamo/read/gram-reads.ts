@@ -11,6 +11,7 @@ import { emptyOrderRange, orderRange } from "../../order-range.js";
 import { DIRECTORY_ATTR as A } from "../../tables.js";
 import type { Item, ItemKey, ReadAt, VersionedItem } from "../model/index.js";
 import {
+  ALL_POSTINGS,
   betweenQuery,
   bytesOf,
   companyItemVisible,
@@ -22,6 +23,7 @@ import {
   gramCensusGenOf,
   gramCensusSort,
   gramMarkerSort,
+  isGramBlockSort,
   keyOf,
   keyText,
   newestVersion,
@@ -37,10 +39,25 @@ import {
   type GramBlockIndex,
   type GramBlockRef,
   GramCensus,
+  gramId,
   type StoredGramCensus,
 } from "../structures/index.js";
 
 const CENSUS_KEYS = { genOf: gramCensusGenOf, chunkOf: gramCensusChunkOf };
+
+/** A gram's visible block items, in order, as blocks; two visible versions of one block are damage. */
+function blockIndex(visible: readonly Item[]): { blocks: GramBlockIndex; first?: ItemKey } {
+  const blocks = visible.map((item): GramBlockRef => {
+    const sort = bytesOf(item[A.sort]);
+    const { n, partners } = decodeGramBlock(bytesOf(item[A.data]));
+    return { low: gramBlockOfSort(sort).low, gen: genOf(sort), count: n, partners };
+  });
+  for (const [i, block] of blocks.entries())
+    if (i > 0 && (blocks[i - 1] as (typeof blocks)[number]).low === block.low)
+      throw new Error(`two versions of gram block ${keyText(keyOf(visible[i] as Item))} are visible`);
+  const [first] = visible;
+  return first ? { blocks, first: keyOf(first) } : { blocks };
+}
 
 export class GramReads {
   private readonly client: DynamoDBDocumentClient;
@@ -96,17 +113,27 @@ export class GramReads {
       this.client,
       betweenQuery(this.table, { p, ...gramBlockRange(gram.field, gram.text) }, at.consistent),
     );
-    const visible = items.filter((item) => companyItemVisible(item, at));
-    const blocks = visible.map((item): GramBlockRef => {
-      const sort = bytesOf(item[A.sort]);
-      const { n, partners } = decodeGramBlock(bytesOf(item[A.data]));
-      return { low: gramBlockOfSort(sort).low, gen: genOf(sort), count: n, partners };
-    });
-    for (const [i, block] of blocks.entries())
-      if (i > 0 && (blocks[i - 1] as (typeof blocks)[number]).low === block.low)
-        throw new Error(`two versions of gram block ${keyText(keyOf(visible[i] as Item))} are visible`);
-    const [first] = visible;
-    return first ? { blocks, first: keyOf(first) } : { blocks };
+    return blockIndex(items.filter((item) => companyItemVisible(item, at)));
+  }
+
+  /**
+   * Every gram's blocks visible at `at`, by `gramId`: one read of the partition's whole postings
+   * family (its postings too, which share the family), a page at a time. Where many of a small
+   * partition's grams change, it costs a few calls instead of one `blocks` per gram.
+   */
+  async allBlocks(p: PartitionKey, at: ReadAt): Promise<Map<string, GramBlockIndex>> {
+    const byGram = new Map<string, Item[]>();
+    const query = betweenQuery(this.table, { p, ...ALL_POSTINGS }, at.consistent);
+    for await (const page of queryPages(this.client, query))
+      for (const item of page) {
+        const sort = bytesOf(item[A.sort]);
+        if (!isGramBlockSort(sort) || !companyItemVisible(item, at)) continue;
+        const id = gramId(gramBlockOfSort(sort));
+        const items = byGram.get(id) ?? [];
+        byGram.set(id, items);
+        items.push(item);
+      }
+    return new Map([...byGram].map(([id, items]) => [id, blockIndex(items).blocks]));
   }
 
   /**

@@ -39,6 +39,7 @@ export {
   filterGrams,
   type Gram,
   GramCensus,
+  gramId,
   gramsOfPair,
   gramsOfPairs,
   postingItems,

@@ -27,6 +27,9 @@ export interface Gram {
   readonly text: string;
 }
 
+/** A gram as a map key. */
+export const gramId = ({ field, text }: Gram): string => `${field}\u0000${text}`;
+
 /**
  * The gram lengths postings are of, longest first: trigrams, bigrams and single code points, so
  * a fragment of 1 or 2 characters reads its own gram's postings, counted in the census, as a

@@ -20,6 +20,7 @@ import type {
   Gram,
   GramBlockCutter,
   GramBlockIndex,
+  GramBlockSizes,
   GramCensus,
   GramDeltas,
   Holder,
@@ -29,6 +30,7 @@ import {
   GRAM_BLOCK_ENTRIES,
   gramBlockItem,
   gramBlockKey,
+  gramId,
   type KeyRange,
   keysAfter,
   partnersOf,
@@ -38,6 +40,32 @@ import { type ChunkContext, loadAt } from "./chunk-context.js";
 
 /** Grams whose blocks are read at once. */
 const IN_FLIGHT = 16;
+
+/**
+ * Bytes a posting is taken to hold (keys and its names entry's pairs: generous), and a gram block
+ * (a count and its holders' partners, 0.5-2 KB when full), for the choice below.
+ */
+const POSTING_BYTES = 256;
+const BLOCK_BYTES = { base: 128, perHolder: 64, most: 2_048 };
+/** What a strongly consistent Query is billed at least: one 4 KB read unit. */
+const QUERY_MIN_BYTES = 4_096;
+
+/**
+ * Whether the blocks of `grams` changed grams are read in one read of the partition's whole
+ * postings family rather than a Query each: when that read, every posting and block the census
+ * counts, is estimated at no more bytes than the Queries are billed at least. So a small company
+ * (or scope) whose load changes many of its grams is read in a few calls instead of hundreds, and
+ * a large one keeps reading only the grams it changes.
+ */
+export function readsWholeFamily(census: GramCensus, grams: number, sizes: GramBlockSizes): boolean {
+  let bytes = 0;
+  for (const [, count] of census.grams()) {
+    const blocks = Math.ceil(count / sizes.min);
+    const blockBytes = blocks * BLOCK_BYTES.base + count * BLOCK_BYTES.perHolder;
+    bytes += count * POSTING_BYTES + Math.min(blocks * BLOCK_BYTES.most, blockBytes);
+  }
+  return bytes <= grams * QUERY_MIN_BYTES;
+}
 
 /**
  * A load's chunks' gram blocks of the posted scopes, as its chunks wrote them: the next chunk
@@ -101,8 +129,20 @@ export async function gramBlockWrites(
   const { gen } = context;
   const sizes = context.gramBlocks ?? GRAM_BLOCK_ENTRIES;
   const writes = new Writes(gen);
-  await inParallel(deltas.changed(), IN_FLIGHT, async ([gram, changes]) => {
-    const blocks = cache?.get(p, gram) ?? (await context.reads.grams.blocks(p, gram, stored)).blocks;
+  const changed = deltas.changed();
+  const unread = changed.filter(([gram]) => cache?.get(p, gram) === undefined).length;
+  const whole =
+    unread > 1 && readsWholeFamily(census, unread, sizes)
+      ? await context.reads.grams.allBlocks(p, stored)
+      : undefined;
+  const blocksOf = async (gram: Gram): Promise<GramBlockIndex> => {
+    const cached = cache?.get(p, gram);
+    if (cached) return cached;
+    if (whole) return whole.get(gramId(gram)) ?? [];
+    return (await context.reads.grams.blocks(p, gram, stored)).blocks;
+  };
+  await inParallel(changed, IN_FLIGHT, async ([gram, changes]) => {
+    const blocks = await blocksOf(gram);
     if (blocks.length === 0 && census.count(gram) > 0) return;
     const keysOf = async (range: KeyRange) => {
       const read = await context.reads.grams.postingsBetween(
