@@ -3,6 +3,7 @@
  * UTF-8 form: stored, it would turn into U+FFFD, and the directory would no longer hold what the
  * file said. The loader refuses the record instead, naming the field, never quoting the text.
  */
+
 /** Where the first ill-formed text of a value is: a string's path, or the object whose field name is. */
 export interface IllFormedText {
   readonly path: (string | number)[];
@@ -39,4 +40,4 @@ function illFormedIn(value: unknown, at: (string | number)[]): boolean | undefin
 
 /** An array's items by index, an object's values by key. */
 export const entriesOf = (value: object): [string | number, unknown][] =>
-  Array.isArray(value) ? value.map((item, index): [number, unknown] => [index, item]) : Object.entries(value);
+  Array.isArray(value) ? [...value.entries()] : Object.entries(value);

@@ -77,7 +77,7 @@ export class GramBlockCache {
   private readonly pending = new Map<string, GramBlockIndex>();
 
   private static key(p: PartitionKey, gram: Gram): string {
-    return `${hexOf(p)}\u0000${gram.field}\u0000${gram.text}`;
+    return `${hexOf(p)}\u0000${gramId(gram)}`;
   }
 
   get(p: PartitionKey, gram: Gram): GramBlockIndex | undefined {
