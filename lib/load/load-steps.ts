@@ -11,7 +11,14 @@
  * has read nothing, so an ingest that waits holds no Lambda instance while another one works.
  */
 import { DataFileError } from "../directory/source.js";
-import type { Change, Deadline, DirectoryWriter, LoadCheckpoint, LoadSession } from "../store/port.js";
+import {
+  type Change,
+  type Deadline,
+  type DirectoryWriter,
+  LeaseLostError,
+  type LoadCheckpoint,
+  type LoadSession,
+} from "../store/port.js";
 import { FILE_START, type LoadMode, type PositionedChange, type SourcePosition } from "./change-lines.js";
 import { type LoadIds, recordId } from "./load-ids.js";
 import { guardShrink, type ShrinkCount } from "./shrink-guard.js";
@@ -287,6 +294,20 @@ async function inSession(
   return { progress: { ...reached.progress, session: session.suspend() } };
 }
 
+/**
+ * A failed load that then found its lease lost reports the loss, the reason it can never go on
+ * (a loader woken from a pause meets its connections dropped while it slept, and the lease taken
+ * over), with what failed first. A refusal stays a refusal: the file is what is wrong.
+ */
+function leaseLost(failure: LoadFailure, resumeError: unknown): LoadOutcome {
+  if (!(resumeError instanceof LeaseLostError) || failure.kind === "refused")
+    return { status: "undone", failure };
+  const error = failure.message.startsWith(LeaseLostError.MESSAGE)
+    ? resumeError
+    : new LeaseLostError(failure.message);
+  return { status: "undone", failure: { kind: "failed", message: error.message }, error };
+}
+
 /** Undoes the load (if it holds the lease), until done or the deadline. */
 async function abort(
   progress: LoadProgress,
@@ -297,9 +318,9 @@ async function abort(
   let session: LoadSession;
   try {
     session = await context.directory.resumeLoad(progress.session);
-  } catch {
+  } catch (error) {
     // The lease was lost: the load that took it over undoes what this one wrote.
-    return { outcome: { status: "undone", failure } };
+    return { outcome: leaseLost(failure, error) };
   }
   if (session.published) {
     // The flip happened before the failure: the load applied; the next load finishes its clean-up.
@@ -340,7 +361,7 @@ export async function loadStep(progress: LoadProgress, context: StepContext): Pr
     // owns it. One that lost it must not undo: its successor writes under the same generation.
     const result = await abort({ ...reached.progress, session: session.suspend() }, failure, context);
     return "outcome" in result && result.outcome.status === "undone"
-      ? { outcome: { ...result.outcome, error } }
+      ? { outcome: { error, ...result.outcome } }
       : result;
   }
 }

@@ -164,3 +164,20 @@ export class LoadInProgressError extends Error {
     this.expiresAt = expiresAt;
   }
 }
+
+/**
+ * The load's lease expired and another load took it over: nothing this load wrote is ever seen,
+ * and it must stop (docs/data-model.md, "Fencing").
+ */
+export class LeaseLostError extends Error {
+  static readonly MESSAGE = "this load lost its lease (it expired and another load took over)";
+  override readonly name = "LeaseLostError";
+  /** `failedFirst`: what failed before the loss was found (a woken loader's dropped connection, say). */
+  constructor(failedFirst?: string) {
+    super(
+      failedFirst === undefined
+        ? LeaseLostError.MESSAGE
+        : `${LeaseLostError.MESSAGE}; it failed first: ${failedFirst}`,
+    );
+  }
+}

@@ -12,7 +12,7 @@ import { readManifest } from "../../lib/store/dynamo/manifest/manifest.js";
 import { dynamoDirectoryReader } from "../../lib/store/dynamo/read/reader.js";
 import { verifyDirectory } from "../../lib/store/dynamo/verify/verify.js";
 import { documentClientFor } from "../../lib/store/dynamo-client.js";
-import { type Change, LoadInProgressError } from "../../lib/store/port.js";
+import { type Change, LeaseLostError, LoadInProgressError } from "../../lib/store/port.js";
 import { describeEachEngine, type EngineContext, itByTurns, TURN_SEED } from "../support/engines.js";
 import { fakeWatch } from "../support/lease-watch.js";
 import { PAUSES, pauseOn, type Starts } from "../support/pause.js";
@@ -116,6 +116,41 @@ describeEachEngine(`loads fenced by generation (TURN_SEED=${TURN_SEED})`, (getEn
       const manifest = await readManifest(t.documents, t.table);
       expect(manifest.abandoned.length).toBeGreaterThan(0);
     });
+
+  it("a loader whose renewals met dropped connections, woken after a take-over, says it lost its lease", async () => {
+    const holderClient = documentClientFor(context.engine.client());
+    let asleep = false;
+    let renewalFailed: () => void = () => {};
+    const aRenewalFailed = new Promise<void>((resolve) => {
+      renewalFailed = resolve;
+    });
+    holderClient.middlewareStack.add(
+      (next, ctx) => async (args) => {
+        // Asleep, only renewals are sent, and each meets a connection dropped meanwhile.
+        if (asleep && String(ctx.commandName) === "UpdateItemCommand") {
+          renewalFailed();
+          throw Object.assign(new Error("socket hang up"), { code: "ECONNRESET" });
+        }
+        return next(args);
+      },
+      { step: "initialize", name: "dropRenewals" },
+    );
+    const holder = dynamoDirectory(holderClient, t.table, {
+      writer: { leaseTtlMs: 1, renewEveryMs: 20, graceMs: 0 },
+    });
+    const session = await holder.beginLoad("woken");
+    asleep = true;
+    try {
+      await aRenewalFailed;
+      // Its heartbeat stands still: another load takes the lease over and publishes.
+      await loadFile(s.file("changes"), "changes", taker());
+      asleep = false;
+      await expect(session.apply(pausedChanges(s.before))).rejects.toBeInstanceOf(LeaseLostError);
+      await expectSeen(s.afterState);
+    } finally {
+      await session.abort().catch(() => undefined);
+    }
+  });
 
   it("a holder whose clock is minutes behind keeps its lease while it renews", async () => {
     const holderClient = documentClientFor(context.engine.client());

@@ -10,7 +10,12 @@ import { loadFile } from "../../lib/load/load-file.js";
 import { LoadIds } from "../../lib/load/load-ids.js";
 import { firstStep, type LoadProgress, loadStep, type StepContext } from "../../lib/load/load-steps.js";
 import { memoryDirectory } from "../../lib/store/memory/memory-directory.js";
-import { LoadInProgressError } from "../../lib/store/port.js";
+import {
+  type DirectoryWriter,
+  LeaseLostError,
+  LoadInProgressError,
+  type LoadSession,
+} from "../../lib/store/port.js";
 import { employeeInput, testUuid } from "../support/records.js";
 import { type Scenario, scenario, searchAnswers, stateAfter } from "./load-scenario.js";
 
@@ -173,5 +178,61 @@ describe("a load in steps", () => {
     const refused = "progress" in taken ? await loadStep(taken.progress, bad) : taken;
     expect(refused).toMatchObject({ outcome: { status: "undone", failure: { kind: "refused" } } });
     await (await directory.beginLoad("next")).abort();
+  });
+
+  /**
+   * A loader woken from a pause: its writes meet connections dropped while it slept, and its lease
+   * was taken over meanwhile (the resume that would undo its writes finds it so).
+   */
+  function wokenLoader(
+    directory: ReturnType<typeof memoryDirectory>,
+    resumeFails: () => Error,
+  ): DirectoryWriter {
+    let woken = false;
+    const dropping = (session: LoadSession): LoadSession => ({
+      ...session,
+      published: session.published,
+      apply: () => {
+        woken = true;
+        return Promise.reject(Object.assign(new Error("socket hang up"), { code: "ECONNRESET" }));
+      },
+    });
+    return {
+      beginLoad: async (label) => dropping(await directory.beginLoad(label)),
+      resumeLoad: async (checkpoint) => {
+        if (woken) throw resumeFails();
+        return dropping(await directory.resumeLoad(checkpoint));
+      },
+    };
+  }
+
+  it("reports a lost lease found after a failure as the reason, naming what failed first", async () => {
+    const { file, beforeState } = ready();
+    const directory = memoryDirectory(beforeState);
+    const expected = await searchAnswers(directory);
+    const failure = await loadFile(
+      file("changes"),
+      "changes",
+      wokenLoader(directory, () => new LeaseLostError()),
+    ).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(LeaseLostError);
+    expect(String(failure)).toMatch(
+      /lost its lease \(it expired and another load took over\); it failed first: socket hang up$/,
+    );
+    expect(await searchAnswers(directory)).toEqual(expected);
+  });
+
+  it("reports the failure itself when the resume fails for another reason", async () => {
+    const { file, beforeState } = ready();
+    const directory = memoryDirectory(beforeState);
+    const failure = loadFile(
+      file("changes"),
+      "changes",
+      wokenLoader(directory, () => new Error("connect ECONNREFUSED")),
+    );
+    await expect(failure).rejects.toThrow(/^socket hang up$/);
   });
 });

@@ -8,7 +8,6 @@ export {
   acquireLease,
   cleanedUp,
   idIndexWhole,
-  LEASE_LOST,
   type Lease,
   type LeaseWatch,
   type Manifest,

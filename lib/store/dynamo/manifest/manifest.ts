@@ -15,7 +15,7 @@ import {
   UpdateCommand,
   type UpdateCommandInput,
 } from "@aws-sdk/lib-dynamodb";
-import { LoadInProgressError } from "../../port.js";
+import { LeaseLostError, LoadInProgressError } from "../../port.js";
 import { DIRECTORY_ATTR as A } from "../../tables.js";
 import { MANIFEST_KEY, sleep } from "../model/index.js";
 import { holderIsDead, type LeaseHolder } from "./lease-holder.js";
@@ -208,8 +208,6 @@ const takeLease = (
   });
 };
 
-export const LEASE_LOST = "this load lost its lease (it expired and another load took over)";
-
 /** Conditional on still holding the lease: a load that lost it must stop writing. */
 async function leaseUpdate(
   client: DynamoDBDocumentClient,
@@ -228,7 +226,7 @@ async function leaseUpdate(
     },
     ExpressionAttributeValues: { ":owner": owner, ...values },
   });
-  if (!held) throw new Error(LEASE_LOST);
+  if (!held) throw new LeaseLostError();
 }
 
 /** Renews the lease: a later expiry, and one more beat for a taker to see. */

@@ -6,15 +6,16 @@
  */
 import { randomUUID } from "node:crypto";
 import { type DynamoDBDocumentClient, QueryCommand } from "@aws-sdk/lib-dynamodb";
-import type {
-  Change,
-  CommitOptions,
-  CommitReport,
-  Deadline,
-  DirectoryWriter,
-  LoadCheckpoint,
-  LoadSession,
-  StoredIdsPage,
+import {
+  type Change,
+  type CommitOptions,
+  type CommitReport,
+  type Deadline,
+  type DirectoryWriter,
+  LeaseLostError,
+  type LoadCheckpoint,
+  type LoadSession,
+  type StoredIdsPage,
 } from "../../port.js";
 import { DIRECTORY_ATTR as A } from "../../tables.js";
 import {
@@ -22,7 +23,6 @@ import {
   acquireLease,
   cleanedUp,
   idIndexWhole,
-  LEASE_LOST,
   type Lease,
   type LeaseHolder,
   type LeaseWatch,
@@ -160,12 +160,14 @@ function renewWhileRunning(store: Store, owner: string) {
   return {
     stop: () => clearInterval(renew),
     /**
-     * Throws once a renewal failed, or when the manifest names another owner: a loader that woke
-     * from a pause stops at its next step, before its next renewal is due.
+     * Throws when the manifest names another owner, or once a renewal failed: a loader that woke
+     * from a pause stops at its next step, before its next renewal is due. The lost lease is asked
+     * first, for it is the cause: the renewal a woken loader sends may meet a connection dropped
+     * while it slept.
      */
     alive: async () => {
+      if ((await readManifest(store.client, store.table)).lease?.owner !== owner) throw new LeaseLostError();
       if (lost) throw lost;
-      if ((await readManifest(store.client, store.table)).lease?.owner !== owner) throw new Error(LEASE_LOST);
     },
   };
 }
