@@ -1,7 +1,8 @@
 /**
  * DynamoDB Local on 127.0.0.1 only. It has no option for the address it listens on (its flags are
  * -port, -inMemory, -sharedDb, -dbPath, -cors, …; its Jetty server binds every interface), so
- * LoopbackDynamoDbLocal.java starts it with the address set. That class is compiled once per jar
+ * LoopbackDynamoDbLocal.java starts it with the address set (and idle connections kept open for
+ * 10 minutes, not Jetty's 30 s). That class is compiled once per jar
  * and source, with the JDK's compiler module (in every JDK, and in Debian's JRE) run by `java`
  * itself, into the jar's cache folder; later starts cost nothing extra.
  */

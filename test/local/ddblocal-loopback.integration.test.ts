@@ -1,9 +1,10 @@
 /**
  * DynamoDB Local listens on 127.0.0.1 only: the one jest globalSetup started (through
- * startDynamoDbLocal) refuses connections to this machine's other addresses.
+ * startDynamoDbLocal) refuses connections to this machine's other addresses. It keeps an idle
+ * connection open longer than Jetty's 30 s, so a client woken from a pause finds its sockets open.
  */
 import { mkdirSync, mkdtempSync } from "node:fs";
-import { connect } from "node:net";
+import { connect, type Socket } from "node:net";
 import { networkInterfaces, platform, tmpdir } from "node:os";
 import { join } from "node:path";
 import { ensureDynamoDbLocalJar } from "../../lib/local/ddblocal-jar.js";
@@ -30,6 +31,33 @@ function accepts(host: string, port: number): Promise<boolean> {
   });
 }
 
+/** One ListTables on `socket`, as a keep-alive client sends it; resolves to the status line. */
+function listTables(socket: Socket): Promise<string> {
+  const body = "{}";
+  const request = [
+    "POST / HTTP/1.1",
+    `Host: ${socket.remoteAddress}:${socket.remotePort}`,
+    "Content-Type: application/x-amz-json-1.0",
+    "X-Amz-Target: DynamoDB_20120810.ListTables",
+    "Authorization: AWS4-HMAC-SHA256 Credential=local/20240101/local/dynamodb/aws4_request, SignedHeaders=host;x-amz-date, Signature=0",
+    "X-Amz-Date: 20240101T000000Z",
+    `Content-Length: ${body.length}`,
+    "Connection: keep-alive",
+    "",
+    body,
+  ].join("\r\n");
+  return new Promise((resolve, reject) => {
+    if (socket.readableEnded) return reject(new Error("closed by the server"));
+    const closed = () => reject(new Error("closed by the server"));
+    socket.once("close", closed);
+    socket.once("data", (chunk: Buffer) => {
+      socket.off("close", closed);
+      resolve(chunk.toString().split("\r\n")[0] ?? "");
+    });
+    socket.write(request);
+  });
+}
+
 /** Addresses of this machine other than 127.0.0.1: its interfaces' IPv4 ones, and on Linux 127.0.0.2. */
 function otherAddresses(): string[] {
   const external = Object.values(networkInterfaces())
@@ -49,6 +77,22 @@ function otherAddresses(): string[] {
     expect(others.length).toBeGreaterThan(0);
     expect(await accepts("127.0.0.1", port)).toBe(true);
     for (const address of others) expect([address, await accepts(address, port)]).toEqual([address, false]);
+  });
+
+  it("keeps an idle keep-alive connection open past Jetty's 30 s", async () => {
+    const port = Number(new URL(process.env[DDB_LOCAL_ENV.endpoint] ?? "").port);
+    const socket = connect({ host: "127.0.0.1", port });
+    // Read to its end, so a close by the server is seen while idle.
+    socket.on("end", () => undefined).on("error", () => undefined);
+    await new Promise((resolve) => socket.once("connect", resolve));
+    try {
+      expect(await listTables(socket)).toBe("HTTP/1.1 200 OK");
+      // Idle at least this long, however slow the machine: a wait that can only be longer.
+      await new Promise((resolve) => setTimeout(resolve, 35_000));
+      expect(await listTables(socket)).toBe("HTTP/1.1 200 OK");
+    } finally {
+      socket.destroy();
+    }
   });
 
   it("compiles its loopback launcher once per jar, and says why when this Java cannot", async () => {
