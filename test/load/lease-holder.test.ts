@@ -1,6 +1,8 @@
 /** The liveness decision behind taking over a dead load's lease before it expires. */
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
+import type { Writable } from "node:stream";
 import {
   holderIsDead,
   pidAlive,
@@ -8,6 +10,15 @@ import {
   thisHost,
   thisProcess,
 } from "../../lib/store/dynamo/manifest/lease-holder.js";
+
+/** The program a process runs now (its `comm`), or undefined when it is gone. */
+function commandOf(pid: number | undefined): string | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, "utf8").trim();
+  } catch {
+    return undefined;
+  }
+}
 
 /** The pid of a process that has exited (and been reaped). */
 async function deadPid(): Promise<number> {
@@ -56,19 +67,24 @@ describe("lease holder liveness", () => {
   });
 
   it("pidAlive: a zombie (exited, its status not yet collected) is not alive", async () => {
-    // sh starts a short sleep, then becomes a long one that never collects it: a zombie until the
-    // parent is killed below (however long a busy machine takes to get there).
-    const parent = spawn("sh", ["-c", "sleep 0 & echo $!; exec sleep 3600"], {
-      stdio: ["ignore", "pipe", "ignore"],
+    // sh starts a child that waits for a line on fd 3, then becomes a sleep that never collects it.
+    // The line is sent only once sh is that sleep: a child that ended before could be reaped by sh.
+    const parent = spawn("sh", ["-c", "read line <&3 & echo $!; exec sleep 3600"], {
+      stdio: ["ignore", "pipe", "ignore", "pipe"],
     });
+    const until = async (done: () => boolean) => {
+      while (!done()) await new Promise((resolve) => setTimeout(resolve, 50));
+    };
     try {
       const pid = Number(
         await new Promise<string>((resolve) =>
           parent.stdout?.once("data", (chunk) => resolve(String(chunk))),
         ),
       );
-      // Bounded by the test's timeout: the child exits at once, but a busy machine may delay it.
-      while (processState(pid) !== "Z") await new Promise((resolve) => setTimeout(resolve, 50));
+      // Waits on states, never on time: a busy machine only takes longer.
+      await until(() => commandOf(parent.pid) === "sleep");
+      (parent.stdio[3] as Writable).write("go\n");
+      await until(() => processState(pid) === "Z");
       expect(() => process.kill(pid, 0)).not.toThrow();
       expect(pidAlive(pid)).toBe(false);
     } finally {
