@@ -93,6 +93,16 @@ export function itByTurns(seed: number, engine: EngineName): TurnIt {
   return Object.assign(byTurns, { each });
 }
 
+/**
+ * A suite's share of `items` on `engine`, for a test whose parts cost whole loads: every other one,
+ * from `seed`. Every run meets both engines, at the cost of one; each part meets both over an even
+ * and an odd seed. Without DynamoDB Local, dynalite takes them all.
+ */
+export function sharedOut<T>(items: readonly T[], seed: number, engine: EngineName): T[] {
+  if (process.env[DDB_LOCAL_ENV.skipped]) return engine === "dynalite" ? [...items] : [];
+  return items.filter((_, i) => ENGINE_NAMES[Math.abs(i + seed) % ENGINE_NAMES.length] === engine);
+}
+
 /** Every table whose name starts with `prefix` and a dash. */
 async function tablesNamedAfter(client: DynamoDBClient, prefix: string): Promise<string[]> {
   const found: string[] = [];

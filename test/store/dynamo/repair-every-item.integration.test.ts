@@ -6,7 +6,7 @@
  *
  * Every family of item (verify-fixture.ts `familyOf`) is damaged at its first and last item and at
  * one drawn from the seed (REPAIR_SEED=N repeats a run): each damage to each kind of item in every
- * run, and over runs, every item.
+ * run, and over runs, every item. The damages are shared out between the engines (`sharedOut`).
  */
 import { DemoRandom } from "../../../lib/directory/demo-random.js";
 import { type Item, keyOf, keyText } from "../../../lib/store/dynamo/model/batch.js";
@@ -15,7 +15,7 @@ import { verifyDirectory } from "../../../lib/store/dynamo/verify/verify.js";
 import { repairDerived } from "../../../lib/store/dynamo/write/load-session.js";
 import { documentClientFor } from "../../../lib/store/dynamo-client.js";
 import { DIRECTORY_ATTR as A } from "../../../lib/store/tables.js";
-import { describeEachEngine, itByTurns } from "../../support/engines.js";
+import { describeEachEngine, sharedOut } from "../../support/engines.js";
 import { tableItems } from "../../support/table-items.js";
 import { itemAt, loadTwiceAndKeepScope, sampleOfEachFamily } from "./verify-fixture.js";
 
@@ -50,7 +50,6 @@ function damaged(item: Item, damage: "deleted" | "flipped"): Item | null | undef
 describeEachEngine(
   `repair heals any single damaged entry or derived item (REPAIR_SEED=${SEED})`,
   (getEngine, engineName) => {
-    const it = itByTurns(SEED, engineName);
     const documents = () => documentClientFor(getEngine().client);
     const table = () => getEngine().tables.directory;
 
@@ -74,12 +73,14 @@ describeEachEngine(
         const { problem } = await verifyDirectory(documents(), table());
         return problem && `${keyText(key)} ${damage}: ${problem.what}`;
       };
+      const damages = targets.flatMap((target) =>
+        (["deleted", "flipped"] as const).map((damage) => [target, damage] as const),
+      );
       const unhealed: string[] = [];
-      for (const target of targets)
-        for (const damage of ["deleted", "flipped"] as const) {
-          const left = await healedOrNot(target, damage);
-          if (left) unhealed.push(left);
-        }
+      for (const [target, damage] of sharedOut(damages, SEED, engineName)) {
+        const left = await healedOrNot(target, damage);
+        if (left) unhealed.push(left);
+      }
       expect(unhealed).toEqual([]);
     });
   },
