@@ -83,8 +83,10 @@ describeEachEngine(`npm run load paused past its lease (TURN_SEED=${TURN_SEED})`
     });
     const exited = new Promise<number | null>((resolve) => child.once("close", resolve));
     const group = child.pid as number;
-    // Paused as soon as it holds the lease: it has taken its generation and may be writing.
-    while (!(await readManifest(documents, table)).lease) await sleep(50);
+    // Paused as soon as it holds the lease: it has taken its generation and may be writing. (A
+    // loader that ended first, having failed or loaded it all, fails the test here, saying why.)
+    while (!(await readManifest(documents, table)).lease && child.exitCode === null) await sleep(50);
+    if (child.exitCode !== null) throw new Error(`the loader ended before it was paused: ${stderr}`);
     process.kill(-group, "SIGSTOP");
     try {
       while (((await readManifest(documents, table)).lease?.expiresAt ?? 0) >= Date.now()) await sleep(500);
