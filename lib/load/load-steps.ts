@@ -300,11 +300,12 @@ async function inSession(
  * over), with what failed first. A refusal stays a refusal: the file is what is wrong.
  */
 function leaseLost(failure: LoadFailure, resumeError: unknown): LoadOutcome {
-  if (!(resumeError instanceof LeaseLostError) || failure.kind === "refused")
-    return { status: "undone", failure };
-  const error = failure.message.startsWith(LeaseLostError.MESSAGE)
-    ? resumeError
-    : new LeaseLostError(failure.message);
+  const lostSince =
+    resumeError instanceof LeaseLostError &&
+    failure.kind === "failed" &&
+    !failure.message.startsWith(LeaseLostError.MESSAGE);
+  if (!lostSince) return { status: "undone", failure };
+  const error = new LeaseLostError(failure.message);
   return { status: "undone", failure: { kind: "failed", message: error.message }, error };
 }
 
@@ -360,6 +361,7 @@ export async function loadStep(progress: LoadProgress, context: StepContext): Pr
     // Suspended and resumed, not undone in hand: resuming renews the lease only if this load still
     // owns it. One that lost it must not undo: its successor writes under the same generation.
     const result = await abort({ ...reached.progress, session: session.suspend() }, failure, context);
+    // The outcome's own error, when it has one (a lost lease found by the abort), is the one thrown.
     return "outcome" in result && result.outcome.status === "undone"
       ? { outcome: { error, ...result.outcome } }
       : result;

@@ -120,18 +120,30 @@ describeEachEngine(`loads fenced by generation (TURN_SEED=${TURN_SEED})`, (getEn
   it("a loader whose renewals met dropped connections, woken after a take-over, says it lost its lease", async () => {
     const holderClient = documentClientFor(context.engine.client());
     let asleep = false;
-    let renewalFailed: () => void = () => {};
-    const aRenewalFailed = new Promise<void>((resolve) => {
-      renewalFailed = resolve;
+    let failed = false;
+    let inFlight = 0;
+    let settled: () => void = () => {};
+    // A renewal failed, and none sent before the sleep is still on its way to move the heartbeat.
+    const beatStandsStill = new Promise<void>((resolve) => {
+      settled = () => {
+        if (failed && inFlight === 0) resolve();
+      };
     });
     holderClient.middlewareStack.add(
       (next, ctx) => async (args) => {
         // Asleep, only renewals are sent, and each meets a connection dropped meanwhile.
         if (asleep && String(ctx.commandName) === "UpdateItemCommand") {
-          renewalFailed();
+          failed = true;
+          settled();
           throw Object.assign(new Error("socket hang up"), { code: "ECONNRESET" });
         }
-        return next(args);
+        inFlight += 1;
+        try {
+          return await next(args);
+        } finally {
+          inFlight -= 1;
+          settled();
+        }
       },
       { step: "initialize", name: "dropRenewals" },
     );
@@ -141,7 +153,7 @@ describeEachEngine(`loads fenced by generation (TURN_SEED=${TURN_SEED})`, (getEn
     const session = await holder.beginLoad("woken");
     asleep = true;
     try {
-      await aRenewalFailed;
+      await beatStandsStill;
       // Its heartbeat stands still: another load takes the lease over and publishes (nothing: what
       // the taker changes is the other tests' matter).
       const taken = await taker().beginLoad("taker");

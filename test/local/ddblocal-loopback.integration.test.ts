@@ -31,7 +31,7 @@ function accepts(host: string, port: number): Promise<boolean> {
   });
 }
 
-/** One ListTables on `socket`, as a keep-alive client sends it; resolves to the status line. */
+/** One ListTables on `socket`, as a keep-alive client sends it; resolves to the status line (the rest is dropped). */
 function listTables(socket: Socket): Promise<string> {
   const body = "{}";
   const request = [
@@ -48,12 +48,16 @@ function listTables(socket: Socket): Promise<string> {
   ].join("\r\n");
   return new Promise((resolve, reject) => {
     if (socket.readableEnded) return reject(new Error("closed by the server"));
+    let received = "";
     const closed = () => reject(new Error("closed by the server"));
-    socket.once("close", closed);
-    socket.once("data", (chunk: Buffer) => {
-      socket.off("close", closed);
-      resolve(chunk.toString().split("\r\n")[0] ?? "");
-    });
+    const data = (chunk: Buffer) => {
+      received += chunk.toString();
+      const end = received.indexOf("\r\n");
+      if (end < 0) return;
+      socket.off("close", closed).off("data", data);
+      resolve(received.slice(0, end));
+    };
+    socket.once("close", closed).on("data", data);
     socket.write(request);
   });
 }

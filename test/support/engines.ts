@@ -80,11 +80,9 @@ export type TurnIt = ((title: string, test: () => Promise<void>, timeoutMs?: num
 export function itByTurns(seed: number, engine: EngineName): TurnIt {
   let declared = 0;
   const next = () => {
-    const turn = ENGINE_NAMES[Math.abs(declared + seed) % ENGINE_NAMES.length];
+    const mine = onTurn(declared, seed, engine);
     declared += 1;
-    const ddblocalSkipped = Boolean(process.env[DDB_LOCAL_ENV.skipped]);
     // Off its turn, skipped (and named so in the output): a suite's hooks run only for tests that run.
-    const mine = ddblocalSkipped ? engine === "dynalite" : turn === engine;
     return mine ? it : it.skip;
   };
   const byTurns = (title: string, test: () => Promise<void>, timeoutMs?: number) =>
@@ -99,8 +97,13 @@ export function itByTurns(seed: number, engine: EngineName): TurnIt {
  * and an odd seed. Without DynamoDB Local, dynalite takes them all.
  */
 export function sharedOut<T>(items: readonly T[], seed: number, engine: EngineName): T[] {
-  if (process.env[DDB_LOCAL_ENV.skipped]) return engine === "dynalite" ? [...items] : [];
-  return items.filter((_, i) => ENGINE_NAMES[Math.abs(i + seed) % ENGINE_NAMES.length] === engine);
+  return items.filter((_, i) => onTurn(i, seed, engine));
+}
+
+/** Whether the `index`-th test or part of a suite is `engine`'s, by turns from `seed`. */
+function onTurn(index: number, seed: number, engine: EngineName): boolean {
+  if (process.env[DDB_LOCAL_ENV.skipped]) return engine === "dynalite";
+  return ENGINE_NAMES[Math.abs(index + seed) % ENGINE_NAMES.length] === engine;
 }
 
 /** Every table whose name starts with `prefix` and a dash. */
