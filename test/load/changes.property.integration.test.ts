@@ -51,8 +51,6 @@ import { resolveChanges, type StepFile, stepFile, type World, worldOf } from "./
  * `CHANGES_RUNS=200 npm run jest -- test/load/changes.property.integration.test.ts` searches harder.
  */
 const NUM_RUNS = Number(process.env.CHANGES_RUNS ?? 8);
-/** More runs than the default get more than jest's 10 minutes (jest.config.js), in proportion. */
-const TIMEOUT_MS = NUM_RUNS > 24 ? (600_000 * NUM_RUNS) / 24 : undefined;
 const MAX_STEPS = 4;
 
 type Store = DirectoryReader & DirectoryWriter & { readonly name: string };
@@ -266,6 +264,8 @@ describeEachEngine(
   `loads of random changes, in memory and on DynamoDB (TURN_SEED=${TURN_SEED})`,
   (getEngine, engineName) => {
     const numRuns = sharedOut(Array.from({ length: NUM_RUNS }), TURN_SEED, engineName).length;
+    /** An engine given more than 12 runs gets more than jest's 10 minutes (jest.config.js), in proportion. */
+    const timeoutMs = numRuns > 12 ? (600_000 * numRuns) / 12 : undefined;
     let folder = "";
     beforeAll(async () => {
       folder = await mkdtemp(join(tmpdir(), "changes-property-"));
@@ -316,7 +316,7 @@ describeEachEngine(
           { numRuns },
         );
       },
-      TIMEOUT_MS,
+      timeoutMs,
     );
   },
 );

@@ -191,7 +191,9 @@ describe("a load in steps", () => {
     let woken = false;
     const dropping = (session: LoadSession): LoadSession => ({
       ...session,
-      published: session.published,
+      get published() {
+        return session.published;
+      },
       apply: () => {
         woken = true;
         return Promise.reject(Object.assign(new Error("socket hang up"), { code: "ECONNRESET" }));

@@ -31,7 +31,10 @@ function accepts(host: string, port: number): Promise<boolean> {
   });
 }
 
-/** One ListTables on `socket`, as a keep-alive client sends it; resolves to the status line (the rest is dropped). */
+/**
+ * One ListTables on `socket`, as a keep-alive client sends it; resolves to the status line once the
+ * whole response is in (by its Content-Length), so nothing of it is left to precede the next one.
+ */
 function listTables(socket: Socket): Promise<string> {
   const body = "{}";
   const request = [
@@ -48,14 +51,18 @@ function listTables(socket: Socket): Promise<string> {
   ].join("\r\n");
   return new Promise((resolve, reject) => {
     if (socket.readableEnded) return reject(new Error("closed by the server"));
-    let received = "";
+    let received = Buffer.alloc(0);
     const closed = () => reject(new Error("closed by the server"));
     const data = (chunk: Buffer) => {
-      received += chunk.toString();
-      const end = received.indexOf("\r\n");
-      if (end < 0) return;
+      received = Buffer.concat([received, chunk]);
+      const head = received.indexOf("\r\n\r\n");
+      if (head < 0) return;
+      const headers = received.subarray(0, head).toString();
+      // Without a Content-Length, the headers are taken as the whole response.
+      const length = Number(/\r\ncontent-length:\s*(\d+)/i.exec(headers)?.[1] ?? 0);
+      if (received.length < head + 4 + length) return;
       socket.off("close", closed).off("data", data);
-      resolve(received.slice(0, end));
+      resolve(headers.slice(0, headers.indexOf("\r\n")));
     };
     socket.once("close", closed).on("data", data);
     socket.write(request);
