@@ -166,6 +166,20 @@ export class LoadInProgressError extends Error {
 }
 
 /**
+ * The table was written by code of another layout (its manifest's format is not this code's): it
+ * is refused whole, never read item by item (docs/runbook.md says how to reload it).
+ */
+export class TableFormatError extends Error {
+  override readonly name = "TableFormatError";
+  constructor(found: number | undefined, reads: number) {
+    super(
+      `the directory table is in format ${found ?? "2 or older"} and this code reads format ${reads}: ` +
+        "load the source as a snapshot into a new, empty table",
+    );
+  }
+}
+
+/**
  * The load's lease expired and another load took it over: nothing this load wrote is ever seen,
  * and it must stop (docs/data-model.md, "Fencing").
  */

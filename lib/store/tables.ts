@@ -55,6 +55,8 @@ export const DIRECTORY_ATTR = {
   chunks: "n",
   /** On a bundle's chunks: 1 when the version holds the person (0: only records linking to a missing one). */
   hasPerson: "k",
+  /** On record items and bundle chunks: the generation of the record's or the person's entries. */
+  entriesGen: "e",
   /** On a location item: the generation its current value was written in; `pd`, `pg`: the value before. */
   gen: "g",
   previousData: "pd",

@@ -76,9 +76,10 @@ describe("a rewritten bundle's postings in the posted scopes", () => {
     marker: { base: markerGen, changed },
     census: { census: holders, gen: markerGen, chunks: 1 },
   });
-  /** The person as stored at `gen`, with `employees`. */
+  /** The person as stored at `gen` (their entries too), with `employees`. */
   const storedAt = (gen: number, employees: SourceEmployee[]) => ({
     gen,
+    entries: gen,
     chunks: 1,
     bundle: { person, employees },
   });
@@ -244,7 +245,12 @@ describe("a person reposted when a scope's companies change", () => {
       marker: { base: 3, changed: new Map() },
       census: { census, gen: 3, chunks: 1 },
     });
-  const stored = (employees: SourceEmployee[]) => ({ gen: 2, chunks: 1, bundle: { person, employees } });
+  const stored = (employees: SourceEmployee[]) => ({
+    gen: 2,
+    entries: 2,
+    chunks: 1,
+    bundle: { person, employees },
+  });
   const gensOf = (keys: Iterable<{ s: Uint8Array }>) => new Set([...keys].map((key) => genOf(key.s)));
 
   it("has the postings of their names in the old companies superseded and of the new ones put", () => {

@@ -1,8 +1,7 @@
 /**
  * The stored bytes of the directory table, pinned: keys and values of docs/data-model.md as fixed
- * bytes, recorded from the code before the codec was rewritten. Tables written by
- * earlier code must still read, so a change here is a change of format (and of FORMAT), never a
- * refactor. Compressed values are pinned in the reading direction only: brotli's output may change
+ * bytes. Tables written by code of the same format must still read, so a change here is a change
+ * of format (and of FORMAT, which refuses tables of another), never a refactor. Compressed values are pinned in the reading direction only: brotli's output may change
  * with its library, and any output decompresses the same.
  */
 import type { SourceEmployee, SourcePerson } from "../../../lib/directory/source.js";
@@ -39,8 +38,10 @@ import {
   idEntryItem,
   locationItem,
   personEntryItems,
-  recordItems,
-  recordKeys,
+  recordEntryItems,
+  recordEntryKeys,
+  recordItem,
+  recordKey,
 } from "../../../lib/store/dynamo/model/items.js";
 import {
   bundleChunkOf,
@@ -89,6 +90,8 @@ const LOCATION_IN_ACME = {
   personId: PERSON,
   named: true,
   hash: "0123456789abcdef",
+  names: "1122334455667788",
+  entries: 2,
 };
 const LOCATION = { ...LOCATION_IN_ACME, companyId: "acme-01.x_Y" };
 
@@ -223,10 +226,10 @@ describe("stored keys are byte for byte those of the documented layout", () => {
   });
 
   it("writes a gram block's value: format, kind 1 (counts only), its count", () => {
-    expect(hex(encodeGramBlock(1025))).toBe("020100000401");
-    expect(decodeGramBlock(fromHex("020100000401"))).toEqual({ n: 1025 });
-    expect(() => decodeGramBlock(fromHex("020300000401"))).toThrow(FormatError);
-    expect(() => decodeGramBlock(fromHex("02010000040100"))).toThrow(FormatError);
+    expect(hex(encodeGramBlock(1025))).toBe("030100000401");
+    expect(decodeGramBlock(fromHex("030100000401"))).toEqual({ n: 1025 });
+    expect(() => decodeGramBlock(fromHex("030300000401"))).toThrow(FormatError);
+    expect(() => decodeGramBlock(fromHex("03010000040100"))).toThrow(FormatError);
   });
 
   it("writes a gram block's partners: kind 2, its count, then each partner (sorted, UTF-8) and its count", () => {
@@ -234,13 +237,13 @@ describe("stored keys are byte for byte those of the documented layout", () => {
       ["é", 1],
       ["a", 200],
     ]);
-    const stored = "0202000004010201" + "61c801" + "02c3a901";
+    const stored = "0302000004010201" + "61c801" + "02c3a901";
     expect(hex(encodeGramBlock(1025, partners))).toBe(stored);
     expect(decodeGramBlock(fromHex(stored))).toEqual({ n: 1025, partners });
-    expect(decodeGramBlock(fromHex("02020000000100"))).toEqual({ n: 1, partners: new Map() });
+    expect(decodeGramBlock(fromHex("03020000000100"))).toEqual({ n: 1, partners: new Map() });
     // Out of order, a partner counted 0, or bytes past the end: refused.
-    expect(() => decodeGramBlock(fromHex("020200000401" + "0202c3a901" + "0161c801"))).toThrow(FormatError);
-    expect(() => decodeGramBlock(fromHex("020200000401" + "01016100"))).toThrow(FormatError);
+    expect(() => decodeGramBlock(fromHex("030200000401" + "0202c3a901" + "0161c801"))).toThrow(FormatError);
+    expect(() => decodeGramBlock(fromHex("030200000401" + "01016100"))).toThrow(FormatError);
     expect(() => decodeGramBlock(fromHex(`${stored}00`))).toThrow(FormatError);
   });
 
@@ -274,21 +277,21 @@ describe("stored keys read back", () => {
 
 describe("stored values are byte for byte those of the documented layout", () => {
   it.each([
-    ["no pairs", [], "0200"],
-    ["one pair", [{ firstName: "zoë", lastName: "garcía" }], "0201057a6fc3ab0867617263c3ad61"],
+    ["no pairs", [], "0300"],
+    ["one pair", [{ firstName: "zoë", lastName: "garcía" }], "0301057a6fc3ab0867617263c3ad61"],
     [
       "pairs with one name each",
       [
         { firstName: "ann", lastName: null },
         { firstName: null, lastName: "lee" },
       ],
-      "020204616e6e0000046c6565",
+      "030204616e6e0000046c6565",
     ],
     // 201 (length + 1) is a two-byte varint: 0xc9 0x01.
     [
       "a name longer than 127 bytes",
       [{ firstName: "a".repeat(200), lastName: null }],
-      `0201c901${"61".repeat(200)}00`,
+      `0301c901${"61".repeat(200)}00`,
     ],
   ])("name pairs: %s", (_name, pairs, expected) => {
     expect(hex(encodeNamePairs(pairs))).toBe(expected);
@@ -298,13 +301,27 @@ describe("stored values are byte for byte those of the documented layout", () =>
   it.each([
     [
       "with a person, named",
-      { companyId: "acme", order: ORDER, personId: PERSON, named: true, hash: "0123456789abcdef" },
-      "02030461636d658065e079f0075bcd15f0e1d2c3b4a5496887766554433221100a1b2c3d4e5f4a6b8c7d8e9fa0b1c2d30123456789abcdef",
+      LOCATION_IN_ACME,
+      "03030461636d658065e079f0075bcd15f0e1d2c3b4a5496887766554433221100a1b2c3d4e5f4a6b8c7d8e9fa0b1c2d3" +
+        "00000002" +
+        "1122334455667788" +
+        "0123456789abcdef",
     ],
     [
       "without a person, unnamed",
-      { companyId: "b", order: ORDER, personId: null, named: false, hash: "fedcba9876543210" },
-      "020001628065e079f0075bcd15f0e1d2c3b4a549688776655443322110fedcba9876543210",
+      {
+        companyId: "b",
+        order: ORDER,
+        personId: null,
+        named: false,
+        hash: "fedcba9876543210",
+        names: "8877665544332211",
+        entries: 258,
+      },
+      "030001628065e079f0075bcd15f0e1d2c3b4a549688776655443322110" +
+        "00000102" +
+        "8877665544332211" +
+        "fedcba9876543210",
     ],
   ])("location: %s", (_name, location, expected) => {
     expect(hex(encodeLocation(location))).toBe(expected);
@@ -313,11 +330,11 @@ describe("stored values are byte for byte those of the documented layout", () =>
 
   it("scope registry values: companies, then the home when it is another scope's partition", () => {
     // 2 companies: "a" (1 byte), "bc" (2 bytes).
-    expect(hex(encodeScopeCompanies(["a", "bc"]))).toBe("02020161026263");
-    expect(decodeScopeCompanies(fromHex("02020161026263"))).toEqual({ companies: ["a", "bc"] });
+    expect(hex(encodeScopeCompanies(["a", "bc"]))).toBe("03020161026263");
+    expect(decodeScopeCompanies(fromHex("03020161026263"))).toEqual({ companies: ["a", "bc"] });
     const home = "00112233445566778899aabbccddeeff";
-    expect(hex(encodeScopeCompanies(["a", "bc"], home))).toBe(`02020161026263${home}`);
-    expect(decodeScopeCompanies(fromHex(`02020161026263${home}`))).toEqual({ companies: ["a", "bc"], home });
+    expect(hex(encodeScopeCompanies(["a", "bc"], home))).toBe(`03020161026263${home}`);
+    expect(decodeScopeCompanies(fromHex(`03020161026263${home}`))).toEqual({ companies: ["a", "bc"], home });
   });
 
   it("scope postings markers: the build's generation, then each changed company and its change's", () => {
@@ -329,8 +346,8 @@ describe("stored values are byte for byte those of the documented layout", () =>
       ]),
     };
     // Companies in byte order: "a" at 7, "b" at 9.
-    expect(hex(encodeScopeMarker(marker))).toBe("020000000302016100000007016200000009");
-    expect(decodeScopeMarker(fromHex("020000000302016100000007016200000009"), 12)).toEqual({
+    expect(hex(encodeScopeMarker(marker))).toBe("030000000302016100000007016200000009");
+    expect(decodeScopeMarker(fromHex("030000000302016100000007016200000009"), 12)).toEqual({
       base: 3,
       changed: new Map([
         ["a", 7],
@@ -338,75 +355,83 @@ describe("stored values are byte for byte those of the documented layout", () =>
       ]),
     });
     // A marker written before scope changes (the format byte alone): a build at its own generation.
-    expect(decodeScopeMarker(fromHex("02"), 12)).toEqual({ base: 12, changed: new Map() });
+    expect(decodeScopeMarker(fromHex("03"), 12)).toEqual({ base: 12, changed: new Map() });
   });
 
   it("reads a compressed value written by earlier code", () => {
-    expect(decompress(fromHex("020b0a807b2261223a312c226e616d65223a225a6fc3ab227d03"))).toEqual({
+    expect(decompress(fromHex("030b0a807b2261223a312c226e616d65223a225a6fc3ab227d03"))).toEqual({
       a: 1,
       name: "Zoë",
     });
     const written = compress({ a: 1, name: "Zoë" });
-    expect(written[0]).toBe(2);
+    expect(written[0]).toBe(3);
     expect(decompress(written)).toEqual({ a: 1, name: "Zoë" });
   });
 
   it("refuses a value in another format", () => {
-    const otherFormat = (text: string) => fromHex(`01${text.slice(2)}`);
-    expect(() => decodeNamePairs(otherFormat("0201057a6fc3ab0867617263c3ad61"))).toThrow(FormatError);
+    const otherFormat = (text: string) => fromHex(`02${text.slice(2)}`);
+    expect(() => decodeNamePairs(otherFormat("0301057a6fc3ab0867617263c3ad61"))).toThrow(FormatError);
     expect(() =>
       decodeLocation(
-        otherFormat("020001628065e079f0075bcd15f0e1d2c3b4a549688776655443322110fedcba9876543210"),
+        otherFormat(
+          "030001628065e079f0075bcd15f0e1d2c3b4a549688776655443322110000001028877665544332211fedcba9876543210",
+        ),
       ),
     ).toThrow(FormatError);
-    expect(() => decompress(otherFormat("020b0a807b2261223a312c226e616d65223a225a6fc3ab227d03"))).toThrow(
+    expect(() => decompress(otherFormat("030b0a807b2261223a312c226e616d65223a225a6fc3ab227d03"))).toThrow(
       FormatError,
     );
   });
 });
 
 describe("stored items are byte for byte those of the documented layout", () => {
-  it("writes a record's items, and names their keys", () => {
-    const items = recordItems(record, 5, PERSON_ORDER);
-    expect(items.map((item, index) => itemHex(item, index === 0))).toEqual([
+  it("writes a record's item, with its entries' generation `e`, and names its key", () => {
+    const item = recordItem(record, 5, PERSON_ORDER, 4);
+    expect(itemHex(item, true)).toEqual({
+      p: "61636d652d30312e785f59",
+      s: "038065e079f0075bcd15f0e1d2c3b4a54968877665544332211000000005",
+      e: 4,
+      t: "014ae11e07",
+      q: "7fffffffff3b9ac9ff0a1b2c3d4e5f4a6b8c7d8e9fa0b1c2d3",
+      f: "zoë",
+      l: "garcía",
+    });
+    expect(decompress(item.d as Uint8Array)).toEqual(record);
+    expect(keyText(recordKey(LOCATION, 5))).toBe(
+      "61636d652d30312e785f59/038065e079f0075bcd15f0e1d2c3b4a54968877665544332211000000005",
+    );
+  });
+
+  it("writes a record's entries at their own generation, and names their keys", () => {
+    expect(recordEntryItems(record, 2).map((item) => itemHex(item, false))).toEqual([
       {
         p: "61636d652d30312e785f59",
-        s: "038065e079f0075bcd15f0e1d2c3b4a54968877665544332211000000005",
-        t: "014ae11e07",
-        q: "7fffffffff3b9ac9ff0a1b2c3d4e5f4a6b8c7d8e9fa0b1c2d3",
-        f: "zoë",
-        l: "garcía",
+        s: "018065e079f0075bcd15f0e1d2c3b4a54968877665544332211000000002",
+        d: "03",
       },
       {
         p: "61636d652d30312e785f59",
-        s: "018065e079f0075bcd15f0e1d2c3b4a54968877665544332211000000005",
-        d: "02",
-      },
-      {
-        p: "61636d652d30312e785f59",
-        s: "048065e079f0075bcd15f0e1d2c3b4a54968877665544332211000000005",
-        d: "0201057a6fc3ab0867617263c3ad61",
+        s: "048065e079f0075bcd15f0e1d2c3b4a54968877665544332211000000002",
+        d: "0301057a6fc3ab0867617263c3ad61",
       },
     ]);
-    expect(decompress(items[0]?.d as Uint8Array)).toEqual(record);
-    expect(recordKeys(LOCATION, 5).map(keyText)).toEqual([
-      "61636d652d30312e785f59/038065e079f0075bcd15f0e1d2c3b4a54968877665544332211000000005",
-      "61636d652d30312e785f59/018065e079f0075bcd15f0e1d2c3b4a54968877665544332211000000005",
-      "61636d652d30312e785f59/048065e079f0075bcd15f0e1d2c3b4a54968877665544332211000000005",
+    expect(recordEntryKeys(LOCATION).map(keyText)).toEqual([
+      "61636d652d30312e785f59/018065e079f0075bcd15f0e1d2c3b4a54968877665544332211000000002",
+      "61636d652d30312e785f59/048065e079f0075bcd15f0e1d2c3b4a54968877665544332211000000002",
     ]);
   });
 
   it("writes the items of a record with no name and a phone that does not normalize", () => {
-    const items = recordItems(unnamed, 1, null);
-    expect(items.map((item, index) => itemHex(item, index === 0))).toEqual([
-      {
-        p: "61636d652d30312e785f59",
-        s: "038065e079f0075bcd150000000000004000800000000000000100000001",
-      },
+    expect(itemHex(recordItem(unnamed, 1, null, 1), true)).toEqual({
+      p: "61636d652d30312e785f59",
+      s: "038065e079f0075bcd150000000000004000800000000000000100000001",
+      e: 1,
+    });
+    expect(recordEntryItems(unnamed, 1).map((item) => itemHex(item, false))).toEqual([
       {
         p: "61636d652d30312e785f59",
         s: "018065e079f0075bcd150000000000004000800000000000000100000001",
-        d: "02",
+        d: "03",
       },
     ]);
   });
@@ -416,58 +441,62 @@ describe("stored items are byte for byte those of the documented layout", () => 
       {
         p: "61636d652d30312e785f59",
         s: "027fffffffff3b9ac9ff0a1b2c3d4e5f4a6b8c7d8e9fa0b1c2d300000004",
-        d: "02",
+        d: "03",
       },
       {
         p: "61636d652d30312e785f59",
         s: "057fffffffff3b9ac9ff0a1b2c3d4e5f4a6b8c7d8e9fa0b1c2d300000004",
-        d: "0201057a6fc3ab0867617263c3ad61",
+        d: "0301057a6fc3ab0867617263c3ad61",
       },
       {
         p: "61636d652d30312e785f59",
         s: "067fffffffff3b9ac9ff0a1b2c3d4e5f4a6b8c7d8e9fa0b1c2d300000004",
-        d: "0201057a6fc3ab00",
+        d: "0301057a6fc3ab00",
       },
       {
         p: "61636d652d30312e785f59",
         s: "077fffffffff3b9ac9ff0a1b2c3d4e5f4a6b8c7d8e9fa0b1c2d300000004",
-        d: "0201000867617263c3ad61",
+        d: "0301000867617263c3ad61",
       },
     ]);
   });
 
   it("writes a bundle's chunks, each starting with the format byte", () => {
     const bundle = { person, employees: [record] };
-    const chunks = bundleItems(PERSON, bundle, 6, 100);
+    const chunks = bundleItems(PERSON, bundle, 6, 5, 100);
     expect(chunks.map((item) => itemHex(item, true))).toEqual([
       {
         p: "000a1b2c3d4e5f4a6b8c7d8e9fa0b1c2d3",
         s: "000000060000",
         n: 4,
         k: 1,
+        e: 5,
       },
       {
         p: "000a1b2c3d4e5f4a6b8c7d8e9fa0b1c2d3",
         s: "000000060001",
         n: 4,
         k: 1,
+        e: 5,
       },
       {
         p: "000a1b2c3d4e5f4a6b8c7d8e9fa0b1c2d3",
         s: "000000060002",
         n: 4,
         k: 1,
+        e: 5,
       },
       {
         p: "000a1b2c3d4e5f4a6b8c7d8e9fa0b1c2d3",
         s: "000000060003",
         n: 4,
         k: 1,
+        e: 5,
       },
     ]);
     const body = compress(bundle).subarray(1);
     expect(chunks.map((item) => hex(item.d as Uint8Array))).toEqual(
-      chunks.map((_, index) => `02${hex(body.subarray(index * 100, (index + 1) * 100))}`),
+      chunks.map((_, index) => `03${hex(body.subarray(index * 100, (index + 1) * 100))}`),
     );
   });
 
@@ -475,12 +504,12 @@ describe("stored items are byte for byte those of the documented layout", () => 
     expect(itemHex(idEntryItem("employee", RECORD, 3), false)).toEqual({
       p: "fb0100",
       s: "f0e1d2c3b4a54968877665544332211000000003",
-      d: "02",
+      d: "03",
     });
     expect(itemHex(idEntryItem("person", "00000000-0000-4000-8000-00000000000b", 7), false)).toEqual({
       p: "fb000b",
       s: "0000000000004000800000000000000b00000007",
-      d: "02",
+      d: "03",
     });
   });
 
@@ -490,9 +519,13 @@ describe("stored items are byte for byte those of the documented layout", () => 
       p: "01f0e1d2c3b4a549688776655443322110",
       s: "00",
       g: 3,
-      d: "02030461636d658065e079f0075bcd15f0e1d2c3b4a5496887766554433221100a1b2c3d4e5f4a6b8c7d8e9fa0b1c2d30123456789abcdef",
+      d:
+        "03030461636d658065e079f0075bcd15f0e1d2c3b4a5496887766554433221100a1b2c3d4e5f4a6b8c7d8e9fa0b1c2d3000000021122334455667788" +
+        "0123456789abcdef",
       pg: 2,
-      pd: "02020461636d658065e079f0075bcd15f0e1d2c3b4a5496887766554433221100123456789abcdef",
+      pd:
+        "03020461636d658065e079f0075bcd15f0e1d2c3b4a549688776655443322110000000021122334455667788" +
+        "0123456789abcdef",
     });
     expect(itemHex(locationItem(RECORD, 4, undefined, undefined), false)).toEqual({
       p: "01f0e1d2c3b4a549688776655443322110",

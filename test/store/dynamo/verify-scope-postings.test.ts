@@ -19,6 +19,8 @@ const at = (companyId: string): Location => ({
   personId: "p",
   named: true,
   hash: "0".repeat(16),
+  names: "0".repeat(16),
+  entries: 0,
 });
 
 /** A bundle with, per company, the person's names pairs there. */
@@ -30,6 +32,7 @@ function bundle(
   const companies = Object.keys(names);
   return {
     gen,
+    entries: gen,
     personOrder: ORDER,
     pairs: new Map(
       companies.map((company) => [

@@ -53,7 +53,9 @@ import {
   postingKey,
 } from "../../../lib/store/dynamo/structures/name-grams.js";
 import { verifyDirectory } from "../../../lib/store/dynamo/verify/verify.js";
+import { repairDerived } from "../../../lib/store/dynamo/write/load-session.js";
 import { documentClientFor } from "../../../lib/store/dynamo-client.js";
+import { TableFormatError } from "../../../lib/store/port.js";
 import { DIRECTORY_ATTR as A } from "../../../lib/store/tables.js";
 import { describeEachEngine, itByTurns, TURN_SEED } from "../../support/engines.js";
 import { testUuid } from "../../support/records.js";
@@ -204,10 +206,24 @@ const CASES: readonly Case[] = [
     what: /stale lease of load "a load that died"/,
   },
   {
+    title: "a table published by code of an earlier format",
+    corrupt: (_items, documents, table) =>
+      documents.send(
+        new UpdateCommand({
+          TableName: table,
+          Key: { [A.partition]: MANIFEST_KEY.p, [A.sort]: MANIFEST_KEY.s },
+          UpdateExpression: "REMOVE formatVersion",
+        }),
+      ),
+    named: MANIFEST_KEY,
+    what: /the directory table is in format 2 or older and this code reads format 3: load the source/,
+  },
+  {
     title: "a record linking to a person who does not exist",
     corrupt: async (items) => {
       const orphan = { ...recordOf(E4), personId: GHOST };
-      for (const item of bundleItems(GHOST, { person: null, employees: [orphan] }, 2)) await items.put(item);
+      for (const item of bundleItems(GHOST, { person: null, employees: [orphan] }, 2, 2))
+        await items.put(item);
     },
     named: { p: personPartition(GHOST), s: bundleSort(2, 0) },
     what: new RegExp(`dangling reference: record ${E4} links to person ${GHOST}`),
@@ -385,6 +401,29 @@ describeEachEngine(`verify (TURN_SEED=${TURN_SEED})`, (getEngine, engineName) =>
         "s" in named ? hex(named) : { p: partition, s: expect.any(String) },
       );
     });
+
+  it("refuses a table of an earlier format whole: searches, loads and repair say so in one line", async () => {
+    await documents().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: { [A.partition]: MANIFEST_KEY.p, [A.sort]: MANIFEST_KEY.s },
+        UpdateExpression: "SET formatVersion = :two",
+        ExpressionAttributeValues: { ":two": 2 },
+      }),
+    );
+    const refusal = new TableFormatError(2, 3).message;
+    expect(refusal).toBe(
+      "the directory table is in format 2 and this code reads format 3: load the source as a snapshot into a new, empty table",
+    );
+    const directory = dynamoDirectory(documents(), table(), {
+      reader: { manifestTtlMs: 0, answerCacheBytes: 0 },
+      writer: { graceMs: 0 },
+    });
+    const query = { filter: { companies: new Set(["acme"]) }, created: {}, offset: 0, limit: 5 };
+    await expect(directory.employees(query)).rejects.toThrow(refusal);
+    await expect(directory.beginLoad("refused")).rejects.toThrow(refusal);
+    await expect(repairDerived(documents(), table(), { graceMs: 0 })).rejects.toThrow(refusal);
+  });
 
   it("checks one company: a broken item there fails it, not the other company", async () => {
     const item = await items().get(location(E1));

@@ -15,9 +15,9 @@ import {
   UpdateCommand,
   type UpdateCommandInput,
 } from "@aws-sdk/lib-dynamodb";
-import { LeaseLostError, LoadInProgressError } from "../../port.js";
+import { LeaseLostError, LoadInProgressError, TableFormatError } from "../../port.js";
 import { DIRECTORY_ATTR as A } from "../../tables.js";
-import { MANIFEST_KEY, sleep } from "../model/index.js";
+import { FORMAT, MANIFEST_KEY, sleep } from "../model/index.js";
 import { holderIsDead, type LeaseHolder } from "./lease-holder.js";
 
 /** The load holding the lease. Times are epoch milliseconds. */
@@ -64,8 +64,18 @@ const isGenList = (value: unknown): value is number[] =>
 
 const KEY = { [A.partition]: MANIFEST_KEY.p, [A.sort]: MANIFEST_KEY.s };
 
+/**
+ * The manifest; a table published by code of another format (the manifest's `format`, written at
+ * each flip, absent before format 3) is refused with `TableFormatError`.
+ */
 export async function readManifest(client: DynamoDBDocumentClient, table: string): Promise<Manifest> {
   const { Item } = await client.send(new GetCommand({ TableName: table, Key: KEY, ConsistentRead: true }));
+  const published = typeof Item?.committed === "number" && Item.committed > 0;
+  if (published && Item?.formatVersion !== FORMAT)
+    throw new TableFormatError(
+      typeof Item?.formatVersion === "number" ? Item.formatVersion : undefined,
+      FORMAT,
+    );
   return {
     committed: typeof Item?.committed === "number" ? Item.committed : 0,
     ...(typeof Item?.committedAt === "string" ? { committedAt: Item.committedAt } : {}),
@@ -240,8 +250,8 @@ export const renewLease = (client: DynamoDBDocumentClient, table: string, owner:
   );
 
 /**
- * The flip: searches read `gen` from now on; its superseded versions await removal. `idIndex`: the
- * id index is whole at `gen` (`Manifest.idIndex`).
+ * The flip: searches read `gen` from now on, in this code's format; its superseded versions await
+ * removal. `idIndex`: the id index is whole at `gen` (`Manifest.idIndex`).
  */
 export const publish = (
   client: DynamoDBDocumentClient,
@@ -255,8 +265,8 @@ export const publish = (
     client,
     table,
     owner,
-    `SET committed = :gen, committedAt = :at, cleanup = :gen${idIndex ? ", idIndex = if_not_exists(idIndex, :gen)" : ""}`,
-    { ":gen": gen, ":at": at.toISOString() },
+    `SET committed = :gen, committedAt = :at, cleanup = :gen, formatVersion = :format${idIndex ? ", idIndex = if_not_exists(idIndex, :gen)" : ""}`,
+    { ":gen": gen, ":at": at.toISOString(), ":format": FORMAT },
   );
 
 export const cleanedUp = (client: DynamoDBDocumentClient, table: string, owner: string) =>

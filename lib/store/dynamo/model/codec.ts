@@ -16,8 +16,11 @@ import {
 import { ByteReader, ByteWriter, compareText, FormatError, utf8Bytes, utf8Of } from "../../bytes.js";
 import type { BlockRef, OrderIndex } from "./shapes.js";
 
-/** Version 1 was the packed-block layout; version 2 the generations of docs/data-model.md. */
-export const FORMAT = 2;
+/**
+ * Version 1 was the packed-block layout; version 2 the generations of docs/data-model.md with one
+ * generation for all of a record's or a person's items; version 3 versions entries apart.
+ */
+export const FORMAT = 3;
 
 /** A writer of a value: the format byte first. */
 const value = (capacity?: number) => new ByteWriter(capacity).u8(FORMAT);
@@ -133,7 +136,7 @@ export function decodeNamePairs(stored: Uint8Array): NamePair[] {
   return whole(reader, pairs);
 }
 
-/** Where an employee record's items are: its company, order key, person and content hash. */
+/** Where an employee record's items are: its company, order key, person and content hashes. */
 export interface Location {
   readonly companyId: string;
   readonly order: OrderKey;
@@ -142,21 +145,30 @@ export interface Location {
   readonly named: boolean;
   /** Of the record's JSON (16 hex digits): an upsert of an unchanged record writes nothing. */
   readonly hash: string;
+  /** Of the record's normalized names (16 hex digits): its entries change only with them (or its key). */
+  readonly names: string;
+  /**
+   * The generation of the record's entries (key and names entries, id index entry): older than the
+   * record item's when the record changed but its company, order key and names did not.
+   */
+  readonly entries: number;
 }
 
 const HAS_PERSON = 1;
 const NAMED = 2;
+const NAMES_HASH_BYTES = 8;
 
 /**
  * format, flags (has a person, named), company id length (1 byte) and UTF-8, order key (25),
- * person id (16, when it has one), then the hash to the end.
+ * person id (16, when it has one), the entries' generation (4), the names hash (8), then the
+ * record's hash to the end.
  */
 export function encodeLocation(location: Location): Uint8Array {
   const company = utf8Bytes(location.companyId);
   const flags = (location.personId === null ? 0 : HAS_PERSON) | (location.named ? NAMED : 0);
   const writer = value().u8(flags).u8(company.length).bytes(company).bytes(orderKeyBytes(location.order));
   if (location.personId !== null) writeUuid(writer, location.personId);
-  return writer.hex(location.hash).done();
+  return writer.u32(location.entries).hex(location.names).hex(location.hash).done();
 }
 
 export function decodeLocation(stored: Uint8Array): Location {
@@ -165,7 +177,10 @@ export function decodeLocation(stored: Uint8Array): Location {
   const companyId = reader.text(reader.u8());
   const order = orderKeyOfBytes(reader.bytes(ORDER_KEY_BYTES));
   const personId = flags & HAS_PERSON ? readUuid(reader) : null;
-  return { companyId, order, personId, named: (flags & NAMED) !== 0, hash: reader.hex(reader.remaining) };
+  const entries = reader.u32();
+  const names = reader.hex(NAMES_HASH_BYTES);
+  const named = (flags & NAMED) !== 0;
+  return { companyId, order, personId, named, hash: reader.hex(reader.remaining), names, entries };
 }
 
 /** An order's index: per block, its low bound, the generation of its version and its count. */

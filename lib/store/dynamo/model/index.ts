@@ -53,12 +53,16 @@ export {
   locationItem,
   locationOf,
   locationSeenAt,
+  personEntriesText,
   personEntryItems,
   personNameLists,
   personOrder,
-  recordItems,
-  recordKeys,
+  recordEntryItems,
+  recordEntryKeys,
+  recordItem,
+  recordKey,
   type StoredLocation,
+  sameEntries,
   storedLocation,
 } from "./items.js";
 export {

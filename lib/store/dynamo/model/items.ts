@@ -4,6 +4,7 @@ import { instantKey } from "../../../directory/instant-key.js";
 import type { SourceEmployee, SourcePerson } from "../../../directory/source.js";
 import { type NamePair, namesOf, phoneOf } from "../../../search/matching.js";
 import { type OrderKey, orderKey, orderKeyBytes, phoneBytes } from "../../binary-keys.js";
+import { hexOf } from "../../bytes.js";
 import { DIRECTORY_ATTR as A } from "../../tables.js";
 import type { Item, ItemKey } from "./batch.js";
 import {
@@ -44,52 +45,81 @@ export const personOrder = (person: SourcePerson): OrderKey =>
   orderKey(instantKey(person.createdAt), person.id);
 const isNamed = (names: NamePair) => names.firstName !== null || names.lastName !== null;
 
-export function locationOf(record: SourceEmployee): Location {
+const hash16 = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 16);
+
+/**
+ * Where a record is and what it holds, with `entries` the generation of its entries. A record whose
+ * company, order key and normalized names stay keeps its entries (`sameEntries`): only its item
+ * and location are written again.
+ */
+export function locationOf(record: SourceEmployee, entries: number): Location {
+  const names = namesOf(record);
   return {
     companyId: record.companyId,
     order: employmentOrder(record),
     personId: record.personId,
-    named: isNamed(namesOf(record)),
-    hash: createHash("sha256").update(JSON.stringify(record)).digest("hex").slice(0, 16),
+    named: isNamed(names),
+    hash: hash16(JSON.stringify(record)),
+    names: hash16(JSON.stringify([names.firstName, names.lastName])),
+    entries,
   };
 }
 
-/** The record's items in its company: record, key entry, and names entry when it has a name. */
-export function recordKeys(location: Location, gen: number): ItemKey[] {
+/** Whether two locations call for the same entries: same company, order key and names. */
+export const sameEntries = (a: Location, b: Location): boolean =>
+  a.companyId === b.companyId && a.order === b.order && a.names === b.names;
+
+/** The record item's key, at the generation of its location's value. */
+export const recordKey = (location: Location, gen: number): ItemKey => ({
+  p: companyPartition(location.companyId),
+  s: entrySort(FAMILY.record, location.order, gen),
+});
+
+/** The record's entries in its company, at their generation: key entry, and names entry when named. */
+export function recordEntryKeys(location: Location): ItemKey[] {
   const p = companyPartition(location.companyId);
-  const families = [FAMILY.record, FAMILY.employmentKey, ...(location.named ? [FAMILY.employmentNames] : [])];
-  return families.map((family) => ({ p, s: entrySort(family, location.order, gen) }));
+  const families = [FAMILY.employmentKey, ...(location.named ? [FAMILY.employmentNames] : [])];
+  return families.map((family) => ({ p, s: entrySort(family, location.order, location.entries) }));
 }
 
-/** The record's items: the record whole (with what byPhone matches on), its key entry and names entry. */
-export function recordItems(record: SourceEmployee, gen: number, person: OrderKey | null): Item[] {
+/**
+ * The record item (with what byPhone matches on, and `e`: the generation of its entries), at the
+ * generation of its location's value.
+ */
+export function recordItem(
+  record: SourceEmployee,
+  gen: number,
+  person: OrderKey | null,
+  entries: number,
+): Item {
+  const names = namesOf(record);
+  const phone = phoneOf(record);
+  return {
+    [A.partition]: companyPartition(record.companyId),
+    [A.sort]: entrySort(FAMILY.record, employmentOrder(record), gen),
+    [A.data]: compress(record),
+    [A.entriesGen]: entries,
+    ...(phone === null ? {} : { [A.phone]: phoneBytes(phone) }),
+    ...(person === null ? {} : { [A.person]: orderKeyBytes(person) }),
+    ...(names.firstName === null ? {} : { [A.firstName]: names.firstName }),
+    ...(names.lastName === null ? {} : { [A.lastName]: names.lastName }),
+  };
+}
+
+/** The record's key entry and, when it has a name, its names entry, at generation `entries`. */
+export function recordEntryItems(record: SourceEmployee, entries: number): Item[] {
   const p = companyPartition(record.companyId);
   const order = employmentOrder(record);
   const names = namesOf(record);
-  const phone = phoneOf(record);
   const items: Item[] = [
-    {
-      [A.partition]: p,
-      [A.sort]: entrySort(FAMILY.record, order, gen),
-      [A.data]: compress(record),
-      ...(phone === null ? {} : { [A.phone]: phoneBytes(phone) }),
-      ...(person === null ? {} : { [A.person]: orderKeyBytes(person) }),
-      ...(names.firstName === null ? {} : { [A.firstName]: names.firstName }),
-      ...(names.lastName === null ? {} : { [A.lastName]: names.lastName }),
-    },
-    {
-      [A.partition]: p,
-      [A.sort]: entrySort(FAMILY.employmentKey, order, gen),
-      [A.data]: emptyValue(),
-    },
+    { [A.partition]: p, [A.sort]: entrySort(FAMILY.employmentKey, order, entries), [A.data]: emptyValue() },
   ];
-  if (isNamed(names)) {
+  if (isNamed(names))
     items.push({
       [A.partition]: p,
-      [A.sort]: entrySort(FAMILY.employmentNames, order, gen),
+      [A.sort]: entrySort(FAMILY.employmentNames, order, entries),
       [A.data]: encodeNamePairs([names]),
     });
-  }
   return items;
 }
 
@@ -159,16 +189,34 @@ export function personEntryItems(
   });
 }
 
+/**
+ * What a person's entries hold, whatever their generation: the same text for two bundles means
+ * the same entries, which a load then keeps (only the bundle is written again).
+ */
+export function personEntriesText(person: SourcePerson | null, employees: readonly SourceEmployee[]): string {
+  if (person === null) return "";
+  return personEntryItems(person, employees, 0)
+    .map(
+      (item) =>
+        `${hexOf(item[A.partition] as Uint8Array)} ${hexOf(item[A.sort] as Uint8Array)} ${hexOf(item[A.data] as Uint8Array)}`,
+    )
+    .join("\n");
+}
+
 export const itemKey = (item: Item): ItemKey => ({
   p: item[A.partition] as PartitionKey,
   s: item[A.sort] as SortKey,
 });
 
-/** A bundle version's chunks: the person and every record, compressed, split when large. */
+/**
+ * A bundle version's chunks: the person and every record, compressed, split when large; each
+ * with `e`, the generation of the person's entries (older than the bundle's when they stayed).
+ */
 export function bundleItems(
   personId: string,
   bundle: Bundle,
   gen: number,
+  entries: number,
   chunkBytes = BUNDLE_CHUNK_BYTES,
 ): Item[] {
   return compressInChunks(bundle, chunkBytes).map((data, index, chunks) => ({
@@ -177,12 +225,13 @@ export function bundleItems(
     [A.data]: data,
     [A.chunks]: chunks.length,
     [A.hasPerson]: bundle.person === null ? 0 : 1,
+    [A.entriesGen]: entries,
   }));
 }
 
 /**
- * A stored id's entry in the id index, of the generation of the record's location value or of
- * the bundle holding the person: written and superseded with them.
+ * A stored id's entry in the id index, of the generation of the record's entries or of the
+ * person's entries: written and superseded with them.
  */
 export const idEntryKey = (kind: IdKind, id: string, gen: number): ItemKey => ({
   p: idsPartition(kind, idBucketOf(id)),

@@ -25,9 +25,13 @@ export interface VersionedItem {
   readonly item: Item;
 }
 
-/** A person's bundle as stored: the version read, its generation and its chunk count. */
+/**
+ * A person's bundle as stored: the version read, its generation, the generation of the person's
+ * entries (`e`: at most the bundle's) and its chunk count.
+ */
 export interface StoredBundle {
   readonly gen: number;
+  readonly entries: number;
   readonly chunks: number;
   readonly bundle: Bundle;
 }

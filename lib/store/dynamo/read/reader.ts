@@ -179,7 +179,8 @@ async function employeesAt(
   if (filter.phone === undefined && !hasNameFilter(filter))
     return unfilteredEmployees(reads, query, companyId, at);
   const { page, total } = await filteredEmployees(reads, query, companyId, at);
-  return { items: await reads.recordsByKey(companyId, page, at), total };
+  const orders = page.map((entry) => entry.order);
+  return { items: await reads.recordsByOrder(companyId, orders, at), total };
 }
 
 /** Persons with an employment that has this phone and matches the rest of the filter. */

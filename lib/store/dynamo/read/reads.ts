@@ -10,7 +10,6 @@ import { emptyOrderRange, orderRange } from "../../order-range.js";
 import { DIRECTORY_ATTR as A } from "../../tables.js";
 import type { Bundle, ReadAt, StoredBundle, VersionedItem } from "../model/index.js";
 import {
-  batchGet,
   betweenQuery,
   bundleChunkOf,
   bundleGenOf,
@@ -27,7 +26,9 @@ import {
   familyRange,
   genOf,
   type Item,
+  inParallel,
   keyText,
+  newestVersion,
   orderOfSort,
   personPartition,
   queryAll,
@@ -41,6 +42,9 @@ const versioned = (item: Item): VersionedItem => {
   const sort = bytesOf(item[A.sort]);
   return { order: orderOfSort(sort), gen: genOf(sort), item };
 };
+
+/** Record Queries of one page at once: a page holds at most 100 records (the bundles' 50 likewise). */
+const RECORDS_IN_FLIGHT = 50;
 
 const BUNDLE_KEYS: ChunkedKeys = { genOf: bundleGenOf, chunkOf: bundleChunkOf };
 
@@ -110,21 +114,29 @@ export class DirectoryReads {
     const version = visibleChunks(items, BUNDLE_KEYS, at, `bundle of person ${personId}`);
     if (!version) return undefined;
     const bundle = decompressChunks<Bundle>(version.chunks.map((chunk) => bytesOf(chunk[A.data])));
-    return { gen: version.gen, chunks: version.chunks.length, bundle };
+    const entries = version.chunks[0]?.[A.entriesGen];
+    if (typeof entries !== "number") throw new Error(`bundle of person ${personId} has no \`e\``);
+    return { gen: version.gen, entries, chunks: version.chunks.length, bundle };
   }
 
-  /** Records by (order, generation), in the order asked. */
-  async recordsByKey(
+  /**
+   * Records by order key, in the order asked: each the newest version visible at `at`, a Query of
+   * one item (an entry's generation is its entries', not its record item's, which may be newer).
+   */
+  async recordsByOrder(
     companyId: string,
-    keys: readonly { order: OrderKey; gen: number }[],
+    orders: readonly OrderKey[],
     at: ReadAt,
   ): Promise<SourceEmployee[]> {
     const p = companyPartition(companyId);
-    const wanted = keys.map(({ order, gen }) => ({ p, s: entrySort(FAMILY.record, order, gen) }));
-    const found = await batchGet(this.client, this.table, wanted, at.consistent);
-    return wanted.map((key) => {
-      const item = found.get(keyText(key));
-      if (!item) throw new Error(`record item ${keyText(key)} is missing`);
+    return inParallel([...orders], RECORDS_IN_FLIGHT, async (order) => {
+      const key = {
+        p,
+        low: entrySort(FAMILY.record, order, 0),
+        high: entrySort(FAMILY.record, order, at.gen),
+      };
+      const item = await newestVersion(this.client, this.table, key, at);
+      if (!item) throw new Error(`no record item of ${keyText({ p, s: key.low })} is visible`);
       return decompress<SourceEmployee>(bytesOf(item[A.data]));
     });
   }

@@ -4,10 +4,10 @@
  * of their names there, with those names (`scopeNamePairs`), beside a census of how many persons
  * hold each gram and a marker that says the postings are complete.
  *
- * A posting's generation follows from its person's bundle and the scope's marker
+ * A posting's generation follows from its person's entries and the scope's marker
  * (`scopePostingGen`): the first build posts everyone at the marker's base generation, a scope
  * change rewrites the postings of the persons of the companies it adds or removes, and every load
- * that rewrites a bundle rewrites the person's postings in each posted scope. So a load knows the
+ * that rewrites a person's entries rewrites their postings in each posted scope. So a load knows the
  * keys of the postings it replaces without reading them. Each change is also noted by gram and
  * order key (`ScopeWork.deltas`), for the scope's gram blocks (gram-blocks.ts) to count.
  */
@@ -44,10 +44,10 @@ export interface PostedScope {
 }
 
 /**
- * The generation of a person's postings in a scope, from their stored bundle: the later of the
- * bundle's and the scope's build, or of the last change of a company the person has a record in,
- * when that change came after the bundle (the bundle was the same then, so the change rewrote the
- * person's postings; a later bundle rewrote them itself).
+ * The generation of a person's postings in a scope, from their stored bundle: the later of their
+ * entries' (`gen`: the bundle's `e`) and the scope's build, or of the last change of a company the
+ * person has a record in, when that change came after the entries (they were the same then, so the
+ * change rewrote the person's postings; a later change of entries rewrote them itself).
  */
 export function scopePostingGen(
   stored: { readonly gen: number; readonly employees: readonly { readonly companyId: string }[] },
@@ -152,7 +152,7 @@ export function repostPerson(
     scope,
     order,
     employees,
-    scopePostingGen({ gen: stored.gen, employees }, scope.marker),
+    scopePostingGen({ gen: stored.entries, employees }, scope.marker),
   );
   const pairs = namesInScope(employees, companies);
   if (pairs.length > 0) putPostings(writes, scope, pairs, order);
@@ -174,7 +174,7 @@ export const scopeWork = (scope: PostedScope): ScopeWork => ({
 });
 
 /**
- * A bundle rewritten at `writes.gen`: the person's postings in each posted scope replaced (the old
+ * A person's entries rewritten at `writes.gen`: their postings in each posted scope replaced (the old
  * ones superseded at their generation, the new ones put), and each census counted.
  */
 export function rewritePersonPostings(
@@ -186,7 +186,7 @@ export function rewritePersonPostings(
   const before = stored?.bundle.person;
   for (const scope of scopes) {
     if (stored && before) {
-      const gen = scopePostingGen({ gen: stored.gen, employees: stored.bundle.employees }, scope.marker);
+      const gen = scopePostingGen({ gen: stored.entries, employees: stored.bundle.employees }, scope.marker);
       supersedePostings(writes, scope, personOrder(before), stored.bundle.employees, gen);
     }
     if (next.person) {

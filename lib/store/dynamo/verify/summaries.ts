@@ -2,7 +2,7 @@
 import type { OrderKey } from "../../binary-keys.js";
 import type { Location, PersonNameFamily } from "../model/index.js";
 
-/** A visible record item: its generation, its record's location (company, order, person, hash). */
+/** A visible record item: its generation, its record's location (company, order, person, hashes, `e`). */
 export interface RecordSummary {
   readonly gen: number;
   readonly id: string;
@@ -13,9 +13,13 @@ export interface RecordSummary {
   readonly q: OrderKey | null;
 }
 
-/** A visible bundle: generation, the person's order key, per company the names entries' lists (JSON by family), record locations. */
+/**
+ * A visible bundle: generation, its entries' (`e`), the person's order key, per company the names
+ * entries' lists (JSON by family), record locations (with `entries` 0: a bundle does not say).
+ */
 export interface BundleSummary {
   readonly gen: number;
+  readonly entries: number;
   readonly personOrder: OrderKey;
   readonly pairs: ReadonlyMap<string, ReadonlyMap<PersonNameFamily, string>>;
   readonly records: ReadonlyMap<string, Location>;

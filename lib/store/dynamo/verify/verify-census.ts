@@ -150,7 +150,7 @@ export class Census {
   /** Chunks of bundles and censuses read so far, by their first chunk's key, which names them. */
   private readonly chunks = new Map<
     KeyText,
-    { first: ItemKey; n: number; k: unknown; what: string; parts: Uint8Array[] }
+    { first: ItemKey; n: number; k: unknown; e: unknown; what: string; parts: Uint8Array[] }
   >();
 
   constructor(rules: Allowances) {
@@ -376,7 +376,10 @@ export class Census {
   ): string | undefined {
     const record = decompress<SourceEmployee>(data);
     if (!endsWithItsStream([data])) return PAST_END;
-    const expected = locationOf(record);
+    const entries = item[A.entriesGen];
+    if (typeof entries !== "number" || entries > gen)
+      return `\`e\` is not the generation of its entries, at most its own ${gen}`;
+    const expected = locationOf(record, entries);
     if (expected.companyId !== company || expected.order !== order)
       return `holds record ${record.id} of company ${record.companyId}, whose key is another`;
     const phone = phoneOf(record);
@@ -406,7 +409,7 @@ export class Census {
     if (gathered === undefined || typeof gathered === "string") return gathered;
     const bundle = decompressChunks<Bundle>(gathered);
     if (!endsWithItsStream(gathered)) return PAST_END;
-    return this.bundle(idOfPartition(key.p), gen, bundle, item[A.hasPerson]);
+    return this.bundle(idOfPartition(key.p), gen, bundle, item);
   }
 
   /**
@@ -417,9 +420,16 @@ export class Census {
     const n = item[A.chunks];
     if (typeof n !== "number" || chunk >= n) return `chunk ${chunk} of a ${what} of ${String(n)} chunks`;
     const text = keyText(first);
-    const pending = this.chunks.get(text) ?? { first, n, k: item[A.hasPerson], what, parts: [] };
-    if (pending.n !== n || pending.k !== item[A.hasPerson])
-      return `chunk count \`n\` or \`k\` differs from the ${what}'s other chunks`;
+    const pending = this.chunks.get(text) ?? {
+      first,
+      n,
+      k: item[A.hasPerson],
+      e: item[A.entriesGen],
+      what,
+      parts: [],
+    };
+    if (pending.n !== n || pending.k !== item[A.hasPerson] || pending.e !== item[A.entriesGen])
+      return `chunk count \`n\`, \`k\` or \`e\` differs from the ${what}'s other chunks`;
     pending.parts[chunk] = bytesOf(item[A.data]);
     this.chunks.set(text, pending);
     if (pending.parts.filter(Boolean).length < n) return undefined;
@@ -427,10 +437,14 @@ export class Census {
     return pending.parts;
   }
 
-  private bundle(personId: string, gen: number, bundle: Bundle, k: unknown): string | undefined {
+  private bundle(personId: string, gen: number, bundle: Bundle, item: Item): string | undefined {
     const other = this.bundles.get(personId);
     if (other) return `a second visible bundle of the person (the other is of generation ${other.gen})`;
-    if ((bundle.person === null ? 0 : 1) !== k) return "`k` does not say whether the bundle holds the person";
+    if ((bundle.person === null ? 0 : 1) !== item[A.hasPerson])
+      return "`k` does not say whether the bundle holds the person";
+    const entries = item[A.entriesGen];
+    if (typeof entries !== "number" || entries > gen)
+      return `\`e\` is not the generation of its entries, at most its own ${gen}`;
     const first = bundle.employees[0];
     if (bundle.person === null)
       return first
@@ -443,7 +457,7 @@ export class Census {
       if (record.personId !== personId) return `holds record ${record.id} of person ${record.personId}`;
       if (record.id <= last) return `records not sorted by id, or twice: ${record.id}`;
       last = record.id;
-      records.set(record.id, locationOf(record));
+      records.set(record.id, locationOf(record, 0));
     }
     const pairs = new Map(
       [...personNameLists(bundle.employees)].map(([company, lists]) => [
@@ -451,7 +465,7 @@ export class Census {
         new Map([...lists].map(([family, list]) => [family, JSON.stringify(list)])),
       ]),
     );
-    this.bundles.set(personId, { gen, personOrder: personOrder(bundle.person), pairs, records });
+    this.bundles.set(personId, { gen, entries, personOrder: personOrder(bundle.person), pairs, records });
     return undefined;
   }
 

@@ -1,8 +1,9 @@
 /**
  * The items visible at the committed generation checked against each other (pure, over a Census):
- * a record item has its entries and a location pointing at it; a bundle has its person's entries
- * in each of its companies and agrees with its records' locations; every entry and location leads
- * back to an item that is visible. With a company scope, only what belongs to that company.
+ * a record item has its entries (of the generation its `e` names) and a location pointing at it; a
+ * bundle has its person's entries in each of its companies (of its `e`) and agrees with its
+ * records' locations; every entry and location leads back to an item that is visible. With a
+ * company scope, only what belongs to that company.
  */
 import { type OrderKey, orderKeyParts } from "../../binary-keys.js";
 import type { Location } from "../model/index.js";
@@ -24,12 +25,14 @@ import type { BundleSummary, RecordSummary } from "./summaries.js";
 import { type Census, type EntryKey, entryKey, entryKeyParts } from "./verify-census.js";
 import type { Problem } from "./verify-rules.js";
 
+/** The same record at the same place (`entries` aside: a bundle does not say it). */
 const sameLocation = (a: Location, b: Location) =>
   a.companyId === b.companyId &&
   a.order === b.order &&
   a.personId === b.personId &&
   a.named === b.named &&
-  a.hash === b.hash;
+  a.hash === b.hash &&
+  a.names === b.names;
 
 const companyKey = (company: string, family: Family, order: OrderKey, gen: number): ItemKey => ({
   p: companyPartition(company),
@@ -38,21 +41,22 @@ const companyKey = (company: string, family: Family, order: OrderKey, gen: numbe
 const locationKey = (id: string): ItemKey => ({ p: locationPartition(id), s: LOCATION_SORT });
 const found = (gen: number | undefined) => (gen === undefined ? "none is" : `the visible one is of ${gen}`);
 
-/** A record item's entries: its key entry, and a names entry exactly when it has a name. */
+/** A record item's entries, of its `e`: its key entry, and a names entry exactly when it has a name. */
 function* recordEntries(census: Census, logical: EntryKey, record: RecordSummary): Generator<Problem> {
   const { order, company } = entryKeyParts(logical);
   const key = companyKey(company, FAMILY.record, order, record.gen);
+  const entries = record.expected.entries;
   const entry = census.entries.get(entryKey(FAMILY.employmentKey, order, company));
-  if (entry?.gen !== record.gen)
-    yield { key, what: `no employment key entry of generation ${record.gen} (${found(entry?.gen)})` };
+  if (entry?.gen !== entries)
+    yield { key, what: `no employment key entry of generation ${entries} (${found(entry?.gen)})` };
   const names = census.entries.get(entryKey(FAMILY.employmentNames, order, company));
   const namesKey = (gen: number) => companyKey(company, FAMILY.employmentNames, order, gen);
   if (record.names === null) {
     if (names) yield { key: namesKey(names.gen), what: "a names entry of a record without a name" };
     return;
   }
-  if (names?.gen !== record.gen)
-    yield { key, what: `no names entry of generation ${record.gen} (${found(names?.gen)})` };
+  if (names?.gen !== entries)
+    yield { key, what: `no names entry of generation ${entries} (${found(names?.gen)})` };
   if (names && names.pairs !== record.names)
     yield { key: namesKey(names.gen), what: "names differ from the record's normalized names" };
 }
@@ -63,10 +67,14 @@ function* recordLocation(census: Census, logical: EntryKey, record: RecordSummar
   const key = companyKey(company, FAMILY.record, order, record.gen);
   const location = census.locations.get(record.id);
   if (!location) yield { key, what: `no location of record ${record.id} shows it` };
-  else if (location.gen !== record.gen || !sameLocation(location.value, record.expected))
+  else if (
+    location.gen !== record.gen ||
+    !sameLocation(location.value, record.expected) ||
+    location.value.entries !== record.expected.entries
+  )
     yield {
       key: locationKey(record.id),
-      what: `does not point at the visible record item ${keyText(key)}, or its hash differs`,
+      what: `does not point at the visible record item ${keyText(key)}, or its hashes or \`e\` differ`,
     };
   const personId = record.expected.personId;
   const q = personId === null ? null : (census.bundles.get(personId)?.personOrder ?? null);
@@ -87,14 +95,17 @@ function* entryLinks(census: Census): Generator<Problem> {
     const key = companyKey(company, family as Family, order, entry.gen);
     if (family === FAMILY.employmentKey || family === FAMILY.employmentNames) {
       const record = census.records.get(entryKey(FAMILY.record, order, company));
-      if (record?.gen !== entry.gen)
-        yield { key, what: `no record item of generation ${entry.gen} (${found(record?.gen)})` };
+      if (record?.expected.entries !== entry.gen)
+        yield { key, what: `no record item whose entries are of generation ${entry.gen}` };
       continue;
     }
     const personId = orderKeyParts(order).id;
     const bundle = census.bundles.get(personId);
-    if (bundle?.gen !== entry.gen || bundle.personOrder !== order)
-      yield { key, what: `no bundle of person ${personId} of generation ${entry.gen} with this order key` };
+    if (bundle?.entries !== entry.gen || bundle.personOrder !== order)
+      yield {
+        key,
+        what: `no bundle of person ${personId} whose entries are of generation ${entry.gen}, with this order key`,
+      };
     else if (!bundle.pairs.has(company))
       yield { key, what: `person ${personId} has no record in ${company}` };
   }
@@ -131,20 +142,20 @@ function* bundleEntries(
 ): Generator<Problem> {
   const key = { p: personPartition(personId), s: bundleSort(bundle.gen, 0) };
   const entry = census.entries.get(entryKey(FAMILY.personKey, bundle.personOrder, company));
-  if (entry?.gen !== bundle.gen)
+  if (entry?.gen !== bundle.entries)
     yield {
       key,
-      what: `no person key entry in ${company} of generation ${bundle.gen} (${found(entry?.gen)})`,
+      what: `no person key entry in ${company} of generation ${bundle.entries} (${found(entry?.gen)})`,
     };
   for (const [family, list] of lists) {
     const names = census.entries.get(entryKey(family, bundle.personOrder, company));
     const what = NAME_LISTS[family];
     if (list === "[]" && names)
       yield { key, what: `a person ${what} entry in ${company}, but no record there has such a name` };
-    if (list !== "[]" && (names?.gen !== bundle.gen || names.pairs !== list))
+    if (list !== "[]" && (names?.gen !== bundle.entries || names.pairs !== list))
       yield {
         key,
-        what: `no person ${what} entry in ${company} of generation ${bundle.gen} with the records' ${what}`,
+        what: `no person ${what} entry in ${company} of generation ${bundle.entries} with the records' ${what}`,
       };
   }
 }
@@ -163,30 +174,37 @@ function* bundleLinks(census: Census, inScope: (company: string) => boolean): Ge
   }
 }
 
-/** The id index holds exactly the visible locations' records and bundles' persons, at their generations. */
+/**
+ * The id index holds exactly the visible locations' records and bundles' persons, at the
+ * generations of their entries.
+ */
 function* idLinks(census: Census): Generator<Problem> {
   for (const [id, location] of census.locations) {
     const gen = census.ids.employee.get(id);
-    if (gen !== location.gen)
-      yield { key: locationKey(id), what: `no id index entry of generation ${location.gen} (${found(gen)})` };
+    const entries = location.value.entries;
+    if (gen !== entries)
+      yield { key: locationKey(id), what: `no id index entry of generation ${entries} (${found(gen)})` };
   }
   for (const [id, gen] of census.ids.employee)
-    if (census.locations.get(id)?.gen !== gen)
+    if (census.locations.get(id)?.value.entries !== gen)
       yield {
         key: idEntryKey("employee", id, gen),
-        what: `an id index entry of no record location of its generation`,
+        what: `an id index entry of no record location whose entries are of its generation`,
       };
   for (const [id, bundle] of census.bundles) {
     const gen = census.ids.person.get(id);
-    if (gen !== bundle.gen)
+    if (gen !== bundle.entries)
       yield {
         key: { p: personPartition(id), s: bundleSort(bundle.gen, 0) },
-        what: `no id index entry of generation ${bundle.gen} (${found(gen)})`,
+        what: `no id index entry of generation ${bundle.entries} (${found(gen)})`,
       };
   }
   for (const [id, gen] of census.ids.person)
-    if (census.bundles.get(id)?.gen !== gen)
-      yield { key: idEntryKey("person", id, gen), what: `an id index entry of no bundle of its generation` };
+    if (census.bundles.get(id)?.entries !== gen)
+      yield {
+        key: idEntryKey("person", id, gen),
+        what: `an id index entry of no bundle whose entries are of its generation`,
+      };
 }
 
 /** The first item that does not agree with the others, if any (the id index: read whole only). */

@@ -4,9 +4,10 @@
  * clean-up the manifest names. Everything else is left over by a dead load or a failed clean-up.
  */
 
+import { TableFormatError } from "../../port.js";
 import { abandonedOf, type Lease, type Manifest } from "../manifest/index.js";
 import type { Item, ItemKey } from "../model/index.js";
-import { type Generation, isAbandoned, MANIFEST_KEY } from "../model/index.js";
+import { FORMAT, type Generation, isAbandoned, MANIFEST_KEY } from "../model/index.js";
 
 /** A broken item: its key, and what is wrong with it. */
 export interface Problem {
@@ -74,6 +75,10 @@ export function checkManifest(
   });
   const malformed = malformedGenerations(item);
   if (malformed) return broken(malformed);
+  if (typeof item.committed === "number" && item.committed > 0 && item.formatVersion !== FORMAT)
+    return broken(
+      `manifest: ${new TableFormatError(typeof item.formatVersion === "number" ? item.formatVersion : undefined, FORMAT).message}`,
+    );
   const lease = item.lease === undefined ? undefined : leaseOf(item.lease);
   if (item.lease !== undefined && !lease) return broken("manifest: malformed lease");
   const { committed, cleanup } = item;

@@ -50,7 +50,7 @@ export function* scopeNamesEntries(
       const pairs = scopeNamePairs(lists);
       if (pairs.length === 0) continue;
       const key = { p: personPartition(personId), s: bundleSort(bundle.gen, 0) };
-      const gen = scopePostingGen({ gen: bundle.gen, employees: [...bundle.records.values()] }, marker);
+      const gen = scopePostingGen({ gen: bundle.entries, employees: [...bundle.records.values()] }, marker);
       yield { company: owner, order: bundle.personOrder, gen, pairs: JSON.stringify(pairs), key };
     }
   }

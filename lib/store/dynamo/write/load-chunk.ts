@@ -10,6 +10,7 @@ import {
   batchGet,
   batchWrite,
   companyOfPartition,
+  FAMILY,
   type ItemKey,
   idOfPartition,
   inParallel,
@@ -165,10 +166,15 @@ export interface ChunkProgress {
 /** The writes of a chunk, or of a derived structure, as journaled and sent. */
 type PlannedWrites = Pick<ChunkPlan, "puts" | "deletes" | "stamps" | "locations">;
 
-/** The companies whose partitions the writes touch. */
+/**
+ * The companies whose entries the writes touch: their orders and postings are derived from those.
+ * A record item alone (a changed phone, address, …) derives nothing.
+ */
 function companiesOf(plan: PlannedWrites): string[] {
   const keys = [...plan.puts.map(keyOf), ...plan.deletes, ...plan.stamps];
-  return keys.flatMap((key) => (isCompanyPartition(key.p) ? [companyOfPartition(key.p)] : []));
+  return keys.flatMap((key) =>
+    isCompanyPartition(key.p) && key.s[0] !== FAMILY.record ? [companyOfPartition(key.p)] : [],
+  );
 }
 
 /** Applies chunks in order; keeps which persons are missing but linked to, as of the last chunk. */

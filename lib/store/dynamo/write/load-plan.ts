@@ -13,13 +13,18 @@ import {
   idEntryItem,
   idEntryKey,
   itemKey,
+  type Location,
   locationItem,
   locationOf,
+  personEntriesText,
   personEntryItems,
   personOrder,
-  recordItems,
-  recordKeys,
+  recordEntryItems,
+  recordEntryKeys,
+  recordItem,
+  recordKey,
   type StoredLocation,
+  sameEntries,
   Writes,
 } from "../model/index.js";
 import {
@@ -112,6 +117,45 @@ export function reorderedPersons(
   );
 }
 
+/** The record's entries and id index entry, at their generation. */
+const entryKeysOf = (id: string, location: Location): ItemKey[] => [
+  ...recordEntryKeys(location),
+  idEntryKey("employee", id, location.entries),
+];
+
+/**
+ * A record's items written at the load's generation: its item always; its entries (key and names
+ * entries, id entry) only when its company, order key or names change, else kept at theirs. The
+ * location it then has.
+ */
+function writeRecordItems(
+  writes: Writes,
+  id: string,
+  record: SourceEmployee | null,
+  stored: StoredLocation | undefined,
+  person: OrderKey | null,
+): Location | undefined {
+  const { gen } = writes;
+  const before = stored?.current;
+  const kept =
+    before !== undefined && record !== null && sameEntries(before, locationOf(record, before.entries));
+  if (before && stored) {
+    writes.supersede([recordKey(before, stored.gen)], stored.gen);
+    if (!kept) writes.supersede(entryKeysOf(id, before), before.entries);
+  }
+  if (!record) return undefined;
+  const entries = kept ? before.entries : gen;
+  writes.put(recordItem(record, gen, person, entries));
+  if (!kept)
+    for (const item of [...recordEntryItems(record, gen), idEntryItem("employee", id, gen)]) writes.put(item);
+  return locationOf(record, entries);
+}
+
+/**
+ * A record written at the load's generation: its items, and its location with the committed value
+ * before it, kept for readers and the undo (a location this load already rewrote, even one it
+ * deleted in an earlier chunk, keeps the previous it holds). Whether a location is written.
+ */
 function writeRecord(
   writes: Writes,
   id: string,
@@ -120,55 +164,61 @@ function writeRecord(
   person: OrderKey | null,
 ): boolean {
   const { gen } = writes;
-  if (stored?.current)
-    writes.supersede(
-      [...recordKeys(stored.current, stored.gen), idEntryKey("employee", id, stored.gen)],
-      stored.gen,
-    );
-  if (record)
-    for (const item of [...recordItems(record, gen, person), idEntryItem("employee", id, gen)])
-      writes.put(item);
-  // The committed value, kept for readers and the undo: a location this load already rewrote
-  // (even one it deleted in an earlier chunk) keeps the previous it holds.
+  const location = writeRecordItems(writes, id, record, stored, person);
+  const before = stored?.current;
   const previous =
-    stored?.gen === gen
-      ? stored.previous
-      : stored?.current && { gen: stored.gen, data: encodeLocation(stored.current) };
+    stored?.gen === gen ? stored.previous : before && { gen: stored.gen, data: encodeLocation(before) };
   if (!record && !previous) {
     // Created and deleted within this load (or never stored): no location to keep.
     if (!stored) return false;
     writes.supersede([itemKey(locationItem(id, gen, undefined, undefined))], gen);
     return true;
   }
-  writes.put(locationItem(id, gen, record ? locationOf(record) : undefined, previous));
+  writes.put(locationItem(id, gen, location, previous));
   return true;
 }
 
+/** A person's entries in each of their companies and their id entry, at `entries`. */
+function personEntryKeys(personId: string, bundle: Bundle, entries: number): ItemKey[] {
+  if (!bundle.person) return [];
+  return [
+    ...personEntryItems(bundle.person, bundle.employees, entries).map(itemKey),
+    idEntryKey("person", personId, entries),
+  ];
+}
+
+/**
+ * A bundle written at the load's generation; the person's entries only when they change (their
+ * order key, or their names in a company, or the companies), else kept at their generation. Whether
+ * they changed.
+ */
 function writeBundle(
   writes: Writes,
   personId: string,
   stored: StoredBundle | undefined,
   bundle: Bundle,
   gen: number,
-): void {
+): boolean {
+  const old = stored?.bundle;
+  const kept =
+    stored !== undefined &&
+    old?.person != null &&
+    bundle.person !== null &&
+    personEntriesText(old.person, old.employees) === personEntriesText(bundle.person, bundle.employees);
   if (stored) {
-    const old = stored.bundle;
-    const entries = old.person
-      ? [
-          ...personEntryItems(old.person, old.employees, stored.gen).map(itemKey),
-          idEntryKey("person", personId, stored.gen),
-        ]
-      : [];
-    writes.supersede([...bundleKeys(personId, stored.gen, stored.chunks), ...entries], stored.gen);
+    writes.supersede(bundleKeys(personId, stored.gen, stored.chunks), stored.gen);
+    if (!kept) writes.supersede(personEntryKeys(personId, stored.bundle, stored.entries), stored.entries);
   }
-  if (bundle.person === null && bundle.employees.length === 0) return;
-  for (const item of bundleItems(personId, bundle, gen)) writes.put(item);
-  if (bundle.person)
+  if (bundle.person === null && bundle.employees.length === 0) return !kept;
+  const entries = kept ? stored.entries : gen;
+  for (const item of bundleItems(personId, bundle, gen, entries)) writes.put(item);
+  if (bundle.person && !kept)
     for (const item of [
       ...personEntryItems(bundle.person, bundle.employees, gen),
       idEntryItem("person", personId, gen),
     ])
       writes.put(item);
+  return !kept;
 }
 
 /**
@@ -187,7 +237,7 @@ interface ChunkWork {
 function recordsToWrite({ input, next, reordered }: ChunkWork): Map<string, SourceEmployee | null> {
   const toWrite = new Map<string, SourceEmployee | null>();
   for (const [id, record] of input.records) {
-    const unchanged = record && input.locations.get(id)?.current?.hash === locationOf(record).hash;
+    const unchanged = record && input.locations.get(id)?.current?.hash === locationOf(record, 0).hash;
     if (!unchanged) toWrite.set(id, record);
   }
   for (const personId of reordered) {
@@ -213,16 +263,16 @@ function writeRecords(work: ChunkWork) {
 }
 
 /**
- * Writes the bundles that changed, with their persons' postings in the posted scopes; per person, a
- * record linking to them while they are missing.
+ * Writes the bundles that changed, with their persons' postings in the posted scopes where their
+ * entries changed; per person, a record linking to them while they are missing.
  */
 function writeBundles({ writes, input, next, reordered, scopes }: ChunkWork) {
   const dangling = new Map<string, string | null>();
   for (const [personId, bundle] of next) {
     const stored = input.bundles.get(personId);
     if (!stored || !sameJson(stored.bundle, bundle) || reordered.has(personId)) {
-      writeBundle(writes, personId, stored, bundle, input.gen);
-      rewritePersonPostings(writes, scopes, stored, bundle);
+      if (writeBundle(writes, personId, stored, bundle, input.gen))
+        rewritePersonPostings(writes, scopes, stored, bundle);
     }
     dangling.set(personId, bundle.person === null ? (bundle.employees[0]?.id ?? null) : null);
   }
@@ -235,7 +285,7 @@ function changedCount(input: ChunkInput): number {
   let changed = 0;
   for (const [id, record] of input.records) {
     const current = input.locations.get(id)?.current;
-    if (record ? current?.hash !== locationOf(record).hash : current !== undefined) changed += 1;
+    if (record ? current?.hash !== locationOf(record, 0).hash : current !== undefined) changed += 1;
   }
   for (const [personId, person] of input.persons)
     if (!sameJson(input.bundles.get(personId)?.bundle.person ?? null, person)) changed += 1;

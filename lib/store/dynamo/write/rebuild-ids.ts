@@ -1,6 +1,6 @@
 /**
  * What a whole `repair` does to the id index: every visible location's record and every visible
- * bundle holding its person gets its entry, of that generation; any other visible entry is
+ * bundle holding its person gets its entry, of the generation of their entries; any other visible entry is
  * superseded. One Scan of the table (a whole repair reads it for its companies anyway); the
  * expected entries are held by key, about 100 bytes an id.
  */
@@ -35,11 +35,14 @@ function wanted(item: Item, at: ReturnType<typeof loadAt>): Item | undefined {
   const { p, s } = keyOf(item);
   if (isLocationPartition(p)) {
     const seen = locationAt(item, at);
-    return seen && idEntryItem("employee", idOfPartition(p), seen.gen);
+    return seen && idEntryItem("employee", idOfPartition(p), seen.value.entries);
   }
   if (!isPersonPartition(p) || bundleChunkOf(s) !== 0 || item[A.hasPerson] !== 1) return undefined;
   const gen = bundleGenOf(s);
-  return visibleAt(gen, supersededAt(item), at) ? idEntryItem("person", idOfPartition(p), gen) : undefined;
+  const entries = item[A.entriesGen];
+  return visibleAt(gen, supersededAt(item), at) && typeof entries === "number"
+    ? idEntryItem("person", idOfPartition(p), entries)
+    : undefined;
 }
 
 /** The id entries the table calls for, and those visible, by key. */

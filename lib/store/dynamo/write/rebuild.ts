@@ -34,7 +34,8 @@ import {
   personEntryItems,
   personOrder,
   queryPages,
-  recordItems,
+  recordEntryItems,
+  recordItem,
   type SortKey,
   supersededAt,
   visibleAt,
@@ -118,16 +119,34 @@ interface EntryWork {
 
 type Found = Awaited<ReturnType<ChunkContext["reads"]["bundle"]>>;
 
-/** The record items and key and names entries of each record, with its person's order key as `q`. */
+/** A record item as repair finds it: the record (a source), its generation and its entries'. */
+interface StoredRecord {
+  readonly gen: number;
+  readonly entries: number;
+  readonly record: SourceEmployee;
+}
+
+/** A record item's `e` is part of its source; one that is no generation up to the item's reads as the item's. */
+function storedRecord(item: Item): StoredRecord {
+  const gen = genOf(bytesOf(item[A.sort]));
+  const e = item[A.entriesGen];
+  const entries = typeof e === "number" && Number.isInteger(e) && e >= 0 && e <= gen ? e : gen;
+  return { gen, entries, record: decompress<SourceEmployee>(bytesOf(item[A.data])) };
+}
+
+/**
+ * The record items and key and names entries of each record, with its person's order key as `q`;
+ * the entries at the generation the record's `e` names.
+ */
 function recordWrites(
   work: EntryWork,
-  records: readonly { gen: number; record: SourceEmployee }[],
+  records: readonly StoredRecord[],
   bundles: ReadonlyMap<string, Found>,
 ) {
-  for (const { gen, record } of records) {
+  for (const { gen, entries, record } of records) {
     const bundle = record.personId ? bundles.get(record.personId) : undefined;
     const person = bundle?.bundle.person ? personOrder(bundle.bundle.person) : null;
-    const items = recordItems(record, gen, person);
+    const items = [recordItem(record, gen, person, entries), ...recordEntryItems(record, entries)];
     if (record.personId && !person) {
       work.unhealed.push(`record ${record.id} links to person ${record.personId}, who has no visible bundle`);
       work.orphans.add(record.personId);
@@ -164,12 +183,7 @@ export async function rebuildEntries(
   const visible: Item[] = [];
   const pages = queryPages(context.client, betweenQuery(context.table, { p, ...ENTRIES }, true));
   for await (const page of pages) visible.push(...page.filter((item) => companyItemVisible(item, at)));
-  const records = visible
-    .filter((item) => bytesOf(item[A.sort])[0] === FAMILY.record)
-    .map((item) => ({
-      gen: genOf(bytesOf(item[A.sort])),
-      record: decompress<SourceEmployee>(bytesOf(item[A.data])),
-    }));
+  const records = visible.filter((item) => bytesOf(item[A.sort])[0] === FAMILY.record).map(storedRecord);
   const persons = [...new Set(records.flatMap(({ record }) => (record.personId ? [record.personId] : [])))];
   const bundles = new Map(
     await inParallel(persons, 32, async (id) => [id, await context.reads.bundle(id, at)] as const),
@@ -184,7 +198,7 @@ export async function rebuildEntries(
   for (const found of bundles.values()) {
     if (!found?.bundle.person) continue;
     const here = found.bundle.employees.filter((record) => record.companyId === companyId);
-    for (const item of personEntryItems(found.bundle.person, here, found.gen)) work.writes.put(item);
+    for (const item of personEntryItems(found.bundle.person, here, found.entries)) work.writes.put(item);
   }
   strayWrites(work, visible);
   // An item stored exactly as it would be written is not written again.
