@@ -10,6 +10,7 @@ import {
   indexParts,
   type OrderPlan,
   planOrder,
+  planOrderChanges,
   rankIn,
 } from "../../../lib/store/dynamo/structures/counted-order.js";
 
@@ -148,6 +149,68 @@ describe("planOrder", () => {
   it("refuses to plan without a stored block's keys", () => {
     const first = load(EMPTY, keys([1, 2]), 1).stored;
     expect(() => planOrder(first.index, new Map(), keys([1]), 2)).toThrow(/not read/);
+  });
+});
+
+describe("planOrderChanges", () => {
+  /** The stored blocks a change of `touched` keys needs: the ones they fall in and their neighbours. */
+  function needed(stored: Stored, touched: Iterable<OrderKey>): Map<OrderKey, readonly OrderKey[]> {
+    const read = new Map<OrderKey, readonly OrderKey[]>();
+    for (const touchedKey of touched) {
+      const slot = blockOf(stored.index, touchedKey);
+      for (const i of [slot - 1, slot, slot + 1]) {
+        const block = stored.index[i];
+        if (block) read.set(block.low, stored.blocks.get(block.low) ?? []);
+      }
+    }
+    return read;
+  }
+
+  it("holds the keys after any changes, reading only the blocks they fall in and their neighbours", () => {
+    const keySet = fc.uniqueArray(fc.integer({ min: 0, max: 5_000 }), { maxLength: 1_500 });
+    const change = fc.tuple(fc.integer({ min: 0, max: 5_000 }), fc.boolean());
+    fc.assert(
+      fc.property(
+        keySet,
+        fc.array(fc.array(change, { maxLength: 300 }), { maxLength: 4 }),
+        (first, loads) => {
+          let stored = load(EMPTY, keys(first), 1).stored;
+          const expected = new Set(keys(first));
+          loads.forEach((changes, i) => {
+            const changed = new Map(changes.map(([n, here]) => [key(n), here] as const));
+            for (const [changedKey, here] of changed) {
+              if (here) expected.add(changedKey);
+              else expected.delete(changedKey);
+            }
+            const plan = planOrderChanges(stored.index, needed(stored, changed.keys()), changed, i + 2);
+            stored = apply(stored, plan);
+            expectOrder(stored, [...expected].sort());
+          });
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it("rewrites one block for a one-key change, and nothing for a change to what is there", () => {
+    const stored = load(EMPTY, keys(Array.from({ length: 1_300 }, (_, i) => i * 3)), 1).stored;
+    const added = new Map([[key(301), true]]);
+    const plan = planOrderChanges(stored.index, needed(stored, added.keys()), added, 2);
+    expect(plan.written).toHaveLength(1);
+    expect(plan.superseded).toHaveLength(1);
+    const same = new Map([
+      [key(300), true],
+      [key(301), false],
+    ]);
+    expect(planOrderChanges(stored.index, needed(stored, same.keys()), same, 2).changed).toBe(false);
+  });
+
+  it("refuses to plan without a changed block's neighbour", () => {
+    const stored = load(EMPTY, keys(Array.from({ length: 1_300 }, (_, i) => i * 3)), 1).stored;
+    const [, second] = stored.index;
+    if (!second) throw new Error("one block");
+    const only = new Map([[second.low, stored.blocks.get(second.low) ?? []]]);
+    expect(() => planOrderChanges(stored.index, only, new Map([[second.low, false]]), 2)).toThrow(/not read/);
   });
 });
 

@@ -4,7 +4,7 @@
  * Each test runs on one engine, by turns from TURN_SEED (`itByTurns`): every test meets both
  * engines over an even and an odd seed.
  */
-import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { type DynamoDBDocumentClient, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { instantKey } from "../../../lib/directory/instant-key.js";
 import { keepScopes } from "../../../lib/load/keep-scopes.js";
 import { namesOf } from "../../../lib/search/matching.js";
@@ -108,6 +108,22 @@ const copyAt = async (items: Items, key: ItemKey, s: Uint8Array, extra: Item = {
   items.put({ ...(await items.get(key)), [A.sort]: s, ...extra });
 
 // In SECOND: E1 (acme, P1) is unchanged since generation 1; E2 (acme, P1) was renamed at 2.
+/** The manifest item updated in place, as an operator's edit or an older code's table would leave it. */
+const updateManifest = (
+  documents: DynamoDBDocumentClient,
+  table: string,
+  expression: string,
+  values?: Record<string, unknown>,
+) =>
+  documents.send(
+    new UpdateCommand({
+      TableName: table,
+      Key: { [A.partition]: MANIFEST_KEY.p, [A.sort]: MANIFEST_KEY.s },
+      UpdateExpression: expression,
+      ...(values ? { ExpressionAttributeValues: values } : {}),
+    }),
+  );
+
 const CASES: readonly Case[] = [
   {
     title: "a deleted employment key entry",
@@ -192,29 +208,15 @@ const CASES: readonly Case[] = [
   {
     title: "a stale lease",
     corrupt: (_items, documents, table) =>
-      documents.send(
-        new UpdateCommand({
-          TableName: table,
-          Key: { [A.partition]: MANIFEST_KEY.p, [A.sort]: MANIFEST_KEY.s },
-          UpdateExpression: "SET lease = :lease",
-          ExpressionAttributeValues: {
-            ":lease": { owner: "dead", label: "a load that died", startedAt: 0, expiresAt: 1, gen: 3 },
-          },
-        }),
-      ),
+      updateManifest(documents, table, "SET lease = :lease", {
+        ":lease": { owner: "dead", label: "a load that died", startedAt: 0, expiresAt: 1, gen: 3 },
+      }),
     named: MANIFEST_KEY,
     what: /stale lease of load "a load that died"/,
   },
   {
     title: "a table published by code of an earlier format",
-    corrupt: (_items, documents, table) =>
-      documents.send(
-        new UpdateCommand({
-          TableName: table,
-          Key: { [A.partition]: MANIFEST_KEY.p, [A.sort]: MANIFEST_KEY.s },
-          UpdateExpression: "REMOVE formatVersion",
-        }),
-      ),
+    corrupt: (_items, documents, table) => updateManifest(documents, table, "REMOVE formatVersion"),
     named: MANIFEST_KEY,
     what: /the directory table is in format 2 or older and this code reads format 3: load the source/,
   },
@@ -403,14 +405,7 @@ describeEachEngine(`verify (TURN_SEED=${TURN_SEED})`, (getEngine, engineName) =>
     });
 
   it("refuses a table of an earlier format whole: searches, loads and repair say so in one line", async () => {
-    await documents().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: { [A.partition]: MANIFEST_KEY.p, [A.sort]: MANIFEST_KEY.s },
-        UpdateExpression: "SET formatVersion = :two",
-        ExpressionAttributeValues: { ":two": 2 },
-      }),
-    );
+    await updateManifest(documents(), table(), "SET formatVersion = :two", { ":two": 2 });
     const refusal = new TableFormatError(2, 3).message;
     expect(refusal).toBe(
       "the directory table is in format 2 and this code reads format 3: load the source as a snapshot into a new, empty table",

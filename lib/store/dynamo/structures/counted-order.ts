@@ -157,6 +157,22 @@ function split(low: OrderKey, keys: readonly OrderKey[], sizes: OrderBlockSizes)
   return groups;
 }
 
+/** The plan of `planned` groups over the stored blocks: what is written, dropped, and the index. */
+function planOf(stored: OrderIndex, planned: readonly Group[], gen: number): OrderPlan {
+  const kept = new Set(planned.flatMap((group) => (group.kept ? [group.kept] : [])));
+  const written = planned.flatMap((group) => (group.kept ? [] : [{ low: group.low, keys: group.keys }]));
+  const superseded = stored.filter((block) => !kept.has(block));
+  const index = planned.map((group) =>
+    group.kept ? group.kept : { low: group.low, gen, count: group.keys.length },
+  );
+  return {
+    index: index.length === 0 ? undefined : index,
+    written,
+    superseded,
+    changed: written.length > 0 || superseded.length > 0,
+  };
+}
+
 /**
  * What makes a stored order hold `next` (sorted, distinct): blocks whose keys are unchanged stay
  * as they are, so a change of one key rewrites one block and the index. `blocks` holds the keys of
@@ -184,17 +200,62 @@ export function planOrder(
           const low = i === 0 && keys[0] !== undefined && keys[0] < block.low ? keys[0] : block.low;
           return sameKeys(old, keys) && low === block.low ? { kept: block, keys } : { low, keys };
         });
-  const planned = normalize(groups, sizes);
-  const kept = new Set(planned.flatMap((group) => (group.kept ? [group.kept] : [])));
-  const written = planned.flatMap((group) => (group.kept ? [] : [{ low: group.low, keys: group.keys }]));
-  const superseded = stored.filter((block) => !kept.has(block));
-  const index = planned.map((group) =>
-    group.kept ? group.kept : { low: group.low, gen, count: group.keys.length },
-  );
-  return {
-    index: index.length === 0 ? undefined : index,
-    written,
-    superseded,
-    changed: written.length > 0 || superseded.length > 0,
+  return planOf(stored, normalize(groups, sizes), gen);
+}
+
+/** A stored block with `changes` applied to its keys: kept when they are the same. */
+function changedGroup(
+  block: BlockRef,
+  isFirst: boolean,
+  old: readonly OrderKey[],
+  changes: readonly (readonly [OrderKey, boolean])[],
+): Group {
+  const keys = new Set(old);
+  for (const [key, here] of changes) {
+    if (here) keys.add(key);
+    else keys.delete(key);
+  }
+  const next = [...keys].sort();
+  const low = isFirst && next[0] !== undefined && next[0] < block.low ? next[0] : block.low;
+  return sameKeys(old, next) && low === block.low ? { kept: block, keys: next } : { low, keys: next };
+}
+
+/**
+ * What makes a stored order hold its keys after `changes` (each order key touched: present after or
+ * not), reading only the blocks the changes fall in and their neighbours: `blocks` must hold the keys
+ * of those, by low (a block's neighbour takes in a block grown too small). So a change of a few
+ * keys reads and writes a few blocks and the index, whatever the order's size.
+ */
+export function planOrderChanges(
+  stored: OrderIndex,
+  blocks: ReadonlyMap<OrderKey, readonly OrderKey[]>,
+  changes: ReadonlyMap<OrderKey, boolean>,
+  gen: number,
+  sizes: OrderBlockSizes = BLOCK_ENTRIES,
+): OrderPlan {
+  checkedBlockSizes("order", sizes);
+  if (stored.length === 0) {
+    const present = [...changes].flatMap(([key, here]) => (here ? [key] : [])).sort();
+    return planOrder(stored, blocks, present, gen, sizes);
+  }
+  const bySlot = new Map<number, [OrderKey, boolean][]>();
+  for (const change of changes) {
+    const slot = blockOf(stored, change[0]);
+    bySlot.set(slot, [...(bySlot.get(slot) ?? []), change]);
+  }
+  const keysOf = (i: number): readonly OrderKey[] => {
+    const block = stored[i] as BlockRef;
+    const keys = blocks.get(block.low);
+    if (!keys) throw new Error(`block ${i} of the order was not read`);
+    return keys;
   };
+  const groups = stored.map((block, i): Group => {
+    const slotChanges = bySlot.get(i);
+    // Unchanged and unread: kept as it is (its keys are read only beside a changed block).
+    if (!slotChanges) return { kept: block, keys: blocks.get(block.low) ?? [] };
+    for (const neighbour of [i - 1, i + 1])
+      if (neighbour >= 0 && neighbour < stored.length) keysOf(neighbour);
+    return changedGroup(block, i === 0, keysOf(i), slotChanges);
+  });
+  return planOf(stored, normalize(groups, sizes), gen);
 }

@@ -9,7 +9,9 @@ export {
   blocksOfPositions,
   indexParts,
   type OrderBlockSizes,
+  type OrderPlan,
   planOrder,
+  planOrderChanges,
   rankIn,
 } from "./counted-order.js";
 export {

@@ -1,7 +1,8 @@
 /**
- * A load's name postings (name-grams.ts), derived before the flip for each company it changed.
- * The company's names entries are read raw, page by page: versions written at the load's
- * generation and versions it stamped included. Where the postings were complete at the committed
+ * A load's name postings (name-grams.ts), derived before the flip for each company whose entries it
+ * changed. The names entries it touched there are read raw, by key (or, posting whole, all of the
+ * company's, page by page): versions written at the load's generation and versions it stamped
+ * included. Where the postings were complete at the committed
  * generation (a marker is visible there), the new versions add their postings and the stamped ones
  * have theirs stamped too (a posting carries its entry's generation, so its key is known). Where
  * they were not (a table loaded before postings existed, a repair), every names entry visible at
@@ -15,6 +16,7 @@ import type { NamePair } from "../../../search/matching.js";
 import { DIRECTORY_ATTR as A } from "../../tables.js";
 import {
   ALL_POSTINGS,
+  batchGet,
   betweenQuery,
   bytesOf,
   companyItemVisible,
@@ -27,7 +29,9 @@ import {
   genOf,
   gramMarkerSort,
   type Item,
+  type ItemKey,
   isGramBlockSort,
+  keyText,
   orderOfSort,
   type PartitionKey,
   postingOfSort,
@@ -150,11 +154,37 @@ function censusWrites(work: GramWork, stored: StoredGramCensus | undefined, writ
   return writes;
 }
 
-/** Brings a company's name postings, census and marker up to date with the load. */
+/**
+ * The company's names entries whose postings the load may change: those it touched (every version
+ * of them it put, stamped or deleted), read by key, when given; else every version there is, a page
+ * at a time.
+ */
+async function* namesEntries(
+  context: ChunkContext,
+  p: PartitionKey,
+  touched: readonly ItemKey[] | undefined,
+): AsyncGenerator<readonly Item[]> {
+  if (!touched) {
+    yield* rawPages(context, p, familyRange(FAMILY.employmentNames, undefined, undefined));
+    return;
+  }
+  const keys = touched.filter((key) => key.s[0] === FAMILY.employmentNames);
+  const found = await batchGet(context.client, context.table, keys, true);
+  yield keys.flatMap((key): Item[] => {
+    const item = found.get(keyText(key));
+    return item ? [item] : [];
+  });
+}
+
+/**
+ * Brings a company's name postings, census and marker up to date with the load: by the names
+ * entries it touched there (`touched`), or by every one (undefined, or postings not complete).
+ */
 export async function deriveCompanyGrams(
   context: ChunkContext,
   writer: ChunkWriter,
   companyId: string,
+  touched?: readonly ItemKey[],
 ): Promise<void> {
   const { gen } = context;
   const p = companyPartition(companyId);
@@ -177,8 +207,8 @@ export async function deriveCompanyGrams(
     deltas: new GramDeltas(),
     cutter: new GramBlockCutter(context.gramBlocks),
   };
-  const entries = familyRange(FAMILY.employmentNames, undefined, undefined);
-  for await (const page of rawPages(context, p, entries)) await writeInPieces(writer, pageWrites(work, page));
+  for await (const page of namesEntries(context, p, covered ? touched : undefined))
+    await writeInPieces(writer, pageWrites(work, page));
   if (!covered)
     for await (const page of rawPages(context, p, ALL_POSTINGS))
       await writeInPieces(writer, strayWrites(work, page));

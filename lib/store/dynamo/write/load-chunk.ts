@@ -9,12 +9,9 @@ import type { StoredBundle } from "../model/index.js";
 import {
   batchGet,
   batchWrite,
-  companyOfPartition,
-  FAMILY,
   type ItemKey,
   idOfPartition,
   inParallel,
-  isCompanyPartition,
   isLocationPartition,
   type KeyText,
   keyOf,
@@ -37,6 +34,7 @@ import {
   touchedPersons,
 } from "./load-plan.js";
 import { postedScopes } from "./posted-scopes.js";
+import { CompaniesToDerive, touchedEntries } from "./touched-entries.js";
 
 const BUNDLES_IN_FLIGHT = 16;
 /** Keys one journal entry names at most: about 110 characters each, so well under an item's 400 KB. */
@@ -161,21 +159,19 @@ export interface ChunkProgress {
   readonly companies: readonly string[];
   /** Scopes whose orders are not yet derived again (scope-registry.ts): ids, in hex. */
   readonly scopes: readonly string[];
+  /** Per company of `companies` derived by delta: the entries the load touched (absent: whole). */
+  readonly touched?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** The writes of a chunk, or of a derived structure, as journaled and sent. */
 type PlannedWrites = Pick<ChunkPlan, "puts" | "deletes" | "stamps" | "locations">;
 
 /**
- * The companies whose entries the writes touch: their orders and postings are derived from those.
- * A record item alone (a changed phone, address, …) derives nothing.
+ * Per company, the entries the writes touch: its orders and postings are derived from those. A
+ * record item alone (a changed phone, address, …) derives nothing.
  */
-function companiesOf(plan: PlannedWrites): string[] {
-  const keys = [...plan.puts.map(keyOf), ...plan.deletes, ...plan.stamps];
-  return keys.flatMap((key) =>
-    isCompanyPartition(key.p) && key.s[0] !== FAMILY.record ? [companyOfPartition(key.p)] : [],
-  );
-}
+const touchedBy = (plan: PlannedWrites) =>
+  touchedEntries([...plan.puts.map(keyOf), ...plan.deletes, ...plan.stamps]);
 
 /** Applies chunks in order; keeps which persons are missing but linked to, as of the last chunk. */
 export class ChunkWriter {
@@ -185,7 +181,7 @@ export class ChunkWriter {
   readonly dangling: Map<string, string>;
 
   /** Companies whose counted orders and name postings must be derived again before the flip. */
-  readonly companies: Set<string>;
+  readonly derive: CompaniesToDerive;
   /** Scopes whose orders must be derived again before the flip (after the companies'). */
   readonly scopes: Set<ScopeId>;
   /** The posted scopes' gram blocks as this writer's chunks left them. */
@@ -198,7 +194,7 @@ export class ChunkWriter {
     this.context = context;
     this.seq = from.seq;
     this.dangling = new Map(from.dangling);
-    this.companies = new Set(from.companies);
+    this.derive = new CompaniesToDerive(from.companies, from.touched);
     this.scopes = new Set(from.scopes as readonly ScopeId[]);
   }
 
@@ -211,8 +207,9 @@ export class ChunkWriter {
     return {
       seq: this.seq,
       dangling: [...this.dangling],
-      companies: [...this.companies],
+      companies: [...this.derive.companies],
       scopes: [...this.scopes],
+      touched: this.derive.touchedRecord(),
     };
   }
 
@@ -225,7 +222,7 @@ export class ChunkWriter {
       if (employeeId === null) this.dangling.delete(personId);
       else this.dangling.set(personId, employeeId);
     }
-    for (const company of companiesOf(plan)) this.companies.add(company);
+    this.derive.note(touchedBy(plan));
     try {
       await this.write(plan, read);
     } catch (error) {

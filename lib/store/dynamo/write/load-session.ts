@@ -318,15 +318,22 @@ interface DynamoCheckpoint extends ChunkProgress {
   readonly gen: number;
 }
 
+/** Touched entries as a checkpoint holds them: key texts by company. */
+const isTouched = (value: unknown): value is Record<string, string[]> =>
+  typeof value === "object" &&
+  value !== null &&
+  Object.values(value).every((keys) => Array.isArray(keys) && keys.every((key) => typeof key === "string"));
+
 function dynamoCheckpoint(checkpoint: LoadCheckpoint): DynamoCheckpoint {
-  const { owner, gen, seq, dangling, companies, scopes } = checkpoint;
+  const { owner, gen, seq, dangling, companies, scopes, touched } = checkpoint;
   if (
     typeof owner !== "string" ||
     typeof gen !== "number" ||
     typeof seq !== "number" ||
     !Array.isArray(dangling) ||
     !Array.isArray(companies) ||
-    !Array.isArray(scopes)
+    !Array.isArray(scopes) ||
+    (touched !== undefined && !isTouched(touched))
   )
     throw new Error("not a checkpoint of a DynamoDB load");
   return {
@@ -336,6 +343,7 @@ function dynamoCheckpoint(checkpoint: LoadCheckpoint): DynamoCheckpoint {
     dangling: dangling as DynamoCheckpoint["dangling"],
     companies: companies as string[],
     scopes: scopes as string[],
+    ...(touched === undefined ? {} : { touched }),
   };
 }
 
@@ -345,7 +353,7 @@ function dynamoCheckpoint(checkpoint: LoadCheckpoint): DynamoCheckpoint {
  * journal goes further: the load can then only be undone).
  */
 async function resumeLoad(store: Store, checkpoint: LoadCheckpoint): Promise<LoadSession> {
-  const { owner, gen, seq, dangling, companies, scopes } = dynamoCheckpoint(checkpoint);
+  const { owner, gen, seq, dangling, companies, scopes, touched } = dynamoCheckpoint(checkpoint);
   await renewLease(store.client, store.table, owner, store.now() + store.ttl);
   const renewal = renewWhileRunning(store, owner);
   try {
@@ -366,6 +374,7 @@ async function resumeLoad(store: Store, checkpoint: LoadCheckpoint): Promise<Loa
       dangling,
       companies,
       scopes,
+      ...(touched === undefined ? {} : { touched }),
       published: manifest.committed >= gen,
       cutShort: lastSeq >= seq,
     });
@@ -491,7 +500,7 @@ class DynamoLoadSession implements LoadSession {
       await this.mayGoOn();
       unhealed.push(...(await rebuildEntries(context, this.chunks, company)));
       await supersedeDerived(context, this.chunks, companyPartition(company));
-      this.chunks.companies.add(company);
+      this.chunks.derive.whole(company);
     }
     if (companyId === undefined) {
       await rebuildIdIndex(context, this.chunks);
@@ -512,8 +521,9 @@ class DynamoLoadSession implements LoadSession {
    */
   private async deriveCompany(company: string, registered: ReadonlyMap<ScopeId, RegisteredScope>) {
     const context = this.context();
-    const { personsChanged } = await deriveCompanyOrders(context, this.chunks, company);
-    await deriveCompanyGrams(context, this.chunks, company);
+    const touched = this.chunks.derive.touchedIn(company);
+    const { personsChanged } = await deriveCompanyOrders(context, this.chunks, company, touched);
+    await deriveCompanyGrams(context, this.chunks, company, touched);
     if (!personsChanged) return;
     for (const [scopeId, scope] of registered)
       if (scope.companies.includes(company)) this.chunks.scopes.add(scopeId);
@@ -526,13 +536,14 @@ class DynamoLoadSession implements LoadSession {
    */
   private async deriveOrders(deadline: Deadline | undefined): Promise<boolean> {
     const context = this.context();
-    const { companies, scopes } = this.chunks;
+    const { derive, scopes } = this.chunks;
+    const { companies } = derive;
     const registered = await scopesAtLoad(context);
     const more = () => companies.size + scopes.size > 0;
     for (const company of [...companies].sort()) {
       await this.mayGoOn();
       await this.deriveCompany(company, registered);
-      companies.delete(company);
+      derive.done(company);
       if (more() && deadline?.()) return false;
     }
     const personsOf = companyPersons(context);
