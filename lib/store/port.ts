@@ -110,7 +110,8 @@ export interface LoadSession {
    * structures are brought up to date first, and what it superseded is removed after, each until
    * `deadline` (then `pending`: resume and commit again);
    * if the removal fails, the next load finishes it (the load still applied). `onPublished` runs
-   * between the flip and the removal, while the load still holds the lease.
+   * between the flip and the removal, while the load still holds the lease. A load that wrote
+   * nothing publishes nothing: it runs `onPublished` and releases the lease.
    */
   commit(options?: CommitOptions): Promise<CommitReport>;
   /** Undoes the load and releases the lease; false when `deadline` came first (resume, abort again). */

@@ -561,8 +561,24 @@ class DynamoLoadSession implements LoadSession {
     return true;
   }
 
+  /** Whether the load wrote nothing at all: no chunk, derive, scope or repair journaled a write. */
+  private wroteNothing(): boolean {
+    const { seq, companies, scopes } = this.chunks.progress();
+    return seq === 0 && companies.length === 0 && scopes.length === 0 && !this.rebuilding;
+  }
+
   async commit(options: CommitOptions = {}): Promise<CommitReport> {
     const { client, table, log } = this.store;
+    if (!this.isPublished && this.wroteNothing()) {
+      // Nothing to publish: the committed generation stays, and every answer cached under it.
+      try {
+        await options.onPublished?.();
+        await releaseLease(client, table, this.owner);
+        return {};
+      } finally {
+        this.renewal.stop();
+      }
+    }
     if (!this.isPublished) {
       if (!(await this.deriveOrders(options.deadline))) return { pending: true };
       await this.publish(options.onPublished);
