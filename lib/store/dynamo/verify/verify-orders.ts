@@ -6,13 +6,13 @@
 import type { OrderKey } from "../../binary-keys.js";
 import type { BlockRef } from "../model/index.js";
 import { COMPANY_ORDERS, ORDER } from "../model/index.js";
-import { type Census, entryKeyParts, orderBlockId, orderId, scopeOwner } from "./verify-census.js";
+import { entryKeyParts, orderBlockId, orderId, scopeOwner, type TableSurvey } from "./table-survey.js";
 import type { Problem } from "./verify-rules.js";
 
 /** Per order id, the keys of the entries it must hold, sorted. */
-function expectedKeys(census: Census): Map<string, OrderKey[]> {
+function expectedKeys(survey: TableSurvey): Map<string, OrderKey[]> {
   const expected = new Map<string, OrderKey[]>();
-  for (const logical of census.entries.keys()) {
+  for (const logical of survey.entries.keys()) {
     const { family, order, company } = entryKeyParts(logical);
     const counted = COMPANY_ORDERS.find(([, entries]) => entries === family);
     if (!counted) continue;
@@ -23,7 +23,7 @@ function expectedKeys(census: Census): Map<string, OrderKey[]> {
   }
   for (const keys of expected.values()) keys.sort();
   // A scope's persons: every person of any of its companies, once.
-  for (const [owner, scope] of census.scopes) {
+  for (const [owner, scope] of survey.scopes) {
     const held = new Set(
       scope.companies.flatMap((company) => expected.get(orderId(ORDER.persons, company)) ?? []),
     );
@@ -48,13 +48,13 @@ function blockProblem(keys: readonly OrderKey[], block: BlockRef, previous: Orde
   return undefined;
 }
 
-function* orderProblems(census: Census, id: string, expected: readonly OrderKey[]): Generator<Problem> {
-  const stored = census.orderIndexes.get(id);
+function* orderProblems(survey: TableSurvey, id: string, expected: readonly OrderKey[]): Generator<Problem> {
+  const stored = survey.orderIndexes.get(id);
   if (!stored) return;
   const { family, company } = orderParts(id);
   const held: OrderKey[] = [];
   for (const [i, block] of stored.index.entries()) {
-    const found = census.orderBlocks.get(orderBlockId(family, company, block.low, block.gen));
+    const found = survey.orderBlocks.get(orderBlockId(family, company, block.low, block.gen));
     if (!found) {
       yield { key: stored.key, what: `names block ${i} (generation ${block.gen}), which is not visible` };
       return;
@@ -72,15 +72,15 @@ function* orderProblems(census: Census, id: string, expected: readonly OrderKey[
 }
 
 /** A registered scope whose order is missing, or a scope order no registered scope owns. */
-function scopeProblem(census: Census, expected: ReadonlyMap<string, readonly OrderKey[]>) {
-  for (const [owner, scope] of census.scopes) {
+function scopeProblem(survey: TableSurvey, expected: ReadonlyMap<string, readonly OrderKey[]>) {
+  for (const [owner, scope] of survey.scopes) {
     const id = orderId(ORDER.persons, owner);
-    if (!census.orderIndexes.has(id) && (expected.get(id) ?? []).length > 0)
+    if (!survey.orderIndexes.has(id) && (expected.get(id) ?? []).length > 0)
       return { key: scope.key, what: "a scope with persons whose order has no visible index" };
   }
-  for (const [id, stored] of census.orderIndexes) {
+  for (const [id, stored] of survey.orderIndexes) {
     const { company: owner } = orderParts(id);
-    if (owner.startsWith(scopeOwner("")) && !census.scopes.has(owner))
+    if (owner.startsWith(scopeOwner("")) && !survey.scopes.has(owner))
       return { key: stored.key, what: "the order of a scope that is not registered" };
   }
   return undefined;
@@ -90,17 +90,17 @@ function scopeProblem(census: Census, expected: ReadonlyMap<string, readonly Ord
  * The first order that does not hold what its entries say (a scope's: its companies' persons), a
  * registered scope without its order, an order of no registered scope, or a block no index names.
  */
-export function checkOrders(census: Census): Problem | undefined {
-  const expected = expectedKeys(census);
-  const scoped = scopeProblem(census, expected);
+export function checkOrders(survey: TableSurvey): Problem | undefined {
+  const expected = expectedKeys(survey);
+  const scoped = scopeProblem(survey, expected);
   if (scoped) return scoped;
   const named = new Set<string>();
-  for (const [id, stored] of census.orderIndexes) {
-    for (const problem of orderProblems(census, id, expected.get(id) ?? [])) return problem;
+  for (const [id, stored] of survey.orderIndexes) {
+    for (const problem of orderProblems(survey, id, expected.get(id) ?? [])) return problem;
     const { family, company } = orderParts(id);
     for (const block of stored.index) named.add(orderBlockId(family, company, block.low, block.gen));
   }
-  for (const [id, block] of census.orderBlocks)
+  for (const [id, block] of survey.orderBlocks)
     if (!named.has(id)) return { key: block.key, what: "an order block no visible index names" };
   return undefined;
 }

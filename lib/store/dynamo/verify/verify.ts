@@ -24,7 +24,7 @@ import {
   personPartition,
   queryPages,
 } from "../model/index.js";
-import { Census, entryKeyParts } from "./verify-census.js";
+import { entryKeyParts, TableSurvey } from "./table-survey.js";
 import { checkLinks } from "./verify-links.js";
 import { checkOrders } from "./verify-orders.js";
 import { allowances, checkManifest, type Problem } from "./verify-rules.js";
@@ -65,12 +65,12 @@ export async function verifyDirectory(
     ).Item;
   const before = await manifestItem();
   const { manifest, problem: broken } = checkManifest(before, (options.now ?? Date.now)());
-  const census = new Census(allowances(manifest));
+  const survey = new TableSurvey(allowances(manifest));
   let items = 0;
   const feed = (page: readonly Item[]): Problem | undefined => {
     for (const item of page) {
       items += 1;
-      const problem = census.add(item);
+      const problem = survey.add(item);
       if (problem) return problem;
     }
     return undefined;
@@ -80,14 +80,14 @@ export async function verifyDirectory(
     problem =
       options.companyId === undefined
         ? await scanAll(client, table, feed)
-        : await readCompany(client, table, options.companyId, census, feed);
+        : await readCompany(client, table, options.companyId, survey, feed);
   }
   problem ??=
-    census.incomplete() ??
-    checkLinks(census, options.companyId) ??
-    checkOrders(census) ??
-    census.unregisteredPostings() ??
-    census.grams.check(census.namesEntries(), (manifest.lease?.gen ?? 0) > manifest.committed);
+    survey.incomplete() ??
+    checkLinks(survey, options.companyId) ??
+    checkOrders(survey) ??
+    survey.unregisteredPostings() ??
+    survey.grams.check(survey.namesEntries(), (manifest.lease?.gen ?? 0) > manifest.committed);
   // A load that committed meanwhile makes the reads disagree: say so rather than blame an item.
   const after = await manifestItem();
   if (after?.committed !== before?.committed)
@@ -95,8 +95,8 @@ export async function verifyDirectory(
   return {
     committed: manifest.committed,
     items,
-    records: census.records.size,
-    persons: census.bundles.size,
+    records: survey.records.size,
+    persons: survey.bundles.size,
     ...(problem ? { problem } : {}),
   };
 }
@@ -138,11 +138,11 @@ async function queryPartition(
 }
 
 /** The persons a company's items name: records' persons, and the persons of person entries. */
-function personsOf(census: Census): string[] {
+function personsOf(survey: TableSurvey): string[] {
   const persons = new Set<string>();
-  for (const record of census.records.values())
+  for (const record of survey.records.values())
     if (record.expected.personId) persons.add(record.expected.personId);
-  for (const logical of census.entries.keys()) {
+  for (const logical of survey.entries.keys()) {
     const { family, order } = entryKeyParts(logical);
     if (family !== FAMILY.employmentKey && family !== FAMILY.employmentNames)
       persons.add(orderKeyParts(order).id);
@@ -177,15 +177,15 @@ async function readCompany(
   client: DynamoDBDocumentClient,
   table: string,
   companyId: string,
-  census: Census,
+  survey: TableSurvey,
   feed: Feed,
 ): Promise<Problem | undefined> {
   const own = await queryPartition(client, table, companyPartition(companyId), feed);
   if (own) return own;
-  const bundles = await readBundles(client, table, personsOf(census), feed);
+  const bundles = await readBundles(client, table, personsOf(survey), feed);
   if (bundles) return bundles;
-  const recordIds = new Set([...census.records.values()].map((record) => record.id));
-  for (const bundle of census.bundles.values())
+  const recordIds = new Set([...survey.records.values()].map((record) => record.id));
+  for (const bundle of survey.bundles.values())
     for (const [id, location] of bundle.records) if (location.companyId === companyId) recordIds.add(id);
   const keys = [...recordIds].sort().map((id) => ({ p: locationPartition(id), s: LOCATION_SORT }));
   const locations = await batchGet(client, table, keys, true);

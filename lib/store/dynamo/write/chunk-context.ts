@@ -13,7 +13,7 @@ export interface ChunkContext extends Generation {
   readonly client: DynamoDBDocumentClient;
   readonly table: string;
   readonly reads: DirectoryReads;
-  readonly log: Journal;
+  readonly journal: Journal;
   readonly committed: number;
   /** Blocks an order index item holds before it is stored in parts (counted-order.ts's default). */
   readonly indexPartBlocks?: number;

@@ -241,7 +241,7 @@ export class ChunkWriter {
    * its first piece (undo restores only those the load rewrote).
    */
   async write(plan: PlannedWrites, read: LocationsRead = new Map()): Promise<void> {
-    const { client, table, log, gen, committed } = this.context;
+    const { client, table, journal, gen, committed } = this.context;
     const all = [
       ...plan.puts.map((put) => ({ put })),
       ...plan.deletes.map((del) => ({ del })),
@@ -255,7 +255,7 @@ export class ChunkWriter {
         stamps: piece.flatMap((w) => ("stamp" in w ? [w.stamp] : [])),
         locations: i === 0 ? plan.locations : [],
       };
-      await log.write(gen, this.seq++, journalEntry(part));
+      await journal.write(gen, this.seq++, journalEntry(part));
       const location = (key: ItemKey) => isLocationPartition(key.p);
       await batchWrite(client, table, [
         ...part.puts.filter((put) => !location(keyOf(put))).map((put) => ({ put })),
@@ -271,7 +271,7 @@ export class ChunkWriter {
         throw new Error(
           `this load lost its lease: a later load rewrote ${refused} of its records' locations`,
         );
-      await log.stamp(part.stamps, gen, false, committed);
+      await journal.stamp(part.stamps, gen, false, committed);
     }
   }
 }

@@ -118,7 +118,7 @@ interface Store {
   readonly now: () => number;
   readonly ttl: number;
   readonly reads: DirectoryReads;
-  readonly log: Journal;
+  readonly journal: Journal;
 }
 
 export function dynamoDirectoryWriter(
@@ -144,7 +144,7 @@ function storeOf(client: DynamoDBDocumentClient, table: string, options: WriterO
     now: options.now ?? Date.now,
     ttl: options.leaseTtlMs ?? LEASE_TTL_MS,
     reads: directoryReads(client, table),
-    log: journal(client, table),
+    journal: journal(client, table),
   };
 }
 
@@ -178,12 +178,12 @@ type Renewal = ReturnType<typeof renewWhileRunning>;
  * may have written into its own after an earlier undo; its last journal entry is kept for that,
  * an empty journal costs one Query), and clean up after a commit whose clean-up was cut short.
  */
-async function recover(log: Journal, manifest: Manifest, gen: number): Promise<void> {
-  for (const abandoned of manifest.abandoned) await log.undo(abandoned, undefined, true);
-  if (manifest.cleanup !== undefined) await log.cleanUp(manifest.cleanup);
+async function recover(journal: Journal, manifest: Manifest, gen: number): Promise<void> {
+  for (const abandoned of manifest.abandoned) await journal.undo(abandoned, undefined, true);
+  if (manifest.cleanup !== undefined) await journal.cleanUp(manifest.cleanup);
   // Whatever is journaled under the generation about to be written was never committed (left by a
   // loader that reused generations): undo it too.
-  await log.undo(gen);
+  await journal.undo(gen);
 }
 
 /** What a session writes at: its generation, those it must never see, and the committed one. */
@@ -212,7 +212,7 @@ async function beginLoad(store: Store, label: string): Promise<LoadSession> {
   );
   const renewal = renewWhileRunning(store, owner);
   try {
-    await recover(store.log, manifest, lease.gen);
+    await recover(store.journal, manifest, lease.gen);
     if (manifest.cleanup !== undefined) await cleanedUp(client, table, owner);
   } catch (error) {
     renewal.stop();
@@ -359,7 +359,7 @@ async function resumeLoad(store: Store, checkpoint: LoadCheckpoint): Promise<Loa
   try {
     const [manifest, lastSeq] = await Promise.all([
       readManifest(store.client, store.table),
-      store.log.lastSeq(gen),
+      store.journal.lastSeq(gen),
     ]);
     // A load resumed after its flip sees its own generation committed: it fences as before it.
     const committed = Math.min(manifest.committed, gen - 1);
@@ -534,7 +534,7 @@ class DynamoLoadSession implements LoadSession {
    * orders of the scopes holding any of them (which read the companies' orders), until done or
    * the deadline.
    */
-  private async deriveOrders(deadline: Deadline | undefined): Promise<boolean> {
+  private async deriveChanged(deadline: Deadline | undefined): Promise<boolean> {
     const context = this.context();
     const { derive, scopes } = this.chunks;
     const { companies } = derive;
@@ -568,7 +568,7 @@ class DynamoLoadSession implements LoadSession {
   }
 
   async commit(options: CommitOptions = {}): Promise<CommitReport> {
-    const { client, table, log } = this.store;
+    const { client, table, journal } = this.store;
     if (!this.isPublished && this.wroteNothing()) {
       // Nothing to publish: the committed generation stays, and every answer cached under it.
       try {
@@ -580,11 +580,11 @@ class DynamoLoadSession implements LoadSession {
       }
     }
     if (!this.isPublished) {
-      if (!(await this.deriveOrders(options.deadline))) return { pending: true };
+      if (!(await this.deriveChanged(options.deadline))) return { pending: true };
       await this.publish(options.onPublished);
     }
     try {
-      if (!(await log.cleanUp(this.gen, options.deadline))) return { pending: true };
+      if (!(await journal.cleanUp(this.gen, options.deadline))) return { pending: true };
       await cleanedUp(client, table, this.owner);
       await releaseLease(client, table, this.owner);
       return {};
@@ -603,7 +603,7 @@ class DynamoLoadSession implements LoadSession {
       return true;
     }
     try {
-      if (!(await this.store.log.undo(this.gen, deadline))) return false;
+      if (!(await this.store.journal.undo(this.gen, deadline))) return false;
       await releaseLease(this.store.client, this.store.table, this.owner);
       return true;
     } finally {

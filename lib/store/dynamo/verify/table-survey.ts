@@ -125,7 +125,7 @@ const sameBytes = (a: unknown, b: Uint8Array | undefined) =>
   b === undefined ? a === undefined : a instanceof Uint8Array && equalBytes(a, b);
 const textOrNull = (value: unknown) => (typeof value === "string" ? value : null);
 
-export class Census {
+export class TableSurvey {
   private readonly rules: Allowances;
   readonly records = new Map<EntryKey, RecordSummary>();
   /** Key, names, person key and person names entries: generation, and name pairs (JSON). */
