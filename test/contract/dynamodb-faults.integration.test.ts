@@ -1,12 +1,10 @@
 /**
  * DynamoDB failing under the searches: the SDK's bounded retries absorb what clears up, anything
  * else ends in 500 `internal_error` (never a partial page), and a slow call never outlives the
- * function's deadline. Searches make no batch read at these sizes (a filtered page reads its
- * records by Query), so partial batches are the loads' to meet (searches-during-load). Faults are
- * injected into the handlers' own shared client, inside its retry loop, so they meet exactly the
- * retries production would. The handlers' reader keeps its answers (the answer cache, on as in
- * production), so every search here is one it was never asked: `unasked` bounds it by a
- * `createdBefore` of its own, past every record (the same page).
+ * function's deadline. Faults are injected into the handlers' own shared client, inside its retry
+ * loop, so they meet exactly the retries production would. The handlers' reader keeps its answers
+ * (the answer cache, on as in production), so every search here is one it was never asked:
+ * `unasked` bounds it by a `createdBefore` of its own, past every record (the same page).
  */
 
 import { InternalServerError, ProvisionedThroughputExceededException } from "@aws-sdk/client-dynamodb";
@@ -35,7 +33,10 @@ const RECORDS = parseKeysFile(
   "fault keys",
 ).records;
 
-type Fault = { kind: "throw"; error: () => Error; times: number } | { kind: "slow"; ms: number };
+type Fault =
+  | { kind: "throw"; error: () => Error; times: number }
+  | { kind: "unprocessed"; times: number }
+  | { kind: "slow"; ms: number };
 const state: {
   fault?: Fault;
   calls: Record<string, number>;
@@ -63,6 +64,24 @@ async function faultBeforeCall(fault: Fault | undefined): Promise<void> {
   }
 }
 
+interface BatchGetOutput {
+  Responses?: Record<string, Record<string, unknown>[]>;
+  UnprocessedKeys?: Record<string, { Keys: Record<string, unknown>[] }>;
+}
+
+/**
+ * While it has times left, an `unprocessed` fault hands every item a BatchGetItem returned back as
+ * unprocessed: its keys, in the form the output has.
+ */
+function faultBatchAnswer(fault: Fault | undefined, output: BatchGetOutput): void {
+  if (fault?.kind !== "unprocessed" || fault.times <= 0) return;
+  fault.times -= 1;
+  for (const [table, items] of Object.entries(output.Responses ?? {})) {
+    output.UnprocessedKeys = { [table]: { Keys: items.map(({ p, s }) => ({ p, s })) } };
+    output.Responses = { [table]: [] };
+  }
+}
+
 let service: LocalService;
 
 /**
@@ -86,7 +105,9 @@ beforeAll(async () => {
       // The authorizer's key lookup (GetItem) shares this client; the faults are for the searches.
       const fault = command === "GetItemCommand" ? undefined : state.fault;
       await faultBeforeCall(fault);
-      return next(args);
+      const result = await next(args);
+      if (command === "BatchGetItemCommand") faultBatchAnswer(fault, result.output as BatchGetOutput);
+      return result;
     },
     // Inside the SDK's retry loop (finalizeRequest), as a failing network call would be.
     { step: "deserialize", priority: "high", name: "faultInjection" },
@@ -151,6 +172,29 @@ describe("DynamoDB faults", () => {
     expect(response.status).toBe(500);
     expect(response.body).toBe('{"error":"internal_error"}');
     expect(state.calls.QueryCommand).toBe(3);
+  });
+
+  it("retries UnprocessedKeys, and never presents a partial page", async () => {
+    // A filtered page of employee records is scattered, so it is read with BatchGetItem (persons'
+    // bundles and unfiltered runs are Queries).
+    const filtered = { companyId: "acme", lastName: "garc" };
+    state.fault = undefined;
+    const healthy = await search("employees", unasked(filtered));
+    expect((JSON.parse(healthy.body) as { employees: unknown[] }).employees.length).toBeGreaterThan(0);
+    state.calls = {};
+    state.fault = { kind: "unprocessed", times: 2 };
+    const recovered = await search("employees", unasked(filtered));
+    expect(recovered.status).toBe(200);
+    expect(state.fault.times).toBe(0);
+    expect(state.calls.BatchGetItemCommand).toBeGreaterThanOrEqual(3);
+    const { asOf: _, ...answer } = JSON.parse(recovered.body) as Record<string, unknown>;
+    const { asOf: __, ...expected } = JSON.parse(healthy.body) as Record<string, unknown>;
+    expect(answer).toEqual(expected);
+
+    state.fault = { kind: "unprocessed", times: 1_000 };
+    const failed = await search("employees", unasked(filtered));
+    expect(failed.status).toBe(500);
+    expect(failed.body).toBe('{"error":"internal_error"}');
   });
 
   it("answers internal_error before the function's deadline when DynamoDB is slow", async () => {

@@ -85,7 +85,10 @@ async function employee(source: Table, id: string): Promise<StoredEmployee | und
   const location = Item && locationAt(Item, at);
   if (!location) return undefined;
   const { companyId, order } = location.value;
-  const [record] = await reads.recordsByOrder(companyId, [order], { ...at, consistent: true });
+  const [record] = await reads.recordsByKey(companyId, [{ order, gen: location.gen }], {
+    ...at,
+    consistent: true,
+  });
   if (!record) throw new Error(`record item of ${id} is missing`);
   return { committed: at.gen, stored: { companyId, generation: location.gen }, record };
 }

@@ -179,8 +179,7 @@ async function employeesAt(
   if (filter.phone === undefined && !hasNameFilter(filter))
     return unfilteredEmployees(reads, query, companyId, at);
   const { page, total } = await filteredEmployees(reads, query, companyId, at);
-  const orders = page.map((entry) => entry.order);
-  return { items: await reads.recordsByOrder(companyId, orders, at), total };
+  return { items: await reads.recordsByKey(companyId, page, at), total };
 }
 
 /** Persons with an employment that has this phone and matches the rest of the filter. */

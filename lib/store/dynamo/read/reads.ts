@@ -8,8 +8,9 @@ import type { CreatedRange } from "../../../search/matching.js";
 import { type OrderKey, phoneBytes } from "../../binary-keys.js";
 import { emptyOrderRange, orderRange } from "../../order-range.js";
 import { DIRECTORY_ATTR as A } from "../../tables.js";
-import type { Bundle, ReadAt, StoredBundle, VersionedItem } from "../model/index.js";
+import type { Bundle, ItemKey, ReadAt, StoredBundle, VersionedItem } from "../model/index.js";
 import {
+  batchGet,
   betweenQuery,
   bundleChunkOf,
   bundleGenOf,
@@ -120,16 +121,21 @@ export class DirectoryReads {
   }
 
   /**
-   * Records by order key, in the order asked: each the newest version visible at `at`, a Query of
-   * one item (an entry's generation is its entries', not its record item's, which may be newer).
+   * Records by order key and the generation an entry names (its entries'), in the order asked. A
+   * record written with its entries is found by one BatchGetItem; one changed since (its item is
+   * newer, so the one named is gone or superseded) by a Query of its newest visible version.
    */
-  async recordsByOrder(
+  async recordsByKey(
     companyId: string,
-    orders: readonly OrderKey[],
+    keys: readonly { order: OrderKey; gen: number }[],
     at: ReadAt,
   ): Promise<SourceEmployee[]> {
     const p = companyPartition(companyId);
-    return inParallel([...orders], RECORDS_IN_FLIGHT, async (order) => {
+    const wanted = keys.map(({ order, gen }) => ({ p, s: entrySort(FAMILY.record, order, gen) }));
+    const found = await batchGet(this.client, this.table, wanted, at.consistent);
+    const asked = keys.map(({ order }, i) => ({ order, named: found.get(keyText(wanted[i] as ItemKey)) }));
+    return inParallel(asked, RECORDS_IN_FLIGHT, async ({ order, named }) => {
+      if (named && companyItemVisible(named, at)) return decompress<SourceEmployee>(bytesOf(named[A.data]));
       const key = {
         p,
         low: entrySort(FAMILY.record, order, 0),
