@@ -137,18 +137,20 @@ function writeRecordItems(
 ): Location | undefined {
   const { gen } = writes;
   const before = stored?.current;
-  const kept =
-    before !== undefined && record !== null && sameEntries(before, locationOf(record, before.entries));
+  const next = record ? locationOf(record, gen) : undefined;
+  const kept = before !== undefined && next !== undefined && sameEntries(before, next);
   if (before && stored) {
     writes.supersede([recordKey(before, stored.gen)], stored.gen);
     if (!kept) writes.supersede(entryKeysOf(id, before), before.entries);
   }
-  if (!record) return undefined;
-  const entries = kept ? before.entries : gen;
-  writes.put(recordItem(record, gen, person, entries));
-  if (!kept)
-    for (const item of [...recordEntryItems(record, gen), idEntryItem("employee", id, gen)]) writes.put(item);
-  return locationOf(record, entries);
+  if (!record || !next) return undefined;
+  if (kept) {
+    writes.put(recordItem(record, gen, person, before.entries));
+    return { ...next, entries: before.entries };
+  }
+  writes.put(recordItem(record, gen, person, gen));
+  for (const item of [...recordEntryItems(record, gen), idEntryItem("employee", id, gen)]) writes.put(item);
+  return next;
 }
 
 /**

@@ -29,7 +29,9 @@ export function touchedEntries(keys: Iterable<ItemKey>): Map<string, KeyText[]> 
   for (const key of keys) {
     if (!isCompanyPartition(key.p) || !DERIVED_FROM.has(key.s[0] ?? 0)) continue;
     const company = companyOfPartition(key.p);
-    byCompany.set(company, [...(byCompany.get(company) ?? []), keyText(key)]);
+    const keys = byCompany.get(company) ?? [];
+    keys.push(keyText(key));
+    byCompany.set(company, keys);
   }
   return byCompany;
 }
