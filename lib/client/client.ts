@@ -1,11 +1,19 @@
 /**
  * A typed client for the Partner Directory Search Service: one method per route, async iterators
  * that page through a whole search, bounded retries on 429 and 5xx. It uses only the global
- * `fetch` (Node 18+, browsers, Deno, Bun) and type-only imports from the contract's schemas, so it
- * bundles to a few kilobytes with no AWS SDK and no Zod.
+ * `fetch` (Node 18.17+, browsers, Deno, Bun) and type-only imports from the contract's schemas
+ * (contract.ts), so it bundles to a few kilobytes with no AWS SDK and no Zod.
  */
-import type { ApiEmployee, ApiPerson } from "../directory/api-schema.js";
-import type { RouteAnswerOutput, RouteBodyInput, RoutePath } from "../routes.js";
+import type { RoutePath } from "../routes.js";
+import type {
+  Employee,
+  EmployeesSearchRequest,
+  EmployeesSearchResponse,
+  Greeting,
+  Person,
+  PersonsSearchRequest,
+  PersonsSearchResponse,
+} from "./contract.js";
 import { errorFromResponse, PartnerDirectoryError } from "./errors.js";
 import {
   type AttemptFailure,
@@ -15,13 +23,8 @@ import {
   retryPolicy,
 } from "./retry-policy.js";
 
-// The route table's types (type-only: the client bundles none of it); a path or schema that changes
-// there fails to compile here.
-export type PersonsSearchRequest = RouteBodyInput<"persons-search">;
-export type EmployeesSearchRequest = RouteBodyInput<"employees-search">;
-export type PersonsSearchResponse = RouteAnswerOutput<"persons-search">;
-export type EmployeesSearchResponse = RouteAnswerOutput<"employees-search">;
-export type Greeting = RouteAnswerOutput<"companies-hello">;
+// The route table's paths (type-only: the client bundles none of it); one that changes there fails
+// to compile here.
 const PERSONS_SEARCH: RoutePath<"persons-search"> = "/v1/persons/search";
 const EMPLOYEES_SEARCH: RoutePath<"employees-search"> = "/v1/employees/search";
 const COMPANIES_HELLO: RoutePath<"companies-hello"> = "/v1/companies/{companyId}/hello";
@@ -148,7 +151,7 @@ export class PartnerDirectoryClient {
   }
 
   /** Every person matching `request`, page after page (`limit` sets the page size), from `offset` on. */
-  allPersons(request: PersonsSearchRequest = {}, options: CallOptions = {}): AsyncGenerator<ApiPerson> {
+  allPersons(request: PersonsSearchRequest = {}, options: CallOptions = {}): AsyncGenerator<Person> {
     return this.#pages(
       request,
       (page) => this.searchPersons(page, options),
@@ -157,7 +160,7 @@ export class PartnerDirectoryClient {
   }
 
   /** Every employee record matching `request`, page after page. */
-  allEmployees(request: EmployeesSearchRequest, options: CallOptions = {}): AsyncGenerator<ApiEmployee> {
+  allEmployees(request: EmployeesSearchRequest, options: CallOptions = {}): AsyncGenerator<Employee> {
     return this.#pages(
       request,
       (page) => this.searchEmployees(page, options),

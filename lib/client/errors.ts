@@ -1,5 +1,5 @@
 /** What the client throws for an answer other than 2xx: everything a partner needs to act or report it. */
-import type { ErrorCode } from "../http/errors.js";
+import type { ErrorCode } from "./contract.js";
 
 /** The contract's `error` values, plus one for an answer that is not the contract's JSON at all. */
 export type ClientErrorCode = ErrorCode | "unexpected_response";

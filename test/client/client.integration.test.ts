@@ -3,7 +3,6 @@
  * `npm start`, every route, paging, each error once, and the two examples run as commands.
  */
 import { execFile } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { promisify } from "node:util";
 import { parse } from "zod/mini";
 import { PartnerDirectoryClient, PartnerDirectoryError } from "../../lib/client/index.js";
@@ -11,21 +10,10 @@ import {
   ApiEmployeesSearchResponseSchema,
   ApiPersonsSearchResponseSchema,
 } from "../../lib/directory/api-schema.js";
-import { parseDataFile } from "../../lib/directory/source.js";
-import { DEMO_DATA_FILE, DEMO_KEYS_FILE } from "../../lib/local/config.js";
-import { parseKeysFile } from "../../lib/local/keys-file.js";
 import type { LocalService } from "../../lib/local/service.js";
+import { demoData as data, demoKey, demoKeys as keys } from "../support/demo-directory.js";
 
 const run = promisify(execFile);
-const keys = parseKeysFile(readFileSync(DEMO_KEYS_FILE, "utf8"), "demo keys");
-const data = parseDataFile(readFileSync(DEMO_DATA_FILE, "utf8"));
-
-function demoKey(partnerPrefix: string): string {
-  const record = keys.records.find((candidate) => candidate.partner.startsWith(partnerPrefix));
-  const key = record && keys.plainKeys.get(record.keyId);
-  if (!key) throw new Error(`no demo key for ${partnerPrefix}`);
-  return key;
-}
 
 const ALL_ACCESS = demoKey("Demo Partner");
 const TWO_COMPANIES = demoKey("Acme Integrator");

@@ -27,6 +27,7 @@ const SLOWEST = {
   "test/ingest/load-cli-inbox.integration.test.ts": 58,
   "test/bench/cost-budget.integration.test.ts": 56,
   "test/infra/dev-stage.integration.test.ts": 55,
+  "test/client/package.integration.test.ts": 50,
 };
 
 const ESTIMATE_S = { integration: 20, infra: 20, browser: 20, unit: 1 };
