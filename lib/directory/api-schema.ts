@@ -2,7 +2,9 @@
  * Zod schemas of the API's response objects, field for field as the interface spec's tables
  * (every field required, nullable where the spec says "or null", no extra properties). They are
  * the single source for the OpenAPI document and for checking responses in tests, so their
- * metadata (`describe`, `component`) carries the component names and the notes a partner reads.
+ * metadata (`describe`, `component`) carries the component names and the notes a partner reads:
+ * every field is described (the partner guide's field tables, lib/openapi/field-tables.ts, refuse
+ * a field without).
  * Zod Mini, like the request schemas: the route table (lib/routes.ts) binds them to the routes, and
  * every Lambda bundles that table.
  */
@@ -36,57 +38,60 @@ const nullableString = () => z.nullable(z.string());
 
 export const ApiExternalIdSchema = component(
   z.strictObject({
-    system: z.enum(EXTERNAL_ID_SYSTEMS),
+    system: describe(z.enum(EXTERNAL_ID_SYSTEMS), "The external system"),
     system_id: describe(z.string(), "Identifier in that system"),
   }),
   "ExternalId",
 );
 
 export const ApiDemographicsSchema = z.strictObject({
-  firstName: nullableString(),
-  lastName: nullableString(),
-  dateOfBirth: z.nullable(date()),
-  gender: nullableString(),
+  firstName: describe(nullableString(), "As stored; the `firstName` filter matches it"),
+  lastName: describe(nullableString(), "As stored; the `lastName` filter matches it"),
+  dateOfBirth: describe(z.nullable(date()), "Date of birth"),
+  gender: describe(nullableString(), "As stored; no fixed set of values"),
 });
 
 const ApiAddressSchema = z.strictObject({
-  line1: nullableString(),
-  line2: nullableString(),
-  city: nullableString(),
-  state: nullableString(),
-  postalCode: nullableString(),
+  line1: describe(nullableString(), "First address line"),
+  line2: describe(nullableString(), "Second address line"),
+  city: describe(nullableString(), "City"),
+  state: describe(nullableString(), "State"),
+  postalCode: describe(nullableString(), "Postal code"),
 });
 
 export const ApiContactSchema = z.strictObject({
-  email: nullableString(),
-  phone: describe(nullableString(), "As stored; matched by the phone filter after normalization"),
-  address: ApiAddressSchema,
+  email: describe(nullableString(), "Email address"),
+  phone: describe(nullableString(), "As stored; the `phone` filter matches it normalized"),
+  address: describe(ApiAddressSchema, "Postal address, as stored"),
 });
 
 const ApiInvitationSchema = z.strictObject({
-  status: z.string(),
-  invitedAt: dateTime(),
-  expiresAt: dateTime(),
+  status: describe(z.string(), "As stored (e.g. `pending`, `expired`)"),
+  invitedAt: describe(dateTime(), "When the invitation was sent"),
+  expiresAt: describe(dateTime(), "When the invitation lapses"),
 });
 
 export const ApiMembershipSchema = z.strictObject({
   status: describe(
     z.enum(MEMBERSHIP_STATUSES),
-    "Derived at asOf from membership, invitation and linked user state; membership takes precedence",
+    "Derived at asOf from membership, invitation and linked user state",
   ),
-  invitation: z.nullable(ApiInvitationSchema),
+  invitation: describe(z.nullable(ApiInvitationSchema), "As stored, whatever the status; null if none"),
 });
 
 export const ApiParticipationSchema = z.strictObject({
-  decision: z.nullable(z.enum(PARTICIPATION_DECISIONS)),
-  decidedAt: z.nullable(dateTime()),
+  decision: describe(
+    z.nullable(z.enum(PARTICIPATION_DECISIONS)),
+    "Benefits participation choice; null if not made",
+  ),
+  decidedAt: describe(z.nullable(dateTime()), "When the decision was made"),
 });
 
 export const ApiCoverageSchema = z.strictObject({
-  status: z.enum(COVERAGE_STATUSES),
-  startsAt: date(),
-  endsAt: z.nullable(date()),
-  planTier: z.string(),
+  status: describe(z.enum(COVERAGE_STATUSES), "Coverage status"),
+  startsAt: describe(date(), "First day covered"),
+  endsAt: describe(z.nullable(date()), "Last day covered; null when open-ended"),
+  planTier: describe(z.string(), "Plan tier, as stored (e.g. `family`)"),
 });
 
 export const ApiEmployeeSchema = component(
@@ -94,20 +99,23 @@ export const ApiEmployeeSchema = component(
     id: describe(uuid(), "Employee-record identifier"),
     companyId: describe(z.string(), "Company identifier"),
     personId: describe(z.nullable(uuid()), "Linked person; null when identity is unresolved"),
-    externalIds: z.array(ApiExternalIdSchema),
-    demographics: ApiDemographicsSchema,
-    contact: ApiContactSchema,
-    membership: ApiMembershipSchema,
+    externalIds: describe(
+      z.array(ApiExternalIdSchema),
+      "In stored order, duplicates kept; `externalIdSystems` selects which",
+    ),
+    demographics: describe(ApiDemographicsSchema, "Name, date of birth and gender"),
+    contact: describe(ApiContactSchema, "Email, phone and postal address"),
+    membership: describe(ApiMembershipSchema, "Membership status and invitation"),
     participation: describe(
       z.nullable(ApiParticipationSchema),
-      "Null when no applicable participation record exists; separate from membership",
+      "Null when none applies; separate from membership",
     ),
     coverage: describe(
       z.nullable(ApiCoverageSchema),
-      "The coverage record applicable at asOf; null when the employee has none",
+      "The coverage record applicable at asOf; null when none",
     ),
-    createdAt: dateTime(),
-    updatedAt: dateTime(),
+    createdAt: describe(dateTime(), "Creation time, as stored; employees search sorts and bounds by it"),
+    updatedAt: describe(dateTime(), "When the record was last changed, as stored"),
   }),
   "Employee",
   "One employment record",
@@ -118,36 +126,42 @@ export const ApiPersonSchema = component(
     id: describe(uuid(), "Person identifier"),
     employments: describe(
       z.array(ApiEmployeeSchema),
-      "All employments in authorized companies, including terminated ones",
+      "All employments in companies the key may read, terminated ones included",
     ),
-    createdAt: dateTime(),
-    updatedAt: describe(
-      dateTime(),
-      "Timestamp of the person row only; not a watermark for the nested employment data",
-    ),
+    createdAt: describe(dateTime(), "Creation time, as stored; persons search sorts and bounds by it"),
+    updatedAt: describe(dateTime(), "Last change of the person alone; not of its employments"),
   }),
   "Person",
 );
 
 export const ApiPaginationSchema = component(
   z.strictObject({
-    limit: z.int().check(z.minimum(1), z.maximum(100)),
-    offset: z.int().check(z.minimum(0)),
-    total: describe(z.int().check(z.minimum(0)), "Items matching all filters, across all pages, at asOf"),
+    limit: describe(z.int().check(z.minimum(1), z.maximum(100)), "Page size asked for (default 50)"),
+    offset: describe(z.int().check(z.minimum(0)), "Items before this page (default 0)"),
+    total: describe(z.int().check(z.minimum(0)), "All matches, across all pages, at asOf"),
   }),
   "Pagination",
 );
 
+/** When the request was served: what `membership` and `coverage` are derived against. */
+const asOf = () => describe(dateTime(), "When served; membership and coverage are derived at it");
+/** The page's place in the whole result; a clone, so the component keeps its own metadata. */
+const pagination = () => describe(ApiPaginationSchema.clone(), "Where this page lies in all matches");
+
 export const ApiPersonsSearchResponseSchema = component(
-  z.strictObject({ asOf: dateTime(), persons: z.array(ApiPersonSchema), pagination: ApiPaginationSchema }),
+  z.strictObject({
+    asOf: asOf(),
+    persons: describe(z.array(ApiPersonSchema), "The page, by `createdAt`, then `id`"),
+    pagination: pagination(),
+  }),
   "PersonsSearchResponse",
 );
 
 export const ApiEmployeesSearchResponseSchema = component(
   z.strictObject({
-    asOf: dateTime(),
-    employees: z.array(ApiEmployeeSchema),
-    pagination: ApiPaginationSchema,
+    asOf: asOf(),
+    employees: describe(z.array(ApiEmployeeSchema), "The page, by `createdAt`, then `id`"),
+    pagination: pagination(),
   }),
   "EmployeesSearchResponse",
 );
