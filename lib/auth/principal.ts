@@ -6,6 +6,8 @@
 import type { APIGatewayProxyEvent } from "aws-lambda";
 import * as z from "zod/mini";
 import { ForbiddenError } from "../http/errors.js";
+import { throttleSchema } from "../keys/key-record.js";
+import type { Throttle } from "../stages.js";
 import { OPERATIONS, type Operation } from "./operations.js";
 
 export interface Principal {
@@ -13,28 +15,51 @@ export interface Principal {
   readonly partner: string;
   readonly operations: ReadonlySet<Operation>;
   readonly companies: ReadonlySet<string>;
+  /**
+   * The key's throttle as its record holds it. Absent only from an authorizer answer that API
+   * Gateway cached before the context carried it (for its TTL after a deploy): routes that do not
+   * need it must not fail for it.
+   */
+  readonly throttle?: KeyThrottle;
 }
 
-/** Authorizer context values must be strings, numbers or booleans: lists travel as JSON. */
+interface KeyThrottle {
+  /** The key's throttle tier; undefined for a key with a throttle of its own (local keys files). */
+  readonly tier: string | undefined;
+  /** The record's throttle: its tier's, copied when the key joined it, or its own. */
+  readonly limits: Throttle;
+}
+
+/**
+ * Authorizer context values must be strings, numbers or booleans: lists and the throttle travel as
+ * JSON, a key without a tier as `tier: ""`. Never the key's hash or usage key.
+ */
 export interface AuthorizerContext {
   [name: string]: string;
   keyId: string;
   partner: string;
   operations: string;
   companies: string;
+  tier: string;
+  throttle: string;
 }
 
-export function toAuthorizerContext(principal: {
+/** From the key record the authorizer accepted (only these fields of it). */
+export function toAuthorizerContext(record: {
   keyId: string;
   partner: string;
   operations: readonly Operation[];
   companies: readonly string[];
+  tier?: string | undefined;
+  throttle: Throttle;
 }): AuthorizerContext {
   return {
-    keyId: principal.keyId,
-    partner: principal.partner,
-    operations: JSON.stringify(principal.operations),
-    companies: JSON.stringify(principal.companies),
+    keyId: record.keyId,
+    partner: record.partner,
+    operations: JSON.stringify(record.operations),
+    companies: JSON.stringify(record.companies),
+    tier: record.tier ?? "",
+    throttle: JSON.stringify(record.throttle),
   };
 }
 
@@ -43,6 +68,8 @@ const contextSchema = z.object({
   partner: z.string(),
   operations: z.string(),
   companies: z.string(),
+  tier: z.optional(z.string()),
+  throttle: z.optional(z.string()),
 });
 const stringArray = z.array(z.string());
 
@@ -53,6 +80,13 @@ function jsonStringList(text: string): string[] {
   return parsed.data;
 }
 
+/** A key without a tier travels as `tier: ""`. */
+function keyThrottle(tier: string | undefined, throttle: string): KeyThrottle {
+  const parsed = throttleSchema.safeParse(JSON.parse(throttle));
+  if (!parsed.success) throw new Error("authorizer context throttle is not a key's throttle");
+  return { tier: tier || undefined, limits: parsed.data };
+}
+
 /**
  * Reads the principal from the authorizer context. Without a valid context the gateway is
  * misconfigured: that is a server error, never an anonymous caller.
@@ -60,7 +94,7 @@ function jsonStringList(text: string): string[] {
 export function principalFromEvent(event: Pick<APIGatewayProxyEvent, "requestContext">): Principal {
   const parsed = contextSchema.safeParse(event.requestContext?.authorizer ?? undefined);
   if (!parsed.success) throw new Error("request has no valid authorizer context");
-  const { keyId, partner } = parsed.data;
+  const { keyId, partner, tier, throttle } = parsed.data;
   const operations = jsonStringList(parsed.data.operations);
   const companies = jsonStringList(parsed.data.companies);
   const known = new Set<string>(OPERATIONS);
@@ -69,6 +103,7 @@ export function principalFromEvent(event: Pick<APIGatewayProxyEvent, "requestCon
     partner,
     operations: new Set(operations.filter((op): op is Operation => known.has(op))),
     companies: new Set(companies),
+    ...(throttle === undefined ? {} : { throttle: keyThrottle(tier, throttle) }),
   };
 }
 

@@ -2,7 +2,8 @@
 import * as z from "zod/mini";
 import { OPERATIONS } from "../auth/operations.js";
 
-const throttleSchema = z.strictObject({
+/** A key's own throttle (lib/stages.ts `Throttle`); the authorizer context carries it too. */
+export const throttleSchema = z.strictObject({
   rateLimit: z.number().check(z.positive()),
   burstLimit: z.int().check(z.positive()),
   dailyQuota: z.optional(z.int().check(z.positive())),

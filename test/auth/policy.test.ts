@@ -58,6 +58,7 @@ describe("allowPolicy", () => {
     partner: "Gamma",
     operations: ["companies.hello"],
     companies: ["acme"],
+    throttle: { rateLimit: 10, burstLimit: 20 },
   });
   const policy = allowPolicy(methodArn("sandbox", "GET", "/v1/companies/acme/hello"), context, "usage-gamma");
 

@@ -13,6 +13,8 @@ const SOURCE = {
   partner: "Beta Benefits",
   operations: ["persons.search", "companies.hello"] as const,
   companies: ["acme", "beta.co", "c_3"],
+  tier: "trial",
+  throttle: { rateLimit: 2, burstLimit: 5, dailyQuota: 10_000 },
 };
 
 /** What API Gateway puts in `requestContext.authorizer`: the authorizer's context plus its own fields. */
@@ -25,24 +27,28 @@ const fromGateway = (context: Record<string, unknown>) =>
   eventWith({ ...context, principalId: SOURCE.keyId, integrationLatency: 31 });
 
 describe("toAuthorizerContext", () => {
-  it("carries exactly the caller's id, partner, operations and companies, all as strings", () => {
+  it("carries exactly the caller's id, partner, operations, companies, tier and throttle, all as strings", () => {
     const context = toAuthorizerContext(SOURCE);
     expect(context).toEqual({
       keyId: SOURCE.keyId,
       partner: "Beta Benefits",
       operations: '["persons.search","companies.hello"]',
       companies: '["acme","beta.co","c_3"]',
+      tier: "trial",
+      throttle: '{"rateLimit":2,"burstLimit":5,"dailyQuota":10000}',
     });
     for (const value of Object.values(context)) expect(typeof value).toBe("string");
+    expect(toAuthorizerContext({ ...SOURCE, tier: undefined }).tier).toBe("");
   });
 
-  it("leaves out everything else of a key record (hash, usage key, throttle)", () => {
+  it("leaves out everything else of a key record (hash, usage key and its id, status)", () => {
     const record = {
       ...SOURCE,
       operations: [...SOURCE.operations],
       keyHash: "f".repeat(64),
       usageKey: "usage-secret",
-      throttle: { rateLimit: 1, burstLimit: 1 },
+      usageKeyId: "apikey-secret",
+      status: "active",
     };
     const text = JSON.stringify(toAuthorizerContext(record));
     expect(Object.keys(toAuthorizerContext(record)).sort()).toEqual([
@@ -50,8 +56,11 @@ describe("toAuthorizerContext", () => {
       "keyId",
       "operations",
       "partner",
+      "throttle",
+      "tier",
     ]);
     expect(text).not.toContain("usage-secret");
+    expect(text).not.toContain("apikey-secret");
     expect(text).not.toContain("f".repeat(64));
   });
 });
@@ -63,6 +72,23 @@ describe("principalFromEvent", () => {
     expect(principal.partner).toBe("Beta Benefits");
     expect([...principal.operations].sort()).toEqual(["companies.hello", "persons.search"]);
     expect([...principal.companies].sort()).toEqual(["acme", "beta.co", "c_3"]);
+    expect(principal.throttle).toEqual({ tier: "trial", limits: SOURCE.throttle });
+  });
+
+  it("reads a key without a tier (a throttle of its own) as tier undefined", () => {
+    const principal = principalFromEvent(
+      fromGateway(
+        toAuthorizerContext({ ...SOURCE, tier: undefined, throttle: { rateLimit: 3, burstLimit: 4 } }),
+      ),
+    );
+    expect(principal.throttle).toEqual({ tier: undefined, limits: { rateLimit: 3, burstLimit: 4 } });
+  });
+
+  it("takes a context cached from before it carried the throttle, leaving the throttle out", () => {
+    const { tier: _, throttle: __, ...older } = toAuthorizerContext(SOURCE);
+    const principal = principalFromEvent(fromGateway(older));
+    expect(principal.keyId).toBe(SOURCE.keyId);
+    expect(principal.throttle).toBeUndefined();
   });
 
   it("keeps empty lists empty", () => {
@@ -91,6 +117,10 @@ describe("principalFromEvent", () => {
     ["operations an array of numbers", { ...valid, operations: "[1]" }],
     ["companies a JSON object", { ...valid, companies: '{"acme":true}' }],
     ["companies null", { ...valid, companies: "null" }],
+    ["throttle not JSON", { ...valid, throttle: "fast" }],
+    ["a throttle without a burst", { ...valid, throttle: '{"rateLimit":1}' }],
+    ["a throttle of rate 0", { ...valid, throttle: '{"rateLimit":0,"burstLimit":1}' }],
+    ["a numeric tier", { ...valid, tier: 3 }],
   ])("throws a plain error (a 500, not a 403) for %s", (_, authorizer) => {
     const read = () => principalFromEvent(eventWith(authorizer));
     expect(read).toThrow();
@@ -109,6 +139,9 @@ describe("principalFromEvent", () => {
     expect(() => principalFromEvent(noContext)).toThrow("request has no valid authorizer context");
     expect(() => principalFromEvent(eventWith({ ...valid, companies: "null" }))).toThrow(
       "authorizer context list is not a JSON array of strings",
+    );
+    expect(() => principalFromEvent(eventWith({ ...valid, throttle: "{}" }))).toThrow(
+      "authorizer context throttle is not a key's throttle",
     );
   });
 });

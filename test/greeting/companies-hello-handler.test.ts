@@ -17,6 +17,7 @@ function call(companyId: string | null, operations: Operation[] = ["companies.he
     partner: "P",
     operations,
     companies: ["acme"],
+    throttle: { rateLimit: 10, burstLimit: 20 },
   });
   const path = `/v1/companies/${companyId ?? ""}/hello`;
   const event = {

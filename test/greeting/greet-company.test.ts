@@ -14,6 +14,7 @@ const principal = principalFromEvent({
       partner: "Greeter",
       operations: ["companies.hello"],
       companies: GRANTED,
+      throttle: { rateLimit: 10, burstLimit: 20 },
     }),
   } as unknown as APIGatewayProxyEvent["requestContext"],
 });

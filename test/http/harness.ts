@@ -28,7 +28,14 @@ export interface EventOptions {
 }
 
 export function authorizerContext(operations: Operation[] = ALL_OPERATIONS, companies = ["acme"]) {
-  const context = toAuthorizerContext({ keyId: KEY_ID, partner: "Harness Ltd", operations, companies });
+  const context = toAuthorizerContext({
+    keyId: KEY_ID,
+    partner: "Harness Ltd",
+    operations,
+    companies,
+    tier: "standard",
+    throttle: { rateLimit: 10, burstLimit: 20 },
+  });
   // API Gateway adds the principal id and its own latency to what the authorizer returned.
   return { ...context, principalId: KEY_ID, integrationLatency: 12 };
 }

@@ -29,6 +29,7 @@ describe("a route added to a copy of the route table", () => {
             partner: "P",
             operations: ["companies.hello"],
             companies: ["acme"],
+            throttle: { rateLimit: 10, burstLimit: 20 },
           }),
           "usage-1",
         ),

@@ -30,6 +30,7 @@ export const allowing: Authorizer = async (event) =>
       partner: "P",
       operations: ["companies.hello"],
       companies: ["acme"],
+      throttle: { rateLimit: 10, burstLimit: 20 },
     }),
     "usage-1",
   );
