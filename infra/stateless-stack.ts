@@ -105,7 +105,7 @@ export class StatelessStack extends Stack {
         route.id,
         new DirectoryFunction(this, `${pascal(route.id)}Function`, {
           entry: route.entry,
-          description: `${route.method} ${route.path} (${route.operation})`,
+          description: `${route.method} ${route.path} (${route.operation ?? "any valid key"})`,
           config,
           sizing: config.routeFunction,
           reads: route.reads,

@@ -12,6 +12,7 @@ import type { Operation } from "./auth/operations.js";
 import { ApiEmployeesSearchResponseSchema, ApiPersonsSearchResponseSchema } from "./directory/api-schema.js";
 import { greetingPathSchema, greetingSchema } from "./greeting/greet-company.js";
 import { type ApiError, type ErrorCode, InvalidCompanyIdError } from "./http/errors.js";
+import { keyDescriptionSchema } from "./keys/describe-key.js";
 import { employeesSearchRequestSchema, personsSearchRequestSchema } from "./search/request-schemas.js";
 import type { TableId } from "./store/tables.js";
 
@@ -44,7 +45,11 @@ export interface RouteDefinition {
   readonly path: string;
   /** Lambda entry, relative to the repository root; it exports `handler`. */
   readonly entry: string;
-  readonly operation: Operation;
+  /**
+   * The operation a key must hold; `null`: any valid key may call the route (it answers about the
+   * key itself, so it needs no grant). Never a grant made up for a route.
+   */
+  readonly operation: Operation | null;
   readonly api: ApiId;
   /** Draft routes are served only in stages that allow them (never sandbox or prod). */
   readonly draft: boolean;
@@ -60,13 +65,14 @@ export interface RouteDefinition {
   readonly errors: RouteErrors;
 }
 
-/** What every route answers besides its own errors: the authorizer, the key's scope, throttling. */
+/** What every route answers besides its own errors: the authorizer, throttling. */
 const EVERY_ROUTE_ERRORS = {
   401: ["invalid_api_key"],
-  403: ["forbidden"],
   429: ["rate_limited"],
   500: ["internal_error"],
 } as const;
+/** And a route with an operation: a key without it, or (where the route names one) a company it may not read. */
+const SCOPED_ROUTE_ERRORS = { ...EVERY_ROUTE_ERRORS, 403: ["forbidden"] } as const;
 
 const SEARCH_RULES = `Filters combine with AND. Results sort by \`createdAt\`, oldest first, ties broken by \`id\` (plain string order); offset paging over that order does not skip. \`pagination.total\` counts every match across all pages. \`externalIdSystems\` only selects which external IDs are returned (omitted: all) and never filters. Names match as case-insensitive substrings after Unicode NFKC, and may have at most 1,024 characters after it; phones may use spaces, \`-\`, \`.\`, \`(\`, \`)\`, \`+\` and a leading country code 1, and must come to exactly 10 digits. Unknown fields are refused (400). A body over 1 MiB, or not valid UTF-8, is refused (400). A page whose JSON would exceed 6 MB is answered 500, never truncated: use a smaller \`limit\`.`;
 
@@ -84,7 +90,7 @@ export const ROUTES = [
     response: ApiPersonsSearchResponseSchema,
     summary: "Search persons",
     description: `Each person once, with all their employments in every company the key may read, terminated ones included. \`companyId\`, \`firstName\`, \`lastName\` and \`phone\` must all match **the same** employment in a company the key may read. Filters select people and never trim \`employments\`. \`createdFrom\` (inclusive) and \`createdBefore\` (exclusive) bound the **person's** \`createdAt\`. Paging counts people, not employments. Employee records with no person are never returned here. The body may be omitted (all defaults). A \`companyId\` the key may not read is refused (403).\n\n${SEARCH_RULES}`,
-    errors: { 400: ["invalid_input"], ...EVERY_ROUTE_ERRORS, 404: ["not_found"] },
+    errors: { 400: ["invalid_input"], ...SCOPED_ROUTE_ERRORS, 404: ["not_found"] },
   },
   {
     id: "employees-search",
@@ -99,7 +105,7 @@ export const ROUTES = [
     response: ApiEmployeesSearchResponseSchema,
     summary: "Search employees",
     description: `Employee records of one company the key may read (\`companyId\` is required; 403 otherwise), including records with no linked person, terminated records and duplicate records. \`participation\` and \`coverage\` are null when no applicable record exists.\n\n${SEARCH_RULES}`,
-    errors: { 400: ["invalid_input"], ...EVERY_ROUTE_ERRORS, 404: ["not_found"] },
+    errors: { 400: ["invalid_input"], ...SCOPED_ROUTE_ERRORS, 404: ["not_found"] },
   },
   {
     id: "companies-hello",
@@ -116,7 +122,22 @@ export const ROUTES = [
     summary: "Hello world",
     description:
       "Returns a fixed greeting for a company the key may read: a check of connectivity, key and company access. Not a draft.",
-    errors: { 400: ["invalid_company_id"], ...EVERY_ROUTE_ERRORS },
+    errors: { 400: ["invalid_company_id"], ...SCOPED_ROUTE_ERRORS },
+  },
+  {
+    id: "key-describe",
+    method: "GET",
+    path: "/v1/key",
+    entry: "functions/key-describe.ts",
+    operation: null,
+    api: "greeting",
+    draft: false,
+    reads: [],
+    response: keyDescriptionSchema,
+    summary: "What this key may do",
+    description:
+      "The calling key as the service sees it: its id (never the key), partner, operations, the companies it may read, and its throttle. A company outside them answers 403 on other routes whether or not it exists; this is where a key learns its companies. Not a draft.",
+    errors: EVERY_ROUTE_ERRORS,
   },
 ] as const satisfies readonly RouteDefinition[];
 

@@ -30,6 +30,10 @@ export const THROTTLE_TIERS = {
 export type ThrottleTier = keyof typeof THROTTLE_TIERS;
 export const THROTTLE_TIER_NAMES = Object.keys(THROTTLE_TIERS) as ThrottleTier[];
 
+export function isThrottleTier(name: string): name is ThrottleTier {
+  return Object.hasOwn(THROTTLE_TIERS, name);
+}
+
 /** The throttle a key gets when its record names none. */
 export const DEFAULT_THROTTLE_TIER: ThrottleTier = "standard";
 

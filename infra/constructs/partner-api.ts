@@ -179,7 +179,8 @@ export class PartnerApi extends Construct {
         authorizer,
         authorizationType: AuthorizationType.CUSTOM,
         apiKeyRequired: true,
-        operationName: route.operation,
+        // API Gateway's name for the method: the key's operation, or the route's id when it needs none.
+        operationName: route.operation ?? route.id,
       });
       this.routeMethods.push(method);
       methodsByPath.set(route.path, [...(methodsByPath.get(route.path) ?? []), route.method]);

@@ -10,6 +10,7 @@ import type {
   EmployeesSearchRequest,
   EmployeesSearchResponse,
   Greeting,
+  KeyDescription,
   Person,
   PersonsSearchRequest,
   PersonsSearchResponse,
@@ -28,6 +29,7 @@ import {
 const PERSONS_SEARCH: RoutePath<"persons-search"> = "/v1/persons/search";
 const EMPLOYEES_SEARCH: RoutePath<"employees-search"> = "/v1/employees/search";
 const COMPANIES_HELLO: RoutePath<"companies-hello"> = "/v1/companies/{companyId}/hello";
+const KEY_DESCRIBE: RoutePath<"key-describe"> = "/v1/key";
 
 /** What the client reports after each answer it gets (for your logs and traces; it never logs itself). */
 export interface ResponseInfo {
@@ -52,7 +54,7 @@ export interface RetryInfo {
 export interface PartnerDirectoryClientOptions {
   /** `{base_url}` of the stage: the searches. */
   baseUrl: string;
-  /** `{hello_base_url}` of the stage: the greeting. Defaults to baseUrl (as on the local server). */
+  /** `{hello_base_url}` of the stage: the greeting and the key. Defaults to baseUrl (as on the local server). */
   helloBaseUrl?: string;
   /** Your partner key. Kept in a private field; never logged, never put in an error. */
   apiKey: string;
@@ -132,6 +134,11 @@ export class PartnerDirectoryClient {
   hello(companyId: string, options: CallOptions = {}): Promise<Greeting> {
     const path = COMPANIES_HELLO.replace("{companyId}", encodeURIComponent(companyId));
     return this.#call<Greeting>("GET", this.#helloBaseUrl, path, undefined, options);
+  }
+
+  /** `GET /v1/key`: this key's id, partner, operations, companies, tier and throttle. */
+  key(options: CallOptions = {}): Promise<KeyDescription> {
+    return this.#call<KeyDescription>("GET", this.#helloBaseUrl, KEY_DESCRIBE, undefined, options);
   }
 
   /** `POST /v1/persons/search` (draft): one page of persons. */

@@ -19,6 +19,8 @@ export type PersonsSearchResponse = RouteAnswerOutput<"persons-search">;
 export type EmployeesSearchResponse = RouteAnswerOutput<"employees-search">;
 /** The answer of `GET /v1/companies/{companyId}/hello`. */
 export type Greeting = RouteAnswerOutput<"companies-hello">;
+/** The answer of `GET /v1/key`: what the calling key may do. */
+export type KeyDescription = RouteAnswerOutput<"key-describe">;
 /** A person, with every employment the key may read. */
 export type Person = ApiPerson;
 /** One employee record of one company. */

@@ -11,6 +11,7 @@ export type {
   EmployeesSearchRequest,
   EmployeesSearchResponse,
   Greeting,
+  KeyDescription,
   Pagination,
   Person,
   PersonsSearchRequest,

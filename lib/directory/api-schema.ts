@@ -17,13 +17,13 @@ import {
 } from "./vocabulary.js";
 
 /** Registers `schema` with a description for the OpenAPI document (classic Zod's `.meta`). */
-function describe<T extends z.ZodMiniType>(schema: T, description: string): T {
+export function describe<T extends z.ZodMiniType>(schema: T, description: string): T {
   z.globalRegistry.add(schema as z.ZodMiniType, { description });
   return schema;
 }
 
 /** Registers `schema` as a named component of the OpenAPI document. */
-function component<T extends z.ZodMiniType>(schema: T, id: string, description?: string): T {
+export function component<T extends z.ZodMiniType>(schema: T, id: string, description?: string): T {
   z.globalRegistry.add(schema as z.ZodMiniType, description === undefined ? { id } : { id, description });
   return schema;
 }

@@ -9,8 +9,11 @@ export const throttleSchema = z.strictObject({
   dailyQuota: z.optional(z.int().check(z.positive())),
 });
 
+/** A key id: `key_` and 16 base62 characters (lib/keys/api-key.ts `generateKeyId`). */
+export const KEY_ID_PATTERN = /^key_[0-9A-Za-z]{16}$/;
+
 export const keyRecordSchema = z.strictObject({
-  keyId: z.string().check(z.regex(/^key_[0-9A-Za-z]{16}$/)),
+  keyId: z.string().check(z.regex(KEY_ID_PATTERN)),
   keyHash: z.string().check(z.regex(/^[0-9a-f]{64}$/)),
   partner: z.string().check(z.minLength(1)),
   operations: z.array(z.enum(OPERATIONS)),

@@ -66,7 +66,10 @@ export function startupBanner(options: BannerOptions): string {
   const guide =
     "partner guide (errors, paging, rate limits, the typed client and its examples): docs/partners.md";
   for (const route of routes) {
-    const record = records.find((r) => r.status === "active" && r.operations.includes(route.operation));
+    // A route without an operation takes any valid key.
+    const record = records.find(
+      (r) => r.status === "active" && (route.operation === null || r.operations.includes(route.operation)),
+    );
     const key = record ? demoKeys.get(record.keyId) : undefined;
     const companyId = record?.companies[0];
     if (key && companyId) lines.push(`  ${exampleCurl(route, url, key, companyId)}`);

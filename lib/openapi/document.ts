@@ -109,11 +109,19 @@ function responses(route: RouteDefinition): ZodOpenApiOperationObject["responses
   return answers;
 }
 
+/** Which keys may call the route: the operation it needs, or none. */
+function keyNeeded(route: RouteDefinition): string {
+  return route.operation === null
+    ? "**Key**: any valid key; the route needs no operation."
+    : `**Key**: needs the operation \`${route.operation}\`.`;
+}
+
 function operation(route: RouteDefinition, served: boolean): ZodOpenApiOperationObject {
+  const description = `${route.description}\n\n${keyNeeded(route)}`;
   return {
     operationId: route.id.replace(/-(\w)/g, (_, letter: string) => letter.toUpperCase()),
     summary: route.draft ? `${route.summary} (draft)` : route.summary,
-    description: route.draft ? `${DRAFT}\n\n${route.description}` : route.description,
+    description: route.draft ? `${DRAFT}\n\n${description}` : description,
     tags: [route.api === "search" ? "Search (draft)" : "Greeting"],
     // The document's one server serves every route; per-operation servers would override it.
     ...(served ? {} : { servers: apiServers(route) }),

@@ -65,6 +65,14 @@ describe("PartnerDirectoryClient requests", () => {
     expect(calls[0]?.init.body).toBeUndefined();
   });
 
+  it("asks about the key on the greeting's base URL, with no body", async () => {
+    const { client, calls } = scriptedClient([{ status: 200, body: '{"keyId":"key_0123456789abcdef"}' }]);
+    expect(await client.key()).toEqual({ keyId: "key_0123456789abcdef" });
+    expect(calls.map((call) => [call.url, call.init.method, call.init.body])).toEqual([
+      ["https://hello.example.test/v1/key", "GET", undefined],
+    ]);
+  });
+
   it("refuses a key that could not be sent, without repeating it", () => {
     const bad = "pd_test_secret\nInjected: yes";
     expect(() => new PartnerDirectoryClient({ baseUrl: "http://x.test", apiKey: bad })).toThrow(TypeError);

@@ -10,6 +10,7 @@ import {
   ApiEmployeesSearchResponseSchema,
   ApiPersonsSearchResponseSchema,
 } from "../../lib/directory/api-schema.js";
+import { keyDescriptionSchema } from "../../lib/keys/describe-key.js";
 import type { LocalService } from "../../lib/local/service.js";
 import { demoData as data, demoKey, demoKeys as keys } from "../support/demo-directory.js";
 
@@ -39,6 +40,21 @@ describe("the client against the local service", () => {
     expect(await client(GREETING_ONLY).hello("acme-home-care")).toEqual({
       message: expect.stringMatching(/\S/),
     });
+  });
+
+  it("tells a key what it may do: its own id, partner, operations, companies and throttle", async () => {
+    const record = keys.records.find((candidate) => candidate.partner.startsWith("Acme Integrator"));
+    const answer = await client(TWO_COMPANIES).key();
+    parse(keyDescriptionSchema, answer);
+    expect(answer).toEqual({
+      keyId: record?.keyId,
+      partner: record?.partner,
+      operations: [...(record?.operations ?? [])].sort(),
+      companies: ["acme-home-care", "bluebird-health"],
+      tier: "standard",
+      throttle: { rate: 10, burst: 20, quota: null },
+    });
+    expect((await client(SLOW).key()).throttle).toEqual({ rate: 1, burst: 2, quota: null });
   });
 
   it("answers searches that match the published schemas", async () => {
@@ -79,6 +95,7 @@ describe("the client against the local service", () => {
       ],
       [() => client(ALL_ACCESS).hello("bad id!"), 400, "invalid_company_id"],
       [() => client(REVOKED).hello("acme-home-care"), 401, "invalid_api_key"],
+      [() => client(REVOKED).key(), 401, "invalid_api_key"],
       [() => client(GREETING_ONLY).searchPersons(), 403, "forbidden"],
       [() => client(TWO_COMPANIES).searchEmployees({ companyId: "dayspring-nursing" }), 403, "forbidden"],
     ];

@@ -1,3 +1,6 @@
+import * as z from "zod/mini";
+import { routeHandler } from "../../lib/http/pipeline.js";
+import { routeById } from "../../lib/routes.js";
 import { echoRoute, plainRoute } from "./echo-route.js";
 import { authorizerContext, gatewayEvent, invoke, jsonOf, KEY_ID, lambdaContext } from "./harness.js";
 
@@ -47,6 +50,28 @@ describe("the route's operation", () => {
     const response = await invoke(handler, { method: "GET", body: null, operations: ["persons.search"] });
     expect(response.statusCode).toBe(403);
     expect(ran).toBe(false);
+  });
+});
+
+describe("a route without an operation", () => {
+  const route = { ...routeById("key-describe"), response: z.unknown() };
+  const seen: unknown[] = [];
+  const handler = routeHandler(route, async ({ principal }) => {
+    seen.push(principal.keyId);
+    return {};
+  });
+
+  it("takes any valid key, one holding no operation at all included", async () => {
+    for (const operations of [[], ["persons.search"]] as const) {
+      const response = await invoke(handler, { method: "GET", body: null, operations: [...operations] });
+      expect(response.statusCode).toBe(200);
+    }
+    expect(seen).toEqual([KEY_ID, KEY_ID]);
+  });
+
+  it("still answers 500 to a missing authorizer context", async () => {
+    const response = await invoke(handler, { method: "GET", body: null, authorizer: null });
+    expect([response.statusCode, response.body]).toEqual([500, INTERNAL]);
   });
 });
 

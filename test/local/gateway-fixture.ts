@@ -13,7 +13,7 @@ import {
   type GatewayOptions,
   type GatewayRequest,
 } from "../../lib/local/gateway.js";
-import { type RouteId, routesForStage } from "../../lib/routes.js";
+import { routesForStage } from "../../lib/routes.js";
 import type { Throttle } from "../../lib/stages.js";
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -50,8 +50,8 @@ export function setup(overrides: Partial<GatewayOptions> & { handler?: HttpHandl
   const gateway = createGateway({
     stage: "test",
     routes: routesForStage("local"),
-    handlers: new Map<RouteId, HttpHandler>(
-      (["companies-hello", "persons-search", "employees-search"] as const).map((id) => [
+    handlers: new Map<string, HttpHandler>(
+      routesForStage("local").map(({ id }) => [
         id,
         async (event, context) => {
           events.push(event);

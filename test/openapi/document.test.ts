@@ -60,9 +60,22 @@ describe("the OpenAPI document", () => {
           expect(headerSchema(headers["WWW-Authenticate"])).toMatchObject({ const: "Bearer" });
       }
       expect(Object.keys(operation?.responses ?? {}).sort()).toEqual(
-        expect.arrayContaining(["200", "401", "403", "429", "500"]),
+        expect.arrayContaining(["200", "401", "429", "500"]),
       );
     }
+  });
+
+  it("says which operation each route needs; a route that needs none answers no 403", () => {
+    for (const route of ROUTES) {
+      const operation = operationOf(route.path, route.method) as Operation & { description: string };
+      const needed =
+        route.operation === null
+          ? "**Key**: any valid key; the route needs no operation."
+          : `**Key**: needs the operation \`${route.operation}\`.`;
+      expect(operation.description.endsWith(needed)).toBe(true);
+      expect("403" in operation.responses).toBe(route.operation !== null);
+    }
+    expect(ROUTES.some((route) => route.operation === null)).toBe(true);
   });
 
   it("marks the search routes as drafts served only in dev, and the greeting in every stage", () => {

@@ -74,14 +74,14 @@ describe("the field tables", () => {
   });
 
   it("give a route added to the table its table, and each new object within it one", () => {
-    const table = [...ROUTES, routeAnswering("key-details", "/v1/key", keySchema)];
+    const table = [...ROUTES, routeAnswering("key-details", "/v1/test-key", keySchema)];
     const tables = fieldTables(table);
     const names = tables.map((one) => one.name);
     expect(names.indexOf("TestKey")).toBeGreaterThan(names.indexOf("Greeting"));
     expect(names.indexOf("TestKeyScope")).toBeGreaterThan(names.indexOf("TestKey"));
     expect(tables.find((one) => one.name === "TestKey")).toEqual({
       name: "TestKey",
-      routes: ["GET /v1/key"],
+      routes: ["GET /v1/test-key"],
       rows: [
         { field: "keyId", type: "string", meaning: "The key's id" },
         { field: "scope", type: "[TestKeyScope](#testkeyscope)", meaning: "What the key may do" },
@@ -95,7 +95,7 @@ describe("the field tables", () => {
       { field: "limits.dailyQuota", type: "integer ≥ 1 or null", meaning: "Requests a UTC day; null: none" },
     ]);
     const markdown = fieldTablesMarkdown(table);
-    expect(markdown).toContain("### TestKey\n\nAnswer of `GET /v1/key`.\n\n| Field | Type | Meaning |");
+    expect(markdown).toContain("### TestKey\n\nAnswer of `GET /v1/test-key`.\n\n| Field | Type | Meaning |");
     expect(markdown).toContain("| `operations` | string[] | Operations \\| the key may use |");
   });
 

@@ -1,5 +1,6 @@
 /**
- * Reads the caller from the authorizer context and refuses a key without the route's operation.
+ * Reads the caller from the authorizer context and refuses a key without the route's operation
+ * (a route without one takes any valid key: the authorizer has already refused the others).
  * The principal it puts on the context is typed: a handler after it (middy's `.use().handler()`)
  * gets `context.principal` as a Principal, with no check of its own.
  */
@@ -9,13 +10,13 @@ import type { Operation } from "../../auth/operations.js";
 import { type Principal, principalFromEvent, requireOperation } from "../../auth/principal.js";
 
 export interface AuthorizedContext extends Context {
-  /** The caller, allowed the route's operation. */
+  /** The caller, allowed the route's operation (if it has one). */
   principal: Principal;
 }
 
 interface AuthorizeOperationOptions {
-  /** The operation the key must be granted. */
-  readonly operation: Operation;
+  /** The operation the key must be granted; null: none. */
+  readonly operation: Operation | null;
 }
 
 export function authorizeOperation({
@@ -29,7 +30,7 @@ export function authorizeOperation({
   return {
     before: (request) => {
       const principal = principalFromEvent(request.event);
-      requireOperation(principal, operation);
+      if (operation !== null) requireOperation(principal, operation);
       request.context.principal = principal;
     },
   };
