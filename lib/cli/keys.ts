@@ -11,6 +11,7 @@ import { OPERATIONS, type Operation } from "../auth/operations.js";
 import { isCompanyId } from "../directory/company-id.js";
 import { KEY_ENVIRONMENTS, type KeyEnvironment, keyEnvironmentAllowed } from "../keys/api-key.js";
 import { describeKey, issueKey, type KeyTarget, type NewKeyRequest } from "../keys/key-admin.js";
+import { MAX_PARTNER_NAME_CHARS, PARTNER_NAME_RULE, partnerNameProblem } from "../keys/partner-name.js";
 import { findDiscrepancies, reportAndRepair } from "../keys/reconcile.js";
 import { tableKeyTarget } from "../keys/table-target.js";
 import type { UsagePlanGateway } from "../keys/usage-plan-gateway.js";
@@ -54,6 +55,7 @@ const USAGE = `usage:
   npm run keys -- reconcile [--fix] --stage dev|sandbox|prod
   npm run keys -- scopes --endpoint URL | --stage dev|sandbox|prod
 TARGET: --keys-file FILE | --endpoint URL | --stage dev|sandbox|prod (none: the running npm start's)
+NAME: 1 to ${MAX_PARTNER_NAME_CHARS} printable characters, no leading or trailing space, no key text
 OPS: comma-separated, of ${OPERATIONS.join(", ")}; IDS: comma-separated company ids`;
 
 const OPTIONS = {
@@ -105,8 +107,10 @@ function throttleOption(values: Values): { throttle: Throttle; tier?: ThrottleTi
 }
 
 function newKeyRequest(values: Values): NewKeyRequest {
-  const partner = values.partner?.trim();
-  if (!partner) throw new UsageError("--partner is required");
+  const partner = values.partner;
+  if (partner === undefined) throw new UsageError("--partner is required");
+  const problem = partnerNameProblem(partner);
+  if (problem !== undefined) throw new UsageError(`--partner: the name ${problem}: ${PARTNER_NAME_RULE}`);
   const operations = list(values.operations);
   const unknown = operations.filter((op) => !(OPERATIONS as readonly string[]).includes(op));
   if (operations.length === 0 || unknown.length > 0)

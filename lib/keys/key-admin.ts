@@ -8,6 +8,7 @@ import type { Operation } from "../auth/operations.js";
 import type { Throttle } from "../stages.js";
 import { generateApiKey, generateKeyId, hashApiKey, type KeyEnvironment } from "./api-key.js";
 import type { KeyRecord } from "./key-record.js";
+import { requirePartnerName } from "./partner-name.js";
 
 export interface NewKeyRequest {
   partner: string;
@@ -47,11 +48,13 @@ export interface IssuedKey {
   record: KeyRecord;
 }
 
+/** A new key for the request, kept in `target`; a bad partner name is refused first (PartnerNameError). */
 export async function issueKey(
   request: NewKeyRequest,
   target: KeyTarget,
   now: Date = new Date(),
 ): Promise<IssuedKey> {
+  requirePartnerName(request.partner);
   const plainKey = generateApiKey(request.environment);
   const keyHash = hashApiKey(plainKey);
   const keyId = generateKeyId();

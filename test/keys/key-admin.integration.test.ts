@@ -292,6 +292,49 @@ describe("npm run keys", () => {
     );
   });
 
+  /** What no tool may print raw: controls, bidirectional and other format characters, separators. */
+  const RAW = /[\p{Cf}\p{Zl}\p{Zp}]|(?!\n)\p{Cc}/u;
+  const createWith = (partner: string, file: string) =>
+    cli([
+      "create",
+      "--partner",
+      partner,
+      "--operations",
+      "companies.hello",
+      "--companies",
+      "acme",
+      "--keys-file",
+      file,
+    ]);
+
+  it("refuses a partner name that is not 1 to 100 printable characters, or holds key text, quoting none of it", async () => {
+    const file = tempFile();
+    const key = generateApiKey("test");
+    for (const partner of [
+      "Acme prod key pd_test_…",
+      `Acme ${key}`,
+      "a".repeat(20_000),
+      "Ac\x1b[31mme\r\x07\u202eevil",
+      " Acme",
+      "",
+    ]) {
+      const refused = await createWith(partner, file).catch(
+        (error: { code: number; stderr: string }) => error,
+      );
+      expect(refused).toMatchObject({
+        code: 2,
+        stderr: expect.stringMatching(/^keys: --partner: the name /),
+      });
+      const [line = ""] = (refused as { stderr: string }).stderr.split("\n");
+      expect(line).toContain("a partner name is 1 to 100 printable characters");
+      expect(line).not.toMatch(RAW);
+      expect(line).not.toContain("pd_test_");
+      expect(line).not.toContain("evil");
+      expect(line.length).toBeLessThan(400);
+    }
+    expect(existsSync(file)).toBe(false);
+  });
+
   it("refuses bad arguments with a usage message and exit code 2", async () => {
     await expect(
       cli(["create", "--partner", "X", "--operations", "nope", "--keys-file", tempFile()]),
