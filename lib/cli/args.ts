@@ -7,9 +7,13 @@
  *   then the usage, on stderr; exit 2 (EXIT_USAGE).
  * - A failure while running (unreachable endpoint, bad file): one line on stderr, exit 1
  *   (EXIT_FAILURE). Never a stack trace.
+ *
+ * The line names what was given, so it is printed with keys redacted and unprintable characters
+ * escaped (terminal-text.ts): one line, whatever the caller or a file wrote.
  */
 import { parseArgs } from "node:util";
 import { redactApiKeys } from "../keys/api-key.js";
+import { terminalText } from "./terminal-text.js";
 
 export const EXIT_FAILURE = 1;
 export const EXIT_USAGE = 2;
@@ -177,7 +181,8 @@ export async function runCli<Options extends OptionSpecs>(
   } catch (error) {
     const usage = error instanceof UsageError;
     const line = usage ? error.message : (describeFailure?.(error) ?? failureLine(error));
-    stderr(`${redactApiKeys(`${definition.name}: ${line}`)}\n${usage ? `\n${definition.usage}\n` : ""}`);
+    const said = terminalText(redactApiKeys(`${definition.name}: ${line}`));
+    stderr(`${said}\n${usage ? `\n${definition.usage}\n` : ""}`);
     return usage ? EXIT_USAGE : EXIT_FAILURE;
   }
 }

@@ -9,6 +9,7 @@ import { endpointsFile, readEndpoints } from "../local/endpoints-file.js";
 import { localClient } from "../local/engines.js";
 import { stageParameterNames } from "../stages.js";
 import { deployedStage, readStageParameter } from "./stage-resources.js";
+import { say } from "./terminal-text.js";
 
 export interface TableFlags {
   readonly stage?: string;
@@ -23,7 +24,7 @@ const DEFAULT_ENDPOINT = "http://127.0.0.1:8000";
 /** The running `npm start`'s DynamoDB URL (said on stderr), or undefined when none runs. */
 export function runningEngine(): string | undefined {
   const running = readEndpoints(endpointsFile())?.dynamodb;
-  if (running) process.stderr.write(`using the DynamoDB of the running npm start: ${running}\n`);
+  if (running) say(`using the DynamoDB of the running npm start: ${running}`);
   return running;
 }
 

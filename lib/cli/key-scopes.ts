@@ -1,7 +1,7 @@
 /**
- * After `keys` changes a table's keys: the directory's scopes set to the keys' (lib/load/
- * keep-scopes.ts), as one load. The key works at once either way: until its scope is kept, its
- * persons searches read each company's entries (right, only slower over many companies).
+ * After `keys` changes a table's keys: the directory's kept scopes set to the keys' company lists
+ * (lib/load/keep-scopes.ts), as one load. The key works at once either way: until its scope is
+ * kept, its persons searches read each company's entries (right, only slower over many companies).
  */
 import type { KeyTarget } from "../keys/key-admin.js";
 import { keyScopes } from "../keys/key-scopes.js";
@@ -13,17 +13,25 @@ import { AWS_SETTLE_MS, documentClientFor } from "../store/dynamo-client.js";
 import { LoadInProgressError } from "../store/port.js";
 import { failureLine } from "./args.js";
 import { openDirectoryTable, type TableFlags } from "./directory-table.js";
+import { say } from "./terminal-text.js";
 
-/** Sets the directory's scopes to the keys'; throws what went wrong (another load running, too). */
+/** What setting the kept scopes did, as `keys` says it. */
+function keptScopesLine(kept: number): string {
+  return kept === 0
+    ? "kept scopes set: no key reads 2 or more companies, so the directory keeps no persons order for one"
+    : `kept scopes set: ${kept} persons ${kept === 1 ? "order" : "orders"} kept for the keys' lists of 2 or more companies, which their persons searches read`;
+}
+
+/** Sets the directory's kept scopes to the keys'; throws what went wrong (another load running, too). */
 export async function keepKeyScopes(target: KeyTarget, flags: TableFlags): Promise<void> {
   const { client, table, local } = await openDirectoryTable(flags);
   try {
     const writer = local ? {} : { settleMs: AWS_SETTLE_MS };
-    await keepScopes(
+    const kept = await keepScopes(
       dynamoDirectory(documentClientFor(client), table, { writer }),
       keyScopes(await target.list()),
     );
-    console.error("key scopes updated");
+    say(keptScopesLine(kept));
   } finally {
     client.destroy();
   }
@@ -47,8 +55,8 @@ export async function keepKeyScopesAfterChange(
         ? "a load is running"
         : `it failed: ${callerText(failureLine(error))}`;
     const where = flags.stage ? `--stage ${flags.stage}` : `--endpoint ${flags.endpoint}`;
-    console.error(
-      `warning: the directory's key scopes were not updated (${why}); searches are answered all the same. ` +
+    say(
+      `warning: the directory's kept scopes were not set to the keys' companies (${why}); searches are answered all the same. ` +
         `Run \`npm run keys -- scopes ${where}\` once it can.`,
     );
   }
@@ -74,7 +82,7 @@ export async function warnCompaniesNotInDirectory(
         if (total === 0) absent.push(companyId);
       }
       if (absent.length > 0)
-        console.error(
+        say(
           callerText(
             `warning: not in the directory (no employee records): ${absent.join(", ")}; the key reads nothing there until they are loaded`,
           ),
@@ -83,8 +91,6 @@ export async function warnCompaniesNotInDirectory(
       client.destroy();
     }
   } catch (error) {
-    console.error(
-      `warning: the companies were not checked against the directory: ${callerText(failureLine(error))}`,
-    );
+    say(`warning: the companies were not checked against the directory: ${callerText(failureLine(error))}`);
   }
 }

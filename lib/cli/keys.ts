@@ -4,7 +4,9 @@
  * (`--keys-file F`), a local engine's keys table (`--endpoint URL`) or a deployed stage
  * (`--stage S`); on a stage, reconcile the keys table with API Gateway's keys and usage plans.
  * `create` prints the new key once, alone on stdout. On a table, `create`, `revoke` and
- * `set-companies` then set the directory's key scopes (key-scopes.ts); `scopes` does only that.
+ * `set-companies` then set the directory's kept scopes (key-scopes.ts); `scopes` does only that.
+ * `list` prints a table on a terminal, JSON lines when piped or given `--json` (key-list.ts). What
+ * the commands print goes through terminal-text.ts: a partner name shows no control characters.
  */
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { OPERATIONS, type Operation } from "../auth/operations.js";
@@ -42,13 +44,15 @@ import {
   wholeNumberOption,
 } from "./args.js";
 import { refusedConnectionLine, runningEngine } from "./directory-table.js";
+import { writeKeyList } from "./key-list.js";
 import { keepKeyScopes, keepKeyScopesAfterChange, warnCompaniesNotInDirectory } from "./key-scopes.js";
 import { deployedStage, readStageParameter } from "./stage-resources.js";
+import { print, say, terminalJson } from "./terminal-text.js";
 import { apiGatewayUsageKeys } from "./usage-keys.js";
 
 const USAGE = `usage:
   npm run keys -- create --partner NAME --operations OPS --companies IDS [--tier ${THROTTLE_TIER_NAMES.join("|")} | --rate N --burst N [--daily-quota N]] [--env test|live] TARGET
-  npm run keys -- list TARGET
+  npm run keys -- list [--json] TARGET
   npm run keys -- revoke KEY_ID TARGET
   npm run keys -- set-tier KEY_ID --tier ${THROTTLE_TIER_NAMES.join("|")} TARGET
   npm run keys -- set-companies KEY_ID --companies IDS TARGET
@@ -56,7 +60,8 @@ const USAGE = `usage:
   npm run keys -- scopes --endpoint URL | --stage dev|sandbox|prod
 TARGET: --keys-file FILE | --endpoint URL | --stage dev|sandbox|prod (none: the running npm start's)
 NAME: 1 to ${MAX_PARTNER_NAME_CHARS} printable characters, no leading or trailing space, no key text
-OPS: comma-separated, of ${OPERATIONS.join(", ")}; IDS: comma-separated company ids`;
+OPS: comma-separated, of ${OPERATIONS.join(", ")}; IDS: comma-separated company ids
+list: a table on a terminal; JSON lines when piped or with --json`;
 
 const OPTIONS = {
   partner: { type: "string" },
@@ -71,6 +76,7 @@ const OPTIONS = {
   endpoint: { type: "string" },
   stage: { type: "string" },
   fix: { type: "boolean" },
+  json: { type: "boolean" },
 } as const;
 type Values = OptionValues<typeof OPTIONS>;
 
@@ -167,10 +173,10 @@ async function reconcile(values: Values): Promise<void> {
   const { repository, gateway } = await stageKeys(values.stage);
   const found = await findDiscrepancies(repository, gateway, THROTTLE_TIER_NAMES);
   const fix = values.fix === true;
-  const left = await reportAndRepair(found, { fix, print: (line) => console.log(line) });
+  const left = await reportAndRepair(found, { fix, print });
   if (left > 0)
     throw new Error(`${left} of ${found.length} discrepancies left${fix ? "" : " (--fix repairs)"}`);
-  console.error(found.length === 0 ? "keys and usage plans agree" : `repaired ${found.length}`);
+  say(found.length === 0 ? "keys and usage plans agree" : `repaired ${found.length}`);
 }
 
 const COMMANDS: Readonly<
@@ -182,11 +188,9 @@ const COMMANDS: Readonly<
       const request = newKeyRequest(values);
       const target = await keyTarget(values);
       const { plainKey, record } = await issueKey(request, target);
-      console.error(`created ${record.keyId} for ${record.partner}: ${JSON.stringify(describeKey(record))}`);
-      console.error(
-        "the key below is shown once: give it to the partner through a secrets manager, never by email",
-      );
-      console.log(plainKey);
+      say(`created ${record.keyId} for ${record.partner}: ${terminalJson(describeKey(record))}`);
+      say("the key below is shown once: give it to the partner through a secrets manager, never by email");
+      print(plainKey);
       await keepKeyScopesAfterChange(target, values);
       await warnCompaniesNotInDirectory(record.companies, values);
     },
@@ -194,8 +198,8 @@ const COMMANDS: Readonly<
   list: {
     args: 0,
     async run(values) {
-      for (const record of await (await keyTarget(values)).list())
-        console.log(JSON.stringify(describeKey(record)));
+      const keys = await (await keyTarget(values)).list();
+      writeKeyList(keys, process.stdout, { json: values.json === true });
     },
   },
   revoke: {
@@ -207,10 +211,10 @@ const COMMANDS: Readonly<
       const revoked = await target.revoke(keyId, new Date());
       if (!revoked) throw new Error(`no key with id ${quoted(keyId)}`);
       if (before?.status === "revoked") {
-        console.error(`${revoked.keyId} (${revoked.partner}) was already revoked`);
+        say(`${revoked.keyId} (${revoked.partner}) was already revoked`);
         return;
       }
-      console.error(`revoked ${revoked.keyId} (${revoked.partner})`);
+      say(`revoked ${revoked.keyId} (${revoked.partner})`);
       await keepKeyScopesAfterChange(target, values);
     },
   },
@@ -220,7 +224,7 @@ const COMMANDS: Readonly<
       const tier = required("tier", choiceOption("tier", values.tier, THROTTLE_TIER_NAMES));
       const moved = await (await keyTarget(values)).setTier(keyId, tier, THROTTLE_TIERS[tier]);
       if (!moved) throw new Error(`no key with id ${quoted(keyId)}`);
-      console.error(`${moved.keyId} (${moved.partner}) is in tier ${tier}`);
+      say(`${moved.keyId} (${moved.partner}) is in tier ${tier}`);
     },
   },
   "set-companies": {
@@ -232,9 +236,7 @@ const COMMANDS: Readonly<
       const target = await keyTarget(values);
       const changed = await target.setCompanies(keyId, companies);
       if (!changed) throw new Error(`no key with id ${quoted(keyId)}`);
-      console.error(
-        callerText(`${changed.keyId} (${changed.partner}) reads ${changed.companies.join(", ")}`),
-      );
+      say(callerText(`${changed.keyId} (${changed.partner}) reads ${changed.companies.join(", ")}`));
       await keepKeyScopesAfterChange(target, values);
       await warnCompaniesNotInDirectory(changed.companies, values);
     },
@@ -261,6 +263,7 @@ async function main({ values, positionals: [name, ...args] }: CommandLine<typeof
   if (args.length < command.args) throw new UsageError(`${name} needs a KEY_ID`);
   const extra = args[command.args];
   if (extra !== undefined) throw new UsageError(`unexpected argument ${quoted(extra)} after ${name}`);
+  if (values.json !== undefined && name !== "list") throw new UsageError("--json goes with list");
   await command.run(withRunningEngine(values), args);
 }
 

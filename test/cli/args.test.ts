@@ -182,6 +182,17 @@ describe("runCli", () => {
     expect(described.stderr).toBe("tool: refused: bad record\n");
   });
 
+  it("prints what a caller or a file wrote with its control and bidirectional characters escaped, on one line", async () => {
+    const failed = await run([], async () => {
+      throw new Error("no file 'a\x1b[2J\r\x07\u202eb\nc'");
+    });
+    expect(failed.stderr).toBe("tool: no file 'a\\x1b[2J\\r\\x07\\u202eb\\nc'\n");
+    const refused = await run([], async () => {
+      throw new UsageError(`bad value ${quoted("\u2066x\x85")}`);
+    });
+    expect(refused.stderr.split("\n")[0]).toBe('tool: bad value "\\u2066x\\x85"');
+  });
+
   it("never prints a key the caller gave, even inside an unknown flag", async () => {
     const key = generateApiKey("live");
     const { stderr } = await run([`--${key}`]);

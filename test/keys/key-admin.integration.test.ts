@@ -335,6 +335,38 @@ describe("npm run keys", () => {
     expect(existsSync(file)).toBe(false);
   });
 
+  it("prints a stored partner name's controls escaped: list (JSON lines and --json), set-tier, revoke", async () => {
+    const file = tempFile();
+    await createWith("Plain", file);
+    const hostile = "Ev\x1b[31mil\r\x07\u202ename\u2028";
+    const written = JSON.parse(readFileSync(file, "utf8")) as { keys: Record<string, unknown>[] };
+    writeFileSync(
+      file,
+      JSON.stringify({ keys: written.keys.map((entry) => ({ ...entry, partner: hostile })) }),
+    );
+    for (const args of [["list"], ["list", "--json"]]) {
+      const { stdout } = await cli([...args, "--keys-file", file]);
+      expect(stdout.replaceAll("\n", "")).not.toMatch(RAW);
+      expect(stdout).toContain("Ev\\u001b[31mil\\r\\u0007\\u202ename\\u2028");
+      expect(JSON.parse(stdout)).toMatchObject({ partner: hostile });
+    }
+    const { keyId } = JSON.parse((await cli(["list", "--keys-file", file])).stdout) as { keyId: string };
+    const escaped = "Ev\\x1b[31mil\\r\\x07\\u202ename\\u2028";
+    const moved = await cli(["set-tier", keyId, "--tier", "trial", "--keys-file", file]);
+    expect(moved.stderr).toBe(`${keyId} (${escaped}) is in tier trial\n`);
+    const revoked = await cli(["revoke", keyId, "--keys-file", file]);
+    expect(revoked.stderr).toBe(`revoked ${keyId} (${escaped})\n`);
+  });
+
+  it("--json goes with list only", async () => {
+    await expect(
+      cli(["revoke", "key_doesNotExist0000", "--json", "--keys-file", tempFile()]),
+    ).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^keys: --json goes with list\n/),
+    });
+  });
+
   it("refuses bad arguments with a usage message and exit code 2", async () => {
     await expect(
       cli(["create", "--partner", "X", "--operations", "nope", "--keys-file", tempFile()]),
