@@ -1,30 +1,41 @@
 /**
- * `npm run directory -- get employee ID | get person ID | company ID [--records] | verify [--company ID]
- * | repair [--company ID]` with `--endpoint URL | --stage S` and `--table NAME`: looks at the
- * directory as searches see it (the committed generation), checks every invariant of its items, or
- * rebuilds its derived items as a load (docs/runbook.md, "Inspect, verify and repair the
+ * `npm run directory -- get employee|person ID [--stored] | company ID [--records] | verify
+ * [--company ID] | repair [--company ID]` with `--endpoint URL | --stage S` and `--table NAME`:
+ * shows what a search returns for a record or person (or, `--stored`, the stored source record),
+ * looks at a company as searches see it (the committed generation), checks every invariant of the
+ * items, or rebuilds the derived items as a load (docs/runbook.md, "Inspect, verify and repair the
  * directory"). Exit 0 on an answer, a clean verify or a repair; 1 for an unknown id, a broken item,
  * a record repair could not heal, or a failure; 2 for a bad call.
  */
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { isCompanyId } from "../directory/company-id.js";
-import { directoryInspection, problemText, repairDerived, verifyDirectory } from "../store/dynamo/index.js";
+import {
+  directoryInspection,
+  dynamoDirectoryReader,
+  problemText,
+  repairDerived,
+  verifyDirectory,
+} from "../store/dynamo/index.js";
 import { AWS_SETTLE_MS, documentClientFor } from "../store/dynamo-client.js";
+import type { DirectoryReader } from "../store/port.js";
 import { type CommandLine, cli, quoted, UsageError, urlOption } from "./args.js";
+import { searchedEmployee, searchedPerson } from "./directory-get.js";
 import { openDirectoryTable, refusedConnectionLine, type TableFlags } from "./directory-table.js";
+import { print, printJson, say } from "./terminal-text.js";
 
 const USAGE = [
   "usage: npm run directory -- COMMAND [--endpoint URL | --stage dev|sandbox|prod] [--table NAME]",
   "  (without either: the running npm start's DynamoDB)",
-  "  get employee ID          the employee record, where it is stored (company, generation)",
-  "  get person ID            the person with all their employee records",
+  "  get employee ID          the employee record as a search returns it now (a key reading every company)",
+  "  get person ID            the person with every employment, as a search returns them now",
+  "    --stored               instead: the stored source record(s), where and since which load",
   "  company ID [--records]   counts of the company's records and persons (--records: their ids, in order)",
   "  verify [--company ID]    checks every invariant; names the first broken item",
   "  repair [--company ID]    rebuilds entries, orders, name postings and scopes from the records, as a load",
 ].join("\n");
 
 type Command =
-  | { name: "employee" | "person"; id: string }
+  | { name: "employee" | "person"; id: string; stored: boolean }
   | { name: "company"; id: string; records: boolean }
   | { name: "verify"; companyId?: string }
   | { name: "repair"; companyId?: string };
@@ -48,6 +59,7 @@ const OPTIONS = {
   table: { type: "string" },
   company: { type: "string" },
   records: { type: "boolean" },
+  stored: { type: "boolean" },
 } as const;
 
 /** The command its positionals name, its arguments checked; the options are checked by `commandOf`. */
@@ -59,7 +71,7 @@ function namedCommand({ values, positionals }: CommandLine<typeof OPTIONS>): Com
   };
   if (name === "get" && (first === "employee" || first === "person")) {
     arity(2);
-    return { name: first, id: uuid(second) };
+    return { name: first, id: uuid(second), stored: values.stored === true };
   }
   if (name === "company") {
     arity(1);
@@ -78,6 +90,8 @@ function commandOf(line: CommandLine<typeof OPTIONS>): Command {
   const command = namedCommand(line);
   if (values.records !== undefined && command.name !== "company")
     throw new UsageError("--records goes with company");
+  if (values.stored !== undefined && command.name !== "employee" && command.name !== "person")
+    throw new UsageError("--stored goes with get employee or get person");
   if (values.company !== undefined && command.name !== "verify" && command.name !== "repair")
     throw new UsageError("--company goes with verify or repair");
   if (values.stage && values.endpoint) throw new UsageError("give --stage or --endpoint, not both");
@@ -85,23 +99,60 @@ function commandOf(line: CommandLine<typeof OPTIONS>): Command {
 }
 
 /** Prints what was found as JSON (exit 0), or says it is not there (exit 1). */
-function answer(found: unknown, what: string, table: string): number {
+function answer(found: unknown, missing: string): number {
   if (found === undefined) {
-    console.error(`no ${what} in the directory (${table})`);
+    say(missing);
     return 1;
   }
-  console.log(JSON.stringify(found, null, 2));
+  printJson(found, 2);
   return 0;
+}
+
+/** What a search returns (exit 0), or why none returns it (exit 1). */
+function searched(found: unknown, what: string, asOf: Date, none: string): number {
+  if (found === undefined) {
+    say(none);
+    return 1;
+  }
+  say(
+    `${what} as a search returns it at ${asOf.toISOString()}, to a key reading every company (--stored: as stored)`,
+  );
+  printJson(found, 2);
+  return 0;
+}
+
+type Inspection = ReturnType<typeof directoryInspection>;
+
+async function getEmployee(inspection: Inspection, reader: DirectoryReader, id: string, stored: boolean) {
+  const found = await inspection.employee(id);
+  const missing = `no employee record ${id} in the directory`;
+  if (stored || found === undefined) return answer(found, missing);
+  const asOf = new Date();
+  const none = `employee record ${id} was changed by a load between reading and searching it: run the command again`;
+  return searched(await searchedEmployee(reader, found.record, asOf), `employee record ${id}`, asOf, none);
+}
+
+async function getPerson(inspection: Inspection, reader: DirectoryReader, id: string, stored: boolean) {
+  const found = await inspection.person(id);
+  const missing = `no person ${id} in the directory`;
+  if (stored || found === undefined) return answer(found, missing);
+  const asOf = new Date();
+  const companies = found.employees.map((employee) => employee.companyId);
+  const none =
+    companies.length === 0
+      ? `person ${id} is stored with no employee records, so no search returns them (--stored shows the person)`
+      : `person ${id} was changed by a load between reading and searching: run the command again`;
+  return searched(await searchedPerson(reader, id, companies, asOf), `person ${id}`, asOf, none);
 }
 
 async function verify(documents: DynamoDBDocumentClient, table: string, companyId: string | undefined) {
   const report = await verifyDirectory(documents, table, { companyId });
   const scope = companyId === undefined ? "the whole table" : `company ${companyId}`;
   if (report.problem) {
-    console.error(`broken at generation ${report.committed} (${scope}): ${problemText(report.problem)}`);
+    say(`broken at generation ${report.committed} (${scope}): ${problemText(report.problem)}`);
     return 1;
   }
-  console.log(
+  print(
     `ok: generation ${report.committed}, ${scope}: ${report.records} records, ${report.persons} persons, ${report.items} items read`,
   );
   return 0;
@@ -121,11 +172,9 @@ async function repair(
     ...(companyId === undefined ? {} : { companyId }),
     ...(local ? {} : { settleMs: AWS_SETTLE_MS }),
   });
-  console.log(
-    `repaired: entries, orders, name postings and kept scopes of ${companies.length} companies rebuilt`,
-  );
-  console.log(NOT_REBUILT);
-  for (const message of unhealed) console.error(`not healed: ${message}`);
+  print(`repaired: entries, orders, name postings and kept scopes of ${companies.length} companies rebuilt`);
+  print(NOT_REBUILT);
+  for (const message of unhealed) say(`not healed: ${message}`);
   return unhealed.length > 0 ? 1 : 0;
 }
 
@@ -134,14 +183,17 @@ async function run(command: Command, flags: TableFlags): Promise<number> {
   const { client, table, local } = await openDirectoryTable(flags);
   const documents = documentClientFor(client);
   const inspection = directoryInspection(documents, table);
+  const reader = dynamoDirectoryReader(documents, table, { answerCacheBytes: 0 });
   try {
     if (command.name === "verify") return await verify(documents, table, command.companyId);
     if (command.name === "repair") return await repair(documents, table, command.companyId, local);
     if (command.name === "company")
-      return answer(await inspection.company(command.id, command.records), `company ${command.id}`, table);
-    if (command.name === "employee")
-      return answer(await inspection.employee(command.id), `employee record ${command.id}`, table);
-    return answer(await inspection.person(command.id), `person ${command.id}`, table);
+      return answer(
+        await inspection.company(command.id, command.records),
+        `no records of company ${command.id} in the directory`,
+      );
+    if (command.name === "employee") return await getEmployee(inspection, reader, command.id, command.stored);
+    return await getPerson(inspection, reader, command.id, command.stored);
   } finally {
     client.destroy();
   }

@@ -2,6 +2,7 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { TYPESCRIPT_NODE_OPTIONS } from "../../../lib/cli/typescript-node.js";
+import { toApiEmployee } from "../../../lib/directory/derive.js";
 import { LOCAL_TABLE_NAMES } from "../../../lib/local/config.js";
 import { type Engine, startDynalite } from "../../../lib/local/engines.js";
 import { createTables } from "../../../lib/store/create-tables.js";
@@ -14,7 +15,7 @@ import {
 } from "../../../lib/store/dynamo/model/layout.js";
 import { documentClientFor } from "../../../lib/store/dynamo-client.js";
 import { tableItems } from "../../support/table-items.js";
-import { E1, loadTwice, recordOf } from "./verify-fixture.js";
+import { E1, E2, E3, loadTwice, P1, P2, P3, recordOf } from "./verify-fixture.js";
 
 const run = promisify(execFile);
 let engine: Engine | undefined;
@@ -56,17 +57,61 @@ describe("npm run directory", () => {
     await expect(cli(["frobnicate"])).rejects.toMatchObject({ code: 2 });
   });
 
-  it("gets an employee record as JSON, and says so when there is none (exit 1)", async () => {
-    const { stdout } = await cli(["get", "employee", E1]);
+  /** The instant the search answered at, from the line on stderr that says so. */
+  const asOfOf = (stderr: string) =>
+    new Date(/ at (\S+), to a key reading every company/.exec(stderr)?.[1] ?? "");
+
+  it("gets an employee record as a search returns it now, and says so when there is none (exit 1)", async () => {
+    const { stdout, stderr } = await cli(["get", "employee", E1]);
+    const asOf = asOfOf(stderr);
+    expect(stderr).toBe(
+      `employee record ${E1} as a search returns it at ${asOf.toISOString()}, to a key reading every company (--stored: as stored)\n`,
+    );
+    expect(JSON.parse(stdout)).toEqual(toApiEmployee(recordOf(E1), { asOf }));
+    await expect(cli(["get", "employee", "00000000-0000-4000-8000-000000000000"])).rejects.toMatchObject({
+      code: 1,
+      stderr: "no employee record 00000000-0000-4000-8000-000000000000 in the directory\n",
+    });
+  });
+
+  it("gets the stored source record with --stored", async () => {
+    const { stdout } = await cli(["get", "employee", E1, "--stored"]);
     expect(JSON.parse(stdout)).toEqual({
       committed: 2,
       stored: { companyId: "acme", generation: 1 },
       record: recordOf(E1),
     });
-    await expect(cli(["get", "employee", "00000000-0000-4000-8000-000000000000"])).rejects.toMatchObject({
-      code: 1,
-      stderr: expect.stringContaining("no employee record 00000000-0000-4000-8000-000000000000"),
+    await expect(cli(["company", "acme", "--stored"])).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^directory: --stored goes with get employee or get person\n/),
     });
+  });
+
+  it("gets a person with every employment as a search returns them; one with no records, no search returns", async () => {
+    const { stdout, stderr } = await cli(["get", "person", P3]);
+    const asOf = asOfOf(stderr);
+    const e3 = toApiEmployee(recordOf(E3), { asOf });
+    expect(JSON.parse(stdout)).toEqual({
+      id: P3,
+      employments: [e3],
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+    });
+    const both = await cli(["get", "person", P1]);
+    const at = asOfOf(both.stderr);
+    expect((JSON.parse(both.stdout) as { employments: unknown[] }).employments).toEqual(
+      [E1, E2].map((id) => toApiEmployee(recordOf(id), { asOf: at })),
+    );
+    // E3 moved from P2 to P3: P2 is stored with no records.
+    await expect(cli(["get", "person", P2])).rejects.toMatchObject({
+      code: 1,
+      stderr: `person ${P2} is stored with no employee records, so no search returns them (--stored shows the person)\n`,
+    });
+    const stored = JSON.parse((await cli(["get", "person", P2, "--stored"])).stdout) as Record<
+      string,
+      unknown
+    >;
+    expect(stored).toMatchObject({ person: { id: P2 }, employees: [] });
   });
 
   it("verify exits 0 with a summary, and 1 naming the item once one is broken", async () => {
