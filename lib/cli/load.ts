@@ -3,14 +3,15 @@
  * applies a load file to the directory, all or nothing (docs/data-format.md). Locally it runs the
  * load's steps here; for a stage it uploads the file to the stage's inbox and waits for the ingest's
  * report (lib/cli/load-inbox.ts), reading its execution's status too (lib/cli/ingest-execution.ts;
- * `--inbox` alone waits for the report). Exit 0 only when the file was applied; otherwise 1 with
- * the reason on stderr (2 for a bad call).
+ * `--inbox` alone waits for the report). Without `--mode`, a file whose first line is a change line
+ * is loaded as a changes file (said on stderr), any other in merge. Exit 0 only when the file was
+ * applied; otherwise 1 with the reason on stderr (2 for a bad call).
  */
 import { SFNClient } from "@aws-sdk/client-sfn";
 import { DataFileError } from "../directory/source.js";
 import { MAX_OBJECT_BYTES, overMaximum, reportKey } from "../ingest/inbox.js";
 import { InboxStore, inboxClient } from "../ingest/inbox-store.js";
-import { LOAD_MODES, type LoadMode } from "../load/change-lines.js";
+import { LOAD_MODES, type LoadMode, startsWithChangeLine } from "../load/change-lines.js";
 import { loadFile } from "../load/load-file.js";
 import { type LocalLoadFile, openLoadFile } from "../load/local-file.js";
 import { LOCAL_TABLE_NAMES } from "../local/config.js";
@@ -38,9 +39,10 @@ import {
   waitForReport,
 } from "./load-inbox.js";
 import { deployedStage, readStageParameter } from "./stage-resources.js";
+import { print, say } from "./terminal-text.js";
 
-const USAGE =
-  "usage: npm run load -- FILE [--endpoint URL [--table NAME] | --stage dev|sandbox|prod | --inbox BUCKET] [--mode merge|snapshot|changes] [--allow-shrink]";
+const USAGE = `usage: npm run load -- FILE [--endpoint URL [--table NAME] | --stage dev|sandbox|prod | --inbox BUCKET] [--mode merge|snapshot|changes] [--allow-shrink]
+--mode: merge by default; changes for a file whose first line is a change line ({"op": …})`;
 const OPTIONS = {
   stage: { type: "string" },
   inbox: { type: "string" },
@@ -62,7 +64,7 @@ function progress(): (p: { phase: keyof typeof COUNTED; changes: number }) => vo
     const now = Date.now();
     if (phase !== "validated" && now - last < 1_000) return;
     last = now;
-    process.stderr.write(`${phase}: ${changes} ${COUNTED[phase]}\n`);
+    say(`${phase}: ${changes} ${COUNTED[phase]}`);
   };
 }
 
@@ -107,7 +109,7 @@ async function loadThroughInbox(
     const object = await upload(s3, file, bucket, key, { allowShrink });
     const execution = sfn && stateMachine && new IngestExecution(sfn, stateMachine, object, uploadedAt);
     const where = `s3://${bucket}/${object.key} (version ${object.versionId})`;
-    process.stderr.write(`uploaded ${file.path} to ${where}; waiting for the ingest's report\n`);
+    say(`uploaded ${file.path} to ${where}; waiting for the ingest's report`);
     const interrupt = new AbortController();
     const stop = () => interrupt.abort();
     process.once("SIGINT", stop).once("SIGTERM", stop);
@@ -115,7 +117,7 @@ async function loadThroughInbox(
       ...(execution ? { execution } : {}),
       signal: interrupt.signal,
       onWaiting: (seconds) => {
-        if (seconds > 0 && seconds % 60 < 2) process.stderr.write(`still waiting (${seconds} s)\n`);
+        if (seconds > 0 && seconds % 60 < 2) say(`still waiting (${seconds} s)`);
       },
     }).catch((error: unknown) => {
       if (error instanceof NoReportError) throw new OutcomeLine(`failed: ${error.message}`);
@@ -126,8 +128,8 @@ async function loadThroughInbox(
       );
     });
     if (report.status !== "applied") throw new OutcomeLine(reportLine(report));
-    if (report.cleanupDeferred) console.error(cleanupNote(report.cleanupDeferred));
-    console.log(reportLine(report));
+    if (report.cleanupDeferred) say(cleanupNote(report.cleanupDeferred));
+    print(reportLine(report));
   } finally {
     s3.destroy();
     sfn?.destroy();
@@ -160,26 +162,35 @@ async function loadHere(file: LocalLoadFile, mode: LoadMode, values: CommandLine
       signal: interrupt.signal,
       allowShrink: values["allow-shrink"] ?? false,
     }).finally(unwatch);
-    if (summary.cleanupDeferred) console.error(cleanupNote(summary.cleanupDeferred));
-    console.log(appliedLine(file.path, summary, performance.now() - started));
+    if (summary.cleanupDeferred) say(cleanupNote(summary.cleanupDeferred));
+    print(appliedLine(file.path, summary, performance.now() - started));
   } finally {
     client.destroy();
   }
+}
+
+/** The mode of a file given no `--mode`: changes when its first line is a change line, else merge. */
+async function modeOf(file: LocalLoadFile): Promise<LoadMode> {
+  if (!(await startsWithChangeLine(file.bytes))) return "merge";
+  say(`treating ${file.path} as a changes file (its first line is a change line); give --mode to choose`);
+  return "changes";
 }
 
 async function main({ values, positionals }: CommandLine<typeof OPTIONS>): Promise<void> {
   const [file, extra] = positionals;
   if (!file) throw new UsageError("FILE is required");
   if (extra !== undefined) throw new UsageError(`unexpected argument ${quoted(extra)}: one FILE at a time`);
-  const mode = choiceOption("mode", values.mode, LOAD_MODES) ?? "merge";
+  const givenMode = choiceOption("mode", values.mode, LOAD_MODES);
   const allowShrink = values["allow-shrink"] ?? false;
-  if (allowShrink && mode !== "snapshot") throw new UsageError("--allow-shrink applies to --mode snapshot");
+  if (allowShrink && givenMode !== "snapshot")
+    throw new UsageError("--allow-shrink applies to --mode snapshot");
   if (values.stage !== undefined) deployedStage(values.stage);
   if (values.endpoint !== undefined) urlOption("endpoint", values.endpoint);
   // Opened once, before any connection: an unreadable file, a FIFO or a device is refused at once,
   // and every pass reads what was opened here.
   const opened = await openLoadFile(file);
   try {
+    const mode = givenMode ?? (await modeOf(opened));
     const inbox = await inboxOf(values);
     if (inbox === undefined) await loadHere(opened, mode, values);
     else await loadThroughInbox(opened, mode, inbox, allowShrink);

@@ -293,13 +293,17 @@ export function parseJson(source: string): { ok: true; value: unknown } | { ok: 
   }
 }
 
+/** Whether an NDJSON line's value is a change line: an object with `"op"`, as no record line has. */
+export function isChangeLine(value: unknown): boolean {
+  return value !== null && typeof value === "object" && !Array.isArray(value) && "op" in value;
+}
+
 /** The refusal of an NDJSON line that is no record; a change line (`"op"`) is told the mode it needs. */
 export function notAnEntry(lineNumber: number, value: unknown): DataFileError {
-  const change = value !== null && typeof value === "object" && !Array.isArray(value) && "op" in value;
   return new DataFileError(
     `line ${lineNumber}`,
     null,
-    `expected an object with one key, "person" or "employee"${change ? '; it is a change line ("op"): load a changes file with --mode changes' : ""}`,
+    `expected an object with one key, "person" or "employee"${isChangeLine(value) ? '; it is a change line ("op"): load a changes file with --mode changes' : ""}`,
   );
 }
 

@@ -8,6 +8,7 @@ import { z } from "zod";
 import {
   type DataFile,
   DataFileError,
+  isChangeLine,
   ndjsonEntry,
   notAnEntry,
   parseDataFile,
@@ -112,6 +113,23 @@ async function isNdjson(open: OpenBytes, signal?: AbortSignal): Promise<boolean>
     throw error;
   }
   throw new DataFileError("data file", null, "is empty; expected JSON {persons, employees} or NDJSON");
+}
+
+/**
+ * Whether the file's first non-blank line is a change line (`{"op": …}`): a changes file, the one
+ * mode such a file can be loaded in. A first line that is no JSON, or over the line limit, is not.
+ */
+export async function startsWithChangeLine(open: OpenBytes, signal?: AbortSignal): Promise<boolean> {
+  try {
+    for await (const { text } of lines(open, START, signal)) {
+      const first = parseJson(text);
+      return first.ok && isChangeLine(first.value);
+    }
+  } catch (error) {
+    if (error instanceof LineTooLongError) return false;
+    throw error;
+  }
+  return false;
 }
 
 async function readWhole(open: OpenBytes, signal?: AbortSignal): Promise<string> {

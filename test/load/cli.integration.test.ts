@@ -114,6 +114,54 @@ describe("npm run load against a running engine", () => {
     expect(await personsFound(directory(), ["beta"])).toEqual([{ id: P(3), employments: [E(3)] }]);
   });
 
+  it("loads a file whose first line is a change line as a changes file, saying so; --mode still chooses", async () => {
+    const lines = [
+      upsertPerson(person(3)),
+      upsertEmployee(employee(3, { personId: P(3), companyId: "beta" })),
+    ];
+    const file = await fileWith(ndjson(lines));
+    const before = await seen(directory());
+    for (const mode of ["merge", "snapshot"]) {
+      const refused = await loadCli(file, "--mode", mode);
+      expect({ code: refused.code, last: lastLine(refused.stderr) }).toEqual({
+        code: 1,
+        last:
+          'load: refused, nothing changed: line 1: expected an object with one key, "person" or "employee"; ' +
+          'it is a change line ("op"): load a changes file with --mode changes',
+      });
+    }
+    expect(await seen(directory())).toEqual(before);
+    const { code, stdout, stderr } = await loadCli(file);
+    expect(code).toBe(0);
+    expect(stderr.split("\n")[0]).toBe(
+      `treating ${file} as a changes file (its first line is a change line); give --mode to choose`,
+    );
+    expect(stdout).toMatch(new RegExp(`^applied ${escaped(file)} \\(changes\\): 2 in the file, 2 changed`));
+    expect(await personsFound(directory(), ["beta"])).toEqual([{ id: P(3), employments: [E(3)] }]);
+  });
+
+  it("loads a file whose first line is a record in merge, saying nothing of its mode", async () => {
+    const file = await fileWith(ndjson([{ person: person(3) }]));
+    const { code, stdout, stderr } = await loadCli(file);
+    expect(code).toBe(0);
+    expect(stderr).not.toContain("treating");
+    expect(stdout).toMatch(new RegExp(`^applied ${escaped(file)} \\(merge\\): 1 in the file`));
+  });
+
+  it("prints a file's field name and a missing file's name with their controls escaped", async () => {
+    const hostile = "x\x1b[2J\r\x07\u202e";
+    const file = await fileWith(ndjson([{ person: { ...person(3), [hostile]: 1 } }]));
+    const refused = await loadCli(file);
+    expect(refused.code).toBe(1);
+    expect(lastLine(refused.stderr)).toContain("x\\x1b[2J\\r\\x07\\u202e");
+    const missing = await loadCli(`${file}${hostile}`);
+    expect(missing.code).toBe(1);
+    for (const { stderr } of [refused, missing]) {
+      expect(stderr.replaceAll("\n", "")).not.toMatch(/\p{Cc}|\u202e/u);
+      expect(stderr.trimEnd().split("\n")).toHaveLength(1);
+    }
+  });
+
   it("refuses a malformed file naming the line and the field, exit 1, nothing changed", async () => {
     const before = await seen(directory());
     const file = await fileWith(
