@@ -27,6 +27,7 @@ import { runScaleBenchmark } from "../bench/scale-run.js";
 import { DEMO_LIMITS } from "../directory/demo-data.js";
 import type { EngineName } from "../local/engines.js";
 import { type CommandLine, choiceOption, cli, UsageError, wholeNumberOption } from "./args.js";
+import { printLines, say, sayLines } from "./terminal-text.js";
 
 const USAGE = `usage: npm run bench -- [--profile queries|loads|scale] [--records N] [--companies N] [--seed S] [--engine dynalite|ddblocal] [--engine-dir DIR] [--out FILE] [--no-bundles] [--no-naive] [--rss-only]
 
@@ -90,9 +91,9 @@ async function runLoads(values: Values, engine: EngineName, progress: Progress):
     engine,
     rssOnly: values["rss-only"] === true,
     progress,
-    onCase: (measured) => process.stderr.write(`measured: ${JSON.stringify(measured)}\n`),
+    onCase: (measured) => say(`measured: ${JSON.stringify(measured)}`),
   });
-  process.stdout.write(formatLoadsReport(report));
+  printLines(formatLoadsReport(report));
   writeJson(values.out, report);
 }
 
@@ -100,7 +101,7 @@ async function runLoads(values: Values, engine: EngineName, progress: Progress):
 function stopOnInterrupt(): AbortSignal {
   const stop = new AbortController();
   const suspend = () => {
-    process.stderr.write("\nsuspending the load at its next chunk (again to end at once)\n");
+    sayLines("\nsuspending the load at its next chunk (again to end at once)");
     stop.abort();
   };
   process.once("SIGINT", suspend).once("SIGTERM", suspend);
@@ -130,13 +131,13 @@ async function main({ values }: CommandLine<typeof OPTIONS>): Promise<void> {
     const report = await runScaleBenchmark({
       ...common,
       dataset: datasetOf(values, SCALE_DATASET),
-      onMeasured: (part, figures) => process.stderr.write(`measured ${part}: ${JSON.stringify(figures)}\n`),
+      onMeasured: (part, figures) => say(`measured ${part}: ${JSON.stringify(figures)}`),
     });
-    process.stdout.write(formatScaleReport(report));
+    printLines(formatScaleReport(report));
     return writeJson(values.out, report);
   }
   const report = await runBenchmark({ ...common, dataset: datasetOf(values, DEFAULT_DATASET) });
-  process.stdout.write(formatReport(report));
+  printLines(formatReport(report));
   writeJson(values.out, report);
 }
 

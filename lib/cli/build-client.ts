@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { cli } from "./args.js";
 import { checkClientDeclarations, clientDeclarations } from "./client-declarations.js";
+import { say } from "./terminal-text.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const ENTRY = join(ROOT, "lib/client/index.ts");
@@ -36,7 +37,7 @@ cli({ name: "build:client", usage: USAGE, options: { out: { type: "string" } } }
   writeFileSync(join(out, "package.json"), `${JSON.stringify(manifest(version), null, 2)}\n`);
   writeFileSync(join(out, "README.md"), README);
   checkClientDeclarations(out);
-  console.error(`wrote ${NAME} ${version} to ${out}`);
+  say(`wrote ${NAME} ${version} to ${out}`);
 });
 
 /** Never deletes a folder that is not an earlier build. */

@@ -18,6 +18,7 @@ import {
   demoDataChunks,
 } from "../directory/demo-data.js";
 import { type CommandLine, cli, type OptionValues, required, wholeNumberOption } from "./args.js";
+import { say } from "./terminal-text.js";
 
 const USAGE = `usage: npm run demo-data -- --companies N --employees M [--seed S] --out FILE [--ndjson]
 
@@ -55,7 +56,7 @@ async function main({ values }: CommandLine<typeof OPTIONS>): Promise<void> {
   await pipeline(Readable.from(chunks), target);
   const companies = demoCompanyIds(options.companies);
   const shown = companies.length > 10 ? `${companies.slice(0, 10).join(", ")}, …` : companies.join(", ");
-  console.error(
+  say(
     `demo-data: wrote ${summary.persons} persons and ${summary.employees} employee records ` +
       `(${companies.length} companies: ${shown}; seed ${options.seed}) to ${options.out}`,
   );

@@ -5,10 +5,11 @@
  * tries again.
  */
 import { ensureDynamoDbLocalJar } from "../local/ddblocal-jar.js";
+import { say } from "./terminal-text.js";
 
 try {
   await ensureDynamoDbLocalJar();
 } catch (error) {
   const reason = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`warning: DynamoDB Local was not fetched (${reason}); tests on it will fail\n`);
+  say(`warning: DynamoDB Local was not fetched (${reason}); tests on it will fail`);
 }

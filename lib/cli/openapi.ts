@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { openApiDocument } from "../openapi/document.js";
 import { fieldTablesMarkdown, withFieldTables } from "../openapi/field-tables.js";
 import { cli } from "./args.js";
+import { say } from "./terminal-text.js";
 
 const OPENAPI_FILE = fileURLToPath(new URL("../../openapi.json", import.meta.url));
 const PARTNER_GUIDE = fileURLToPath(new URL("../../docs/partners.md", import.meta.url));
@@ -22,7 +23,7 @@ cli({ name: "openapi", usage: USAGE, options: {} }, async () => {
   const document = `${JSON.stringify(openApiDocument(), null, 2)}\n`;
   const guide = withFieldTables(readFileSync(PARTNER_GUIDE, "utf8"), fieldTablesMarkdown());
   writeFileSync(OPENAPI_FILE, document);
-  console.error(`wrote ${OPENAPI_FILE}`);
+  say(`wrote ${OPENAPI_FILE}`);
   writeFileSync(PARTNER_GUIDE, guide);
-  console.error(`wrote the field tables of ${PARTNER_GUIDE}`);
+  say(`wrote the field tables of ${PARTNER_GUIDE}`);
 });

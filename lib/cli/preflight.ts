@@ -10,6 +10,7 @@ import { DEPLOYED_STAGES } from "../stages.js";
 import { cli, UsageError } from "./args.js";
 import { resultLine, runPreflight } from "./preflight-checks.js";
 import { deployedStage } from "./stage-resources.js";
+import { print } from "./terminal-text.js";
 
 const USAGE = `usage: npm run preflight -- --stage ${DEPLOYED_STAGES.join("|")}
 
@@ -28,6 +29,6 @@ cli({ name: "preflight", usage: USAGE, options: { stage: { type: "string" } } },
     throw error;
   }
   const results = await runPreflight(inputs);
-  for (const result of results) console.log(resultLine(result));
+  for (const result of results) print(resultLine(result));
   if (results.some((result) => !result.ok)) process.exitCode = 1;
 });

@@ -4,7 +4,8 @@
  * bidirectional override (U+202E) or a line separator in it would act on the terminal or reorder
  * the line instead of showing. Every such character is printed as a visible escape: `\x1b`, `\r`,
  * `\u202e`; in JSON output always `\u…`, so a JSON line stays valid JSON. Each tool prints through
- * `say` (stderr: what happened), `print` and `printJson` (stdout: the answer).
+ * `say` (stderr: what happened), `print` and `printJson` (stdout: the answer), or `sayLines` and
+ * `printLines` for a report or banner of several lines (test/repo/terminal-output.test.ts checks).
  */
 import { UNPRINTABLE_CHARACTER } from "../keys/partner-name.js";
 
@@ -50,6 +51,12 @@ export function writeLine(stream: OutputStream, text: string): void {
   stream.write(`${terminalText(text)}\n`);
 }
 
+/** Writes `text`, a report of several lines, each line escaped: only its own line breaks act. */
+export function writeLines(stream: OutputStream, text: string): void {
+  const lines = text.endsWith("\n") ? text.slice(0, -1) : text;
+  stream.write(`${lines.split("\n").map(terminalText).join("\n")}\n`);
+}
+
 /** Writes `value` as JSON on one line (several with `indent`), escaped. */
 export function writeJson(stream: OutputStream, value: unknown, indent?: number): void {
   stream.write(`${terminalJson(value, indent)}\n`);
@@ -63,3 +70,9 @@ export const print = (text: string): void => writeLine(process.stdout, text);
 
 /** JSON on stdout: the command's answer. */
 export const printJson = (value: unknown, indent?: number): void => writeJson(process.stdout, value, indent);
+
+/** Lines on stderr: a tool's progress report or notice of several lines. */
+export const sayLines = (text: string): void => writeLines(process.stderr, text);
+
+/** Lines on stdout: a tool's report, table or banner. */
+export const printLines = (text: string): void => writeLines(process.stdout, text);

@@ -3,12 +3,13 @@
  * at the run's end, or once on Ctrl-C, which then exits 130. Ctrl-C may come twice (from the
  * terminal, and relayed by a parent): the first one cleans up.
  */
+import { say } from "../cli/terminal-text.js";
 export class Cleanups {
   private readonly steps: (() => Promise<void>)[] = [];
   private interrupted: Promise<void> | undefined;
   private readonly onInterrupt = () => {
     if (this.interrupted) return;
-    process.stderr.write("interrupted: cleaning up…\n");
+    say("interrupted: cleaning up…");
     this.interrupted = this.run().finally(() => process.exit(130));
   };
 

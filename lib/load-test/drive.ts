@@ -4,6 +4,7 @@
  * report holds every check of verdict.ts.
  */
 import autocannon, { type AutocannonResult } from "autocannon";
+import { say } from "../cli/terminal-text.js";
 import type { LoadReport } from "./report.js";
 import type { LoadTarget } from "./target.js";
 import {
@@ -83,8 +84,8 @@ async function drive(
   tallies: Map<string, Record<number, number>>,
 ): Promise<[AutocannonResult, AutocannonResult]> {
   const { duration, connections } = options;
-  process.stderr.write(
-    `loading for ${duration} s with ${connections} + ${THROTTLED_CONNECTIONS} (throttled key) connections…\n`,
+  say(
+    `loading for ${duration} s with ${connections} + ${THROTTLED_CONNECTIONS} (throttled key) connections…`,
   );
   return (await Promise.all([
     autocannon({

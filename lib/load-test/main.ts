@@ -19,6 +19,7 @@ import {
   wholeNumberOption,
 } from "../cli/args.js";
 import { refusedConnectionLine } from "../cli/directory-table.js";
+import { printLines, say } from "../cli/terminal-text.js";
 import { DEMO_LIMITS } from "../directory/demo-data.js";
 import { endpointsFile, readEndpoints } from "../local/endpoints-file.js";
 import { javaAvailable } from "../local/engines.js";
@@ -80,16 +81,13 @@ async function openTarget(
     const { server, recorded } = choice;
     const answered = await answers(server.url).catch((error: unknown) => {
       if (!recorded) throw error;
-      process.stderr.write(
-        `the npm start recorded in ${endpointsFile()} does not answer at ${server.url} (${failureLine(error)}); starting a server of its own\n`,
+      say(
+        `the npm start recorded in ${endpointsFile()} does not answer at ${server.url} (${failureLine(error)}); starting a server of its own`,
       );
       return false;
     });
     if (answered) {
-      if (recorded)
-        process.stderr.write(
-          `driving the running npm start at ${server.url} (--own-server: a server of its own)\n`,
-        );
+      if (recorded) say(`driving the running npm start at ${server.url} (--own-server: a server of its own)`);
       return runningTarget(server, THROTTLE, onCleanup);
     }
   }
@@ -119,7 +117,7 @@ async function main({ values }: CommandLine<typeof OPTIONS>): Promise<void> {
   try {
     const target = await openTarget(choice, values, cleanups.add);
     const report = await runLoad(target, options);
-    console.log(formatLoadReport(report));
+    printLines(formatLoadReport(report));
     if (values.out) writeFileSync(values.out, `${JSON.stringify(report, null, 2)}\n`);
     if (report.checks.some(failed)) process.exitCode = 1;
   } finally {

@@ -5,6 +5,7 @@
  */
 import { fork } from "node:child_process";
 import { once } from "node:events";
+import { say } from "../cli/terminal-text.js";
 import { TYPESCRIPT_NODE_OPTIONS } from "../cli/typescript-node.js";
 import type { EngineName } from "../local/engines.js";
 import type { ChildMessage, ParentMessage } from "./server.js";
@@ -46,9 +47,7 @@ function startChild(output: OwnServerOptions["output"]) {
 
 export async function ownServer(options: OwnServerOptions): Promise<LoadTarget> {
   const { records, companies, engine, throttle, output } = options;
-  process.stderr.write(
-    `starting the local service on ${engine} with ${records} records over ${companies} companies…\n`,
-  );
+  say(`starting the local service on ${engine} with ${records} records over ${companies} companies…`);
   const { child, request } = startChild(output);
   // Resolves once the child has exited and its output is read to the end.
   const closed = once(child, "close").catch(() => undefined);

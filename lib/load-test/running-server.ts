@@ -7,6 +7,7 @@
 import { OPERATIONS } from "../auth/operations.js";
 import { failureLine } from "../cli/args.js";
 import { keepKeyScopesAfterChange } from "../cli/key-scopes.js";
+import { say } from "../cli/terminal-text.js";
 import { generateApiKey } from "../keys/api-key.js";
 import { issueKey, type KeyTarget } from "../keys/key-admin.js";
 import { tableKeyTarget } from "../keys/table-target.js";
@@ -29,12 +30,12 @@ async function revokeAll(target: KeyTarget, keyIds: readonly string[], endpoint:
       left.push(`${keyId} (${failureLine(error)})`);
     });
   if (left.length > 0) {
-    process.stderr.write(
-      `warning: not revoked: ${left.join(", ")}; run \`npm run keys -- revoke KEY_ID --endpoint ${endpoint}\`\n`,
+    say(
+      `warning: not revoked: ${left.join(", ")}; run \`npm run keys -- revoke KEY_ID --endpoint ${endpoint}\``,
     );
     return;
   }
-  process.stderr.write(`revoked the load test's keys: ${keyIds.join(", ")}\n`);
+  say(`revoked the load test's keys: ${keyIds.join(", ")}`);
   await keepKeyScopesAfterChange(target, { endpoint });
 }
 
@@ -79,7 +80,7 @@ export async function runningTarget(
     issued.push(record.keyId);
     plain[spec.id] = plainKey;
   }
-  process.stderr.write(`issued the load test's keys on the running server: ${issued.join(", ")}\n`);
+  say(`issued the load test's keys on the running server: ${issued.join(", ")}`);
   scopesKept = keepKeyScopesAfterChange(target, { endpoint: server.dynamodb });
   await scopesKept;
   const { pid } = server;

@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net";
 import { createServer, Socket } from "node:net";
 import { delimiter } from "node:path";
 import { DynamoDBClient, type DynamoDBClientConfig, ListTablesCommand } from "@aws-sdk/client-dynamodb";
+import { say } from "../cli/terminal-text.js";
 import { base64Decoder } from "../store/dynamo-client.js";
 import { type DdbLocalJar, ensureDynamoDbLocalJar } from "./ddblocal-jar.js";
 import { LOOPBACK_MAIN_CLASS, type LoopbackLauncher, loopbackLauncher } from "./ddblocal-loopback.js";
@@ -333,8 +334,8 @@ export async function startDynamoDbLocal(
   const fetchMs = Math.round(performance.now() - fetchStart);
   const launcher = await loopbackLauncher(jar);
   if ("unavailable" in launcher) {
-    process.stderr.write(
-      `DynamoDB Local will listen on every interface, not only 127.0.0.1: this Java cannot compile its launcher (${launcher.unavailable}); a JDK 17 can\n`,
+    say(
+      `DynamoDB Local will listen on every interface, not only 127.0.0.1: this Java cannot compile its launcher (${launcher.unavailable}); a JDK 17 can`,
     );
   }
 

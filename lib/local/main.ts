@@ -4,6 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { cli } from "../cli/args.js";
+import { print, printLines } from "../cli/terminal-text.js";
 import { type DataFile, DataFileError, parseDataFile } from "../directory/source.js";
 import { logger } from "../observability/logger.js";
 import { startupBanner } from "./banner.js";
@@ -67,7 +68,7 @@ async function main(): Promise<void> {
     );
   }
 
-  console.log(
+  printLines(
     startupBanner({
       url: service.url,
       stage: config.stage,
@@ -85,7 +86,7 @@ async function main(): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal} received, stopping`);
+    print(`${signal} received, stopping`);
     removeEndpoints(endpoints);
     await service.stop();
     await engine.stop();

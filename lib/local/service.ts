@@ -5,6 +5,7 @@
  */
 import { fileURLToPath } from "node:url";
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from "aws-lambda";
+import { print } from "../cli/terminal-text.js";
 import type { DataFile } from "../directory/source.js";
 import type { HttpHandler } from "../http/pipeline.js";
 import { JSON_CONTENT_TYPE } from "../http/response.js";
@@ -151,7 +152,6 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
 
     const openApi = servedOpenApiDocument(options.stage, table);
     const lines = options.requestLog === "lines";
-    const print = (line: string) => process.stdout.write(`${line}\n`);
     const gateway = createGateway({
       stage: options.stage,
       routes,

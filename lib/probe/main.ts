@@ -11,6 +11,7 @@
  */
 import { type CommandLine, cli, failureLine, type OptionValues, UsageError, urlOption } from "../cli/args.js";
 import { refusedConnectionLine } from "../cli/directory-table.js";
+import { print, printLines } from "../cli/terminal-text.js";
 import { Cleanups } from "../load-test/cleanups.js";
 import { ownServer } from "../load-test/own-server.js";
 import { runningTarget } from "../load-test/running-server.js";
@@ -118,7 +119,7 @@ async function main({ values }: CommandLine<typeof OPTIONS>): Promise<void> {
   const results: CaseResult[] = [];
   const report = (result: CaseResult) => {
     results.push(result);
-    console.log(formatCase(result).join("\n"));
+    printLines(formatCase(result).join("\n"));
   };
   try {
     const { target, own } = await openTarget(values, serverOutput, cleanups.add);
@@ -131,7 +132,7 @@ async function main({ values }: CommandLine<typeof OPTIONS>): Promise<void> {
       serverOutput: own ? serverOutput.text : undefined,
     };
     const where = own ? `${target.server}, at ${target.url}` : target.server;
-    console.log(`server: ${where}; DynamoDB at ${target.dynamodb}`);
+    print(`server: ${where}; DynamoDB at ${target.dynamodb}`);
     for (const run of [expandingNames, longName, twoAuthorizations, notUtf8, keyAsCompanyId, burst])
       report(await run(context));
     report(
@@ -148,7 +149,7 @@ async function main({ values }: CommandLine<typeof OPTIONS>): Promise<void> {
     await cleanups.close();
   }
   const failures = results.filter((result) => !casePassed(result)).length;
-  console.log(
+  printLines(
     failures === 0
       ? `\nall ${results.length} cases passed`
       : `\n${failures} of ${results.length} cases failed`,

@@ -1,4 +1,4 @@
-import { terminalJson, terminalText, writeJson, writeLine } from "../../lib/cli/terminal-text.js";
+import { terminalJson, terminalText, writeJson, writeLine, writeLines } from "../../lib/cli/terminal-text.js";
 
 /** Every character a terminal acts on or reorders, as the tools must never print it. */
 const HOSTILE = [
@@ -67,5 +67,15 @@ describe("writeLine and writeJson", () => {
     writeLine(stream, "line\nbreak\u202e");
     writeJson(stream, { name: "\u202e" });
     expect(written).toEqual(["line\\nbreak\\u202e\n", '{"name":"\\u202e"}\n']);
+  });
+});
+
+describe("writeLines", () => {
+  it("keeps a report's own line breaks and escapes everything else in each line", () => {
+    const written: string[] = [];
+    const stream = { write: (text: string) => written.push(text) };
+    writeLines(stream, "report\n\u001b[2Jname: Acme\u202e\r\n");
+    writeLines(stream, "\nlast");
+    expect(written).toEqual(["report\n\\x1b[2Jname: Acme\\u202e\\r\n", "\nlast\n"]);
   });
 });
