@@ -11,6 +11,7 @@ import { authorizeHeader } from "../lib/auth/authorize.js";
 import { cachedKeyLookup } from "../lib/auth/key-lookup-cache.js";
 import { allowPolicy, methodArnStage } from "../lib/auth/policy.js";
 import { toAuthorizerContext } from "../lib/auth/principal.js";
+import { callerText } from "../lib/observability/caller-text.js";
 import { logger } from "../lib/observability/logger.js";
 import { countUnknownKey } from "../lib/observability/metrics.js";
 import { boundedClientConfig, sharedDocumentClient, tableNameFromEnv } from "../lib/store/dynamo-client.js";
@@ -46,8 +47,11 @@ async function authorize(event: APIGatewayTokenAuthorizerEvent): Promise<APIGate
     throw new Error("Unauthorized");
   }
   const { record } = outcome;
-  logger.info("key accepted", { keyId: record.keyId, partner: record.partner });
-  return allowPolicy(event.methodArn, toAuthorizerContext(record), record.usageKey);
+  // The partner name is operator text, which may hold anything (a key, 20,000 characters): logged
+  // here, and by API Gateway's access log from the context, which can neither redact nor cut it.
+  const partner = callerText(record.partner);
+  logger.info("key accepted", { keyId: record.keyId, partner });
+  return allowPolicy(event.methodArn, toAuthorizerContext({ ...record, partner }), record.usageKey);
 }
 
 export const handler = middy(authorize).use(

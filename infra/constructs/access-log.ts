@@ -7,7 +7,8 @@
  * No caller text at all: API Gateway can neither redact nor cut a value, so the path is logged as
  * the matched resource's template (`$context.resourcePath`, e.g. `/v1/companies/{companyId}/hello`)
  * and never as sent (`$context.path` would log a key pasted as a company id), and the User-Agent
- * header is left out.
+ * header is left out. The partner name, operator text, is the one the authorizer's context gives:
+ * already redacted, escaped and cut (functions/authorizer.ts).
  */
 
 interface Field {

@@ -37,6 +37,7 @@ interface KeyThrottle {
 export interface AuthorizerContext {
   [name: string]: string;
   keyId: string;
+  /** As logs show it (callerText): API Gateway's access log quotes it as it is. */
   partner: string;
   operations: string;
   companies: string;

@@ -1,7 +1,9 @@
 /**
- * The one way caller-supplied text (a company id, a field name, a path, a reason quoting them) gets
- * into a log line or an error: anything shaped like a key redacted, and cut to a bounded length,
- * so a key sent in the wrong place never reaches a log and a 1 MiB value costs a short line.
+ * The one way caller- or operator-supplied text (a company id, a field name, a path, a partner name,
+ * a reason quoting them) gets into a log line or an error: anything shaped like a key redacted, cut
+ * to a bounded length, and the characters that would hide or reorder what a reader sees escaped,
+ * so a key sent in the wrong place never reaches a log, a 1 MiB value costs a short line, and a
+ * line shows what was sent.
  */
 import { KEY_TEXT_SPLIT_CHARS, redactApiKeys } from "../keys/api-key.js";
 
@@ -26,10 +28,44 @@ export function cutCallerText(text: string, maxChars: number): string {
 }
 
 /**
- * `text` cut to MAX_CALLER_TEXT_CHARS characters (the marker gives the full length), then redacted.
- * Cutting first keeps the work bounded, and the cut never leaves part of a key readable.
+ * Characters that hide, or change how a terminal or log viewer shows the text around them: controls
+ * (C0, DEL, C1), format characters (bidi embeddings, overrides, isolates and marks; zero-width
+ * ones), line and paragraph separators, and lone surrogates.
+ */
+const UNSAFE_TO_SHOW = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
+/** The same, less what JSON.stringify escapes itself (C0 controls, lone surrogates). */
+const RAW_IN_JSON = /[\u007f-\u009f\p{Cf}\p{Zl}\p{Zp}]/gu;
+
+/** Each UTF-16 unit of `chars` as `\uXXXX`, as JSON would write it. */
+function escaped(chars: string): string {
+  let out = "";
+  for (let at = 0; at < chars.length; at++) out += `\\u${chars.charCodeAt(at).toString(16).padStart(4, "0")}`;
+  return out;
+}
+
+/** `text` with every character that could hide or reorder what is shown written as `\uXXXX`. */
+function escapeUnsafeCharacters(text: string): string {
+  return text.replace(UNSAFE_TO_SHOW, escaped);
+}
+
+/**
+ * `text` cut to MAX_CALLER_TEXT_CHARS characters (the marker gives the full length), then redacted,
+ * then escaped (escapeUnsafeCharacters). Cutting first keeps the work bounded, and the cut never
+ * leaves part of a key readable.
  */
 export function callerText(text: string): string {
-  if (text.length <= MAX_CALLER_TEXT_CHARS) return redactApiKeys(text);
-  return `${redactApiKeys(cutCallerText(text, MAX_CALLER_TEXT_CHARS))}…[cut: ${text.length} characters in all]`;
+  if (text.length <= MAX_CALLER_TEXT_CHARS) return escapeUnsafeCharacters(redactApiKeys(text));
+  const cut = redactApiKeys(cutCallerText(text, MAX_CALLER_TEXT_CHARS));
+  return `${escapeUnsafeCharacters(cut)}…[cut: ${text.length} characters in all]`;
+}
+
+/**
+ * What the service logger writes for every string in a line (lib/observability/logger.ts): what
+ * JSON would leave raw escaped, so no line hides or reorders its text, even text no call site
+ * passed through callerText (an error's message and stack). It neither cuts (a stack keeps its
+ * lines) nor redacts (the key search costs time by the character): caller text gets callerText
+ * where it enters a line.
+ */
+export function loggedString(text: string): string {
+  return text.replace(RAW_IN_JSON, escaped);
 }

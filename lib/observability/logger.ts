@@ -3,9 +3,11 @@
  * Powertools' `injectLambdaContext` on the service logger, so lines carry `cold_start` and
  * `function_request_id`. Each request logs through a child logger that carries its request ID and
  * route: the local server runs many requests in one process, so per-request keys must not live on
- * the shared instance.
+ * the shared instance. Every string in a line passes `loggedString`: text no call site passed
+ * through callerText still holds no character that hides or reorders the line.
  */
 import { Logger } from "@aws-lambda-powertools/logger";
+import { loggedString } from "./caller-text.js";
 
 const SERVICE_NAME = "partner-directory";
 
@@ -37,6 +39,8 @@ class ServiceLogger extends Logger {
 
 export const logger: Logger = new ServiceLogger({
   serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? SERVICE_NAME,
+  // Children are made with their parent's replacer.
+  jsonReplacerFn: (_key, value) => (typeof value === "string" ? loggedString(value) : value),
 });
 
 export type { Logger };

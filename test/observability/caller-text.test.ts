@@ -1,7 +1,7 @@
 import { crc32 } from "node:zlib";
 import fc from "fast-check";
 import { generateApiKey } from "../../lib/keys/api-key.js";
-import { callerText, MAX_CALLER_TEXT_CHARS } from "../../lib/observability/caller-text.js";
+import { callerText, loggedString, MAX_CALLER_TEXT_CHARS } from "../../lib/observability/caller-text.js";
 
 const KEY = generateApiKey("live");
 
@@ -47,11 +47,60 @@ describe("callerText", () => {
     expect(shown).toContain("…[cut:");
   });
 
+  it.each([
+    ["a bidi override", "\u202e", "\\u202e"],
+    ["bidi isolates", "\u2066\u2067\u2068\u2069", "\\u2066\\u2067\\u2068\\u2069"],
+    [
+      "bidi embeddings and marks",
+      "\u202a\u202b\u202c\u202d\u200e\u200f\u061c",
+      "\\u202a\\u202b\\u202c\\u202d\\u200e\\u200f\\u061c",
+    ],
+    ["C0 controls", "\u0000\t\n\r\u001b", "\\u0000\\u0009\\u000a\\u000d\\u001b"],
+    ["DEL and C1 controls", "\u007f\u0085\u009b", "\\u007f\\u0085\\u009b"],
+    ["line and paragraph separators", "\u2028\u2029", "\\u2028\\u2029"],
+    ["zero-width characters", "\u200b\u200d\ufeff", "\\u200b\\u200d\\ufeff"],
+    ["lone surrogates", "\ud800x\udc00", "\\ud800x\\udc00"],
+  ])("escapes %s as \\uXXXX", (_, raw, shown) => {
+    expect(callerText(`a${raw}b`)).toBe(`a${shown}b`);
+  });
+
+  it("leaves printable text of any script, emoji included, as it is", () => {
+    const text = "Zoë Åström 山田 محمد 😀 — “quoted” \\u202e";
+    expect(callerText(text)).toBe(text);
+  });
+
+  it("escapes after the cut, so the marker still gives the length as sent", () => {
+    const text = "\u202e".repeat(MAX_CALLER_TEXT_CHARS + 1);
+    expect(callerText(text)).toBe(
+      `${"\\u202e".repeat(MAX_CALLER_TEXT_CHARS)}…[cut: ${text.length} characters in all]`,
+    );
+  });
+
   it("never ends on half a surrogate pair", () => {
     const text = `${"a".repeat(MAX_CALLER_TEXT_CHARS - 1)}😀${"a".repeat(10)}`;
     const shown = callerText(text);
     expect(shown.startsWith(`${"a".repeat(MAX_CALLER_TEXT_CHARS - 1)}…`)).toBe(true);
     expect(shown.isWellFormed()).toBe(true);
+  });
+});
+
+describe("loggedString: every string of a log line", () => {
+  it("escapes what JSON would write raw, without cutting", () => {
+    const long = "s".repeat(10_000);
+    expect(loggedString(`${long} \u202e\u2066\u2028\u0085\u200b`)).toBe(
+      `${long} \\u202e\\u2066\\u2028\\u0085\\u200b`,
+    );
+  });
+
+  it("leaves to JSON the controls it escapes itself, so a stack keeps its lines", () => {
+    const stack = "Error: x\n    at f (file.ts:1:2)\t";
+    expect(loggedString(stack)).toBe(stack);
+    expect(JSON.stringify(loggedString(stack))).not.toMatch(/[\n\t]/);
+  });
+
+  it("is the same again on callerText's output", () => {
+    const shown = callerText(`${KEY} \u202e\n${"x".repeat(300)}`);
+    expect(loggedString(shown)).toBe(shown);
   });
 });
 
