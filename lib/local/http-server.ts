@@ -1,12 +1,13 @@
 /**
  * Serves a local gateway over HTTP on 127.0.0.1. Requests Node itself refuses (malformed, a request
  * line and headers over Node's limit, no Host, an unsupported Expect) get contract answers too
- * (lib/local/refusals.ts), never Node's bare status.
+ * (lib/local/refusals.ts), never Node's bare status, and so does a CONNECT, never a closed socket.
  */
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
+import type { APIGatewayProxyResult } from "aws-lambda";
 import { jsonResponse } from "../http/response.js";
 import { GATEWAY_MAX_BODY_BYTES, type GatewayRequest, type GatewayResponse } from "./gateway.js";
 import {
@@ -55,24 +56,32 @@ function writeResponse(res: ServerResponse, status: number, headers: Record<stri
   res.end(body);
 }
 
+type Gateway = (request: GatewayRequest) => Promise<GatewayResponse>;
+
+/** The gateway's view of a request Node parsed. */
+function gatewayRequest(req: IncomingMessage, body: Buffer, tooLarge: boolean): GatewayRequest {
+  const url = new URL(req.url ?? "/", "http://localhost");
+  return {
+    method: req.method ?? "GET",
+    path: url.pathname,
+    query: url.search.slice(1),
+    headers: req.headersDistinct as Record<string, string[]>,
+    body,
+    bodyTooLarge: tooLarge,
+    sourceIp: req.socket.remoteAddress ?? "127.0.0.1",
+  };
+}
+
+/** The answer when the gateway could not be asked (it answers its own failures). */
+function internalError(): APIGatewayProxyResult {
+  return jsonResponse(500, { error: "internal_error" }, { "x-request-id": randomUUID() });
+}
+
 /** Hands a request to the gateway and writes its answer. */
-async function forward(
-  gateway: (request: GatewayRequest) => Promise<GatewayResponse>,
-  req: IncomingMessage,
-  res: ServerResponse,
-) {
+async function forward(gateway: Gateway, req: IncomingMessage, res: ServerResponse) {
   try {
-    const url = new URL(req.url ?? "/", "http://localhost");
     const { body, tooLarge } = await readBody(req);
-    const response = await gateway({
-      method: req.method ?? "GET",
-      path: url.pathname,
-      query: url.search.slice(1),
-      headers: req.headersDistinct as Record<string, string[]>,
-      body,
-      bodyTooLarge: tooLarge,
-      sourceIp: req.socket.remoteAddress ?? "127.0.0.1",
-    });
+    const response = await gateway(gatewayRequest(req, body, tooLarge));
     writeResponse(res, response.status, response.headers, response.body);
   } catch {
     // The gateway answers every failure itself; this is only a broken connection.
@@ -80,8 +89,22 @@ async function forward(
       res.destroy();
       return;
     }
-    const response = jsonResponse(500, { error: "internal_error" }, { "x-request-id": randomUUID() });
+    const response = internalError();
     writeResponse(res, 500, response.headers as Record<string, string>, response.body);
+  }
+}
+
+/**
+ * A CONNECT, which Node hands over with the bare socket (and, with no listener, closes unanswered).
+ * Nothing is tunnelled: the gateway answers it as any method no route serves (its usual target, an
+ * authority such as `example.com:443`, is no route's path: 404), and the connection closes.
+ */
+async function answerConnect(gateway: Gateway, req: IncomingMessage): Promise<APIGatewayProxyResult> {
+  try {
+    const { status, headers, body } = await gateway(gatewayRequest(req, Buffer.alloc(0), false));
+    return { statusCode: status, headers, body };
+  } catch {
+    return internalError();
   }
 }
 
@@ -137,6 +160,15 @@ export async function serveGateway(
   server.on("checkExpectation", (req: IncomingMessage, res: ServerResponse) => {
     req.resume();
     answerRefusal(res, UNSUPPORTED_EXPECT);
+  });
+  server.on("connect", async (req: IncomingMessage, socket: Duplex) => {
+    // Node took its own error listener off the socket with its parser.
+    socket.on("error", () => socket.destroy());
+    const response =
+      req.httpVersion === "1.1" && req.headers.host === undefined
+        ? refuse(MISSING_HOST)
+        : await answerConnect(gateway, req);
+    socket.end(rawHttpResponse(response), () => socket.destroy());
   });
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
     // As Node's own handler: answer only a live socket that no other response has started on.

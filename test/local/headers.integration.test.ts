@@ -1,8 +1,8 @@
 /**
  * The headers of every answer of the local server, over HTTP: `Cache-Control: no-store` and
  * `X-Content-Type-Options: nosniff` on all of them (the functions', the gateway's own, and Node's
- * refusals), `WWW-Authenticate: Bearer` on 401, `Allow` on 405. Requests no HTTP client would send
- * are written to the socket as bytes.
+ * refusals), `WWW-Authenticate: Bearer` on 401, `Allow` on 405; and the answer to each method no
+ * route serves, CONNECT included. Requests no HTTP client would send are written to the socket as bytes.
  */
 import { generateApiKey } from "../../lib/keys/api-key.js";
 import { type Engine, startDynalite } from "../../lib/local/engines.js";
@@ -154,6 +154,80 @@ function expectRefusal(response: SocketResponse | undefined, status: number, mes
   expect(response.headers.get("x-request-id")).toMatch(UUID);
   expectStandardHeaders(status, response.headers);
 }
+
+/** The access log's lines ("api access") written since the output was last cleared. */
+function accessLines(): Record<string, unknown>[] {
+  return output
+    .join("")
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((line) => line.message === "api access");
+}
+
+describe("methods no route serves, CONNECT included", () => {
+  function expectError(response: SocketResponse | undefined, status: number, error: string): void {
+    expect(response?.status).toBe(status);
+    if (!response) return;
+    expect(JSON.parse(response.body)).toEqual({ error });
+    expect(response.headers.get("x-request-id")).toMatch(UUID);
+    expectStandardHeaders(status, response.headers);
+  }
+
+  it.each([
+    ["an authority, as a tunnel asks", "example.com:443", 404, "not_found", null],
+    ["a search path", "/v1/persons/search", 405, "method_not_allowed", "POST"],
+    ["the greeting's path", HELLO, 405, "method_not_allowed", "GET"],
+  ])(
+    "CONNECT to %s (%s): %i %s, logged, then the connection closes",
+    async (_, target, status, error, allow) => {
+      output.length = 0;
+      const host = target.startsWith("/") ? HOST : `Host: ${target}\r\n`;
+      const responses = await exchange(port, [
+        `CONNECT ${target} HTTP/1.1\r\n${host}Authorization: Bearer ${KEYS.full}\r\n\r\ntunnelled bytes`,
+      ]);
+      expect(responses).toHaveLength(1);
+      expectError(responses[0], status, error);
+      expect(responses[0]?.headers.get("connection")).toBe("close");
+      expect(responses[0]?.headers.get("allow")).toBe(allow);
+      expect(accessLines()).toEqual([
+        expect.objectContaining({
+          requestId: responses[0]?.headers.get("x-request-id"),
+          httpMethod: "CONNECT",
+          status,
+        }),
+      ]);
+    },
+  );
+
+  it("CONNECT over HTTP/1.1 without Host: 400, as any request", async () => {
+    const [response] = await exchange(port, ["CONNECT example.com:443 HTTP/1.1\r\n\r\n"]);
+    expectRefusal(response, 400, /Host header/);
+  });
+
+  it.each(["TRACE", "OPTIONS", "PATCH", "PUT", "DELETE", "PROPFIND", "QUERY", "M-SEARCH"])(
+    "%s: 405 with Allow on a route's path, 404 elsewhere, each logged",
+    async (method) => {
+      output.length = 0;
+      const [onRoute, elsewhere] = await exchange(port, [
+        `${method} ${HELLO} HTTP/1.1\r\n${HOST}Authorization: Bearer ${KEYS.full}\r\n\r\n`,
+        `${method} /v1/nothing HTTP/1.1\r\n${HOST}Connection: close\r\n\r\n`,
+      ]);
+      expectError(onRoute, 405, "method_not_allowed");
+      expect(onRoute?.headers.get("allow")).toBe("GET");
+      expectError(elsewhere, 404, "not_found");
+      expect(accessLines().map((line) => [line.httpMethod, line.status])).toEqual([
+        [method, 405],
+        [method, 404],
+      ]);
+    },
+  );
+
+  it("a method Node's parser does not know: 400, as any malformed request line", async () => {
+    const [response] = await exchange(port, [`BREW ${HELLO} HTTP/1.1\r\n${HOST}\r\n`]);
+    expectRefusal(response, 400, /^malformed HTTP request$/);
+  });
+});
 
 describe("what Node refuses before the gateway", () => {
   it.each([
