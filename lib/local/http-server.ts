@@ -16,6 +16,7 @@ import {
   type Refusal,
   rawHttpResponse,
   refusalResponse,
+  UNPARSABLE_TARGET,
   UNSUPPORTED_EXPECT,
 } from "./refusals.js";
 
@@ -58,9 +59,20 @@ function writeResponse(res: ServerResponse, status: number, headers: Record<stri
 
 type Gateway = (request: GatewayRequest) => Promise<GatewayResponse>;
 
-/** The gateway's view of a request Node parsed. */
+const BASE_URL = "http://localhost";
+
+/**
+ * What refuses a request Node parsed before the gateway sees it: no Host over HTTP/1.1, or a target
+ * that is no URL (Node lets `http://[bad/` and a port over 65535 through).
+ */
+function refusalOf(req: IncomingMessage): Refusal | undefined {
+  if (req.httpVersion === "1.1" && req.headers.host === undefined) return MISSING_HOST;
+  return URL.canParse(req.url ?? "/", BASE_URL) ? undefined : UNPARSABLE_TARGET;
+}
+
+/** The gateway's view of a request Node parsed (refusalOf found nothing to refuse). */
 function gatewayRequest(req: IncomingMessage, body: Buffer, tooLarge: boolean): GatewayRequest {
-  const url = new URL(req.url ?? "/", "http://localhost");
+  const url = new URL(req.url ?? "/", BASE_URL);
   return {
     method: req.method ?? "GET",
     path: url.pathname,
@@ -143,16 +155,17 @@ export async function serveGateway(
   // The response under way on each connection: a refusal must not be written into one already started.
   const inFlight = new WeakMap<Duplex, ServerResponse>();
 
-  // Host is checked below, so that its absence gets a contract answer too.
+  // Host is checked below (refusalOf), so that its absence gets a contract answer too.
   const server = createServer({ requireHostHeader: false }, async (req, res) => {
     inFlight.set(req.socket, res);
     res.once("close", () => {
       if (inFlight.get(req.socket) === res) inFlight.delete(req.socket);
     });
-    if (req.httpVersion === "1.1" && req.headers.host === undefined) {
+    const refusal = refusalOf(req);
+    if (refusal) {
       req.resume();
       res.shouldKeepAlive = false;
-      answerRefusal(res, MISSING_HOST);
+      answerRefusal(res, refusal);
       return;
     }
     await forward(gateway, req, res);
@@ -164,10 +177,8 @@ export async function serveGateway(
   server.on("connect", async (req: IncomingMessage, socket: Duplex) => {
     // Node took its own error listener off the socket with its parser.
     socket.on("error", () => socket.destroy());
-    const response =
-      req.httpVersion === "1.1" && req.headers.host === undefined
-        ? refuse(MISSING_HOST)
-        : await answerConnect(gateway, req);
+    const refusal = refusalOf(req);
+    const response = refusal ? refuse(refusal) : await answerConnect(gateway, req);
     socket.end(rawHttpResponse(response), () => socket.destroy());
   });
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {

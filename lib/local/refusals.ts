@@ -36,6 +36,13 @@ export const MISSING_HOST: Refusal = {
   cause: "missing Host header",
 };
 
+/** A request target Node lets through that is no URL (`http://[bad/`): malformed, as Node's own. */
+export const UNPARSABLE_TARGET: Refusal = {
+  status: 400,
+  message: "malformed HTTP request",
+  cause: "request target is not a URL",
+};
+
 /** An `Expect` other than `100-continue` (Node's default would answer a bare 417). */
 export const UNSUPPORTED_EXPECT: Refusal = {
   status: 417,

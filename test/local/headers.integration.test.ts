@@ -245,6 +245,9 @@ describe("what Node refuses before the gateway", () => {
     ["a space in the path", `GET /v1/companies/a b/hello HTTP/1.1\r\n${HOST}\r\n`],
     ["an unknown HTTP version", `GET ${HELLO} HTTP/3.0\r\n${HOST}\r\n`],
     ["a header line without a colon", `GET ${HELLO} HTTP/1.1\r\n${HOST}no colon here\r\n\r\n`],
+    ["an absolute target with a bad host", `GET http://[bad/v1/nothing HTTP/1.1\r\n${HOST}\r\n`],
+    ["an absolute target with a port over 65535", `GET http://a:99999${HELLO} HTTP/1.1\r\n${HOST}\r\n`],
+    ["a CONNECT to a bad authority", `CONNECT http://[bad HTTP/1.1\r\n${HOST}\r\n`],
     [
       "a non-numeric Content-Length",
       `POST /v1/persons/search HTTP/1.1\r\n${HOST}Content-Length: abc\r\n\r\n`,
