@@ -61,6 +61,30 @@ const phone = z.pipe(
 
 const createdBound = z.iso.datetime({ offset: true });
 
+type ExternalIdSystem = (typeof EXTERNAL_ID_SYSTEMS)[number];
+
+function firstRepeated(systems: readonly ExternalIdSystem[]): ExternalIdSystem | undefined {
+  const seen = new Set<ExternalIdSystem>();
+  for (const system of systems) {
+    if (seen.has(system)) return system;
+    seen.add(system);
+  }
+  return undefined;
+}
+
+/**
+ * Each system at most once, so the list is never longer than the vocabulary: a repeat selects
+ * nothing more, and a 1 MiB list of one system would be read for every external ID returned. Zod
+ * runs the refinement only once every item is a known system, so the one it names is one of them.
+ */
+const externalIdSystems = z.array(z.enum(EXTERNAL_ID_SYSTEMS)).check(
+  z.refine((systems) => firstRepeated(systems) === undefined, {
+    error: (issue) =>
+      `must name each system at most once (${JSON.stringify(firstRepeated(issue.input as ExternalIdSystem[]))} is repeated)`,
+  }),
+  z.meta({ uniqueItems: true, maxItems: EXTERNAL_ID_SYSTEMS.length }),
+);
+
 const filterFields = {
   phone: z.optional(phone),
   firstName: z.optional(name),
@@ -71,7 +95,7 @@ const filterFields = {
       z.transform((id: string) => id.toLowerCase()),
     ),
   ),
-  externalIdSystems: z.optional(z.array(z.enum(EXTERNAL_ID_SYSTEMS))),
+  externalIdSystems: z.optional(externalIdSystems),
   createdFrom: z.optional(createdBound),
   createdBefore: z.optional(createdBound),
   limit: z._default(z.int().check(z.minimum(1), z.maximum(MAX_LIMIT)), DEFAULT_LIMIT),

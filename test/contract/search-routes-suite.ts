@@ -189,11 +189,22 @@ export function searchRoutesSuite(name: string, start: () => Promise<SuiteEngine
       expect(body.persons.flatMap((p) => p.employments.map((e) => e.companyId))).toEqual(["acme", "acme"]);
     });
 
+    it("refuses 1 MB of one external ID system as one short invalid_input", async () => {
+      const systems = JSON.stringify(Array(60_000).fill("hhaexchange"));
+      const response = await post("employees", `{"companyId":"acme","externalIdSystems":${systems}}`);
+      expect(response.status).toBe(400);
+      expect(response.json()).toEqual({
+        error: "invalid_input",
+        message: 'externalIdSystems: must name each system at most once ("hhaexchange" is repeated)',
+      });
+    });
+
     it.each([
       ["persons", '{"compnyId":"acme"}', 'unknown field "compnyId"'],
       ["persons", '{"firstName":""}', "firstName: must be at least 1 character"],
       ["persons", '{"phone":"555-1234"}', "phone: must have exactly 10 digits"],
       ["persons", '{"externalIdSystems":["ssn"]}', 'externalIdSystems[0]: unsupported value "ssn"'],
+      ["persons", '{"externalIdSystems":["hhaexchange","hhaexchange"]}', "each system at most once"],
       ["persons", '{"limit":101}', "limit: must be at most 100"],
       ["persons", '{"limit":0}', "limit: must be at least 1"],
       ["persons", '{"offset":-1}', "offset: must be at least 0"],

@@ -120,6 +120,22 @@ describe.each(ROUTES)("$route search request", ({ run }) => {
     );
   });
 
+  it.each([
+    [["hhaexchange", "hhaexchange"], "hhaexchange"],
+    [["payroll_system", "hhaexchange", "payroll_system"], "payroll_system"],
+    [Array(60_000).fill("hhaexchange"), "hhaexchange"],
+  ])("refuses a system listed more than once, naming the field and the system", (systems, repeated) => {
+    expect(refusal(run({ externalIdSystems: systems }))).toBe(
+      `externalIdSystems: must name each system at most once ("${repeated}" is repeated)`,
+    );
+  });
+
+  it("names unsupported values before repeats, which only known systems can be", () => {
+    expect(refusal(run({ externalIdSystems: ["adp", "adp"] }))).toBe(
+      'externalIdSystems[0]: unsupported value "adp" (allowed: payroll_system, hhaexchange); externalIdSystems[1]: unsupported value "adp" (allowed: payroll_system, hhaexchange)',
+    );
+  });
+
   it.each([1, 2, 99, 100])("accepts limit %i", (limit) => {
     expect(accepted(run({ limit }))).toMatchObject({ limit });
   });
