@@ -54,9 +54,11 @@ function describeIssue(issue: core.$ZodIssue): string {
     case "unrecognized_keys":
       return unknownFields(where, issue.keys);
     case "invalid_type":
-      return issue.input === undefined
-        ? `${prefix}: required`
-        : `${prefix}: expected ${issue.expected === "int" ? "integer" : issue.expected}, received ${typeName(issue.input)}`;
+      if (issue.input === undefined) return `${prefix}: required`;
+      // JSON.parse reads a number too large for a double (1e400) as Infinity: a number, not a finite one.
+      if (issue.expected === "number" && typeof issue.input === "number" && !Number.isFinite(issue.input))
+        return `${prefix}: must be a finite number`;
+      return `${prefix}: expected ${issue.expected === "int" ? "integer" : issue.expected}, received ${typeName(issue.input)}`;
     case "too_small":
       return `${prefix}: must be at least ${bound(issue, issue.minimum)}`;
     case "too_big":

@@ -206,6 +206,7 @@ export function searchRoutesSuite(name: string, start: () => Promise<SuiteEngine
       ["persons", '{"externalIdSystems":["ssn"]}', 'externalIdSystems[0]: unsupported value "ssn"'],
       ["persons", '{"externalIdSystems":["hhaexchange","hhaexchange"]}', "each system at most once"],
       ["persons", '{"limit":101}', "limit: must be at most 100"],
+      ["persons", '{"limit":1e400}', "limit: must be a finite number"],
       ["persons", '{"limit":0}', "limit: must be at least 1"],
       ["persons", '{"offset":-1}', "offset: must be at least 0"],
       ["persons", '{"createdFrom":"2024-01-01"}', "createdFrom: must be a valid date-time"],

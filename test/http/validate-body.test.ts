@@ -46,6 +46,22 @@ describe("strict body validation", () => {
   });
 
   it.each([
+    ['{"limit":1e400}', "limit: must be a finite number"],
+    ['{"limit":-1e400}', "limit: must be a finite number"],
+    ['{"note":1e400}', "note: expected string, received number"],
+    ['{"tags":["a",1e999]}', "tags[1]: expected string, received number"],
+  ])(
+    "says a number JSON reads as infinite is not finite where a number belongs: %s",
+    async (text, message) => {
+      const { handler, calls } = echoRoute();
+      const response = await invoke(handler, { body: text });
+      expect(response.statusCode).toBe(400);
+      expect(calls).toHaveLength(0);
+      expect(jsonOf(response)).toEqual({ error: "invalid_input", message });
+    },
+  );
+
+  it.each([
     [{ limit: 0 }, "limit: must be at least 1"],
     [{ limit: 101 }, "limit: must be at most 100"],
   ])("names the field and the bound: %j", async (body, message) => {

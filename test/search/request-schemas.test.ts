@@ -136,6 +136,12 @@ describe.each(ROUTES)("$route search request", ({ run }) => {
     );
   });
 
+  it.each(["limit", "offset"])("refuses a %s too large to be finite (1e400 reads as Infinity)", (field) => {
+    for (const value of [Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]) {
+      expect(refusal(run({ [field]: value }))).toBe(`${field}: must be a finite number`);
+    }
+  });
+
   it.each([1, 2, 99, 100])("accepts limit %i", (limit) => {
     expect(accepted(run({ limit }))).toMatchObject({ limit });
   });
