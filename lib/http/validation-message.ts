@@ -1,6 +1,6 @@
 /**
  * Turns Zod issues into one `invalid_input` message that names each field and the rule it broke,
- * e.g. `limit: must be at most 100` or `unknown field "compnyId"`.
+ * e.g. `limit: must be at most 100` or `unknown field "compnyId"`, the first ten of them.
  */
 import type * as core from "zod/v4/core";
 import { redactApiKeys } from "../keys/api-key.js";
@@ -72,7 +72,13 @@ function describeIssue(issue: core.$ZodIssue): string {
   }
 }
 
+/** The most problems a message names: 60,000 bad list items must not make a 5 MB message. */
+const MAX_DESCRIBED_ISSUES = 10;
+
 /** Never quotes a key: field names and values are the caller's text, and a key may be among them. */
 export function describeZodError(error: core.$ZodError): string {
-  return redactApiKeys(error.issues.map(describeIssue).join("; "));
+  const described = error.issues.slice(0, MAX_DESCRIBED_ISSUES).map(describeIssue);
+  const more = error.issues.length - described.length;
+  if (more > 0) described.push(`and ${more} more problem${more === 1 ? "" : "s"}`);
+  return redactApiKeys(described.join("; "));
 }

@@ -80,6 +80,13 @@ describe("strict body validation", () => {
     expect(message).toContain('kind: unsupported value "gamma"');
   });
 
+  it("names the first ten problems and counts the rest, however many items are wrong", async () => {
+    const message = await refusal({ tags: Array(60_000).fill(7) });
+    const named = Array.from({ length: 10 }, (_, i) => `tags[${i}]: expected string, received number`);
+    expect(message).toBe(`${named.join("; ")}; and 59990 more problems`);
+    expect(await refusal({ tags: Array(11).fill(7) })).toMatch(/; and 1 more problem$/);
+  });
+
   it("hands the handler the parsed body, defaults applied", async () => {
     const { handler, calls } = echoRoute();
     const body = { note: "x", kind: "beta", filters: { city: "Oslo" }, tags: [] };
