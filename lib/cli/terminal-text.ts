@@ -2,42 +2,24 @@
  * What the operator tools print, made safe for a terminal. Text they print may hold what someone
  * else wrote (a partner name, a file's field name, a path): a control character (ESC, CR, BEL), a
  * bidirectional override (U+202E) or a line separator in it would act on the terminal or reorder
- * the line instead of showing. Every such character is printed as a visible escape: `\x1b`, `\r`,
- * `\u202e`; in JSON output always `\u…`, so a JSON line stays valid JSON. Each tool prints through
+ * the line instead of showing. Every such character is printed as the escape logs use (`\u001b`,
+ * `\u000d`, `\u202e`), so a JSON line stays valid JSON. Each tool prints through
  * `say` (stderr: what happened), `print` and `printJson` (stdout: the answer), or `sayLines` and
  * `printLines` for a report or banner of several lines (test/repo/terminal-output.test.ts checks).
  */
-import { UNPRINTABLE_CHARACTER } from "../keys/partner-name.js";
+import { escapeUnsafeCharacters, loggedString } from "../observability/caller-text.js";
 
-const UNPRINTABLE = new RegExp(UNPRINTABLE_CHARACTER.source, "gu");
-/** JSON.stringify escapes C0 controls and lone surrogates itself; it leaves these raw. */
-const UNPRINTABLE_IN_JSON = /[\u007f-\u009f\p{Cf}\p{Zl}\p{Zp}]/gu;
-const SHORT_ESCAPES: Readonly<Record<string, string>> = { "\t": "\\t", "\n": "\\n", "\r": "\\r" };
-
-const hex = (code: number, digits: number) => code.toString(16).padStart(digits, "0");
-
-/** `\uXXXX` for each UTF-16 unit of `characters` (a pair for a character beyond U+FFFF). */
-function unicodeEscape(characters: string): string {
-  let out = "";
-  for (let at = 0; at < characters.length; at += 1) out += `\\u${hex(characters.charCodeAt(at), 4)}`;
-  return out;
-}
-
-function textEscape(characters: string): string {
-  const short = SHORT_ESCAPES[characters];
-  if (short !== undefined) return short;
-  const code = characters.charCodeAt(0);
-  return characters.length === 1 && code <= 0xff ? `\\x${hex(code, 2)}` : unicodeEscape(characters);
-}
-
-/** `text` with every unprintable character (line breaks included) as a visible escape: one line. */
+/** `text` with every unprintable character (line breaks included) as a `\u…` escape: one line. */
 export function terminalText(text: string): string {
-  return text.replace(UNPRINTABLE, textEscape);
+  return escapeUnsafeCharacters(text);
 }
 
-/** `value` as JSON (pretty with `indent`) whose strings show every unprintable character as `\u…`. */
+/**
+ * `value` as JSON (pretty with `indent`) whose strings show every unprintable character as `\u…`:
+ * JSON.stringify escapes controls and lone surrogates itself, loggedString what it leaves raw.
+ */
 export function terminalJson(value: unknown, indent?: number): string {
-  return JSON.stringify(value, null, indent).replace(UNPRINTABLE_IN_JSON, unicodeEscape);
+  return loggedString(JSON.stringify(value, null, indent));
 }
 
 /** Where a tool prints: process.stdout or process.stderr, or a test's stand-in. */

@@ -5,16 +5,10 @@
  * `npm run keys`, the load test) has such a name. Records already stored or written in a keys file
  * by hand are read as they are: the tools print every name escaped (lib/cli/terminal-text.ts).
  */
+import { UNSAFE_TO_SHOW_CHARACTER } from "../observability/caller-text.js";
 import { redactApiKeys } from "./api-key.js";
 
 export const MAX_PARTNER_NAME_CHARS = 100;
-
-/**
- * A character a terminal or log viewer acts on or reorders rather than shows: C0 and C1 controls and
- * DEL (Cc), format characters (Cf: the bidirectional controls U+202A–202E, U+2066–2069, U+200E/F,
- * zero-width ones), line and paragraph separators (Zl, Zp), a lone surrogate (Cs).
- */
-export const UNPRINTABLE_CHARACTER = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]|\p{Cs}/u;
 
 export const PARTNER_NAME_RULE = `a partner name is 1 to ${MAX_PARTNER_NAME_CHARS} printable characters (no control, format or bidirectional characters), not starting or ending with white space, and holds no key text`;
 
@@ -29,7 +23,7 @@ export function partnerNameProblem(name: string): string | undefined {
   const characters = [...name];
   if (characters.length === 0) return "is empty";
   if (characters.length > MAX_PARTNER_NAME_CHARS) return `is ${characters.length} characters long`;
-  const at = characters.findIndex((character) => UNPRINTABLE_CHARACTER.test(character));
+  const at = characters.findIndex((character) => UNSAFE_TO_SHOW_CHARACTER.test(character));
   const unprintable = characters[at];
   if (unprintable !== undefined)
     return `holds ${codePointName(unprintable)}, which is not printable, at character ${at + 1}`;

@@ -32,7 +32,8 @@ export function cutCallerText(text: string, maxChars: number): string {
  * (C0, DEL, C1), format characters (bidi embeddings, overrides, isolates and marks; zero-width
  * ones), line and paragraph separators, and lone surrogates.
  */
-const UNSAFE_TO_SHOW = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
+export const UNSAFE_TO_SHOW_CHARACTER = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
+const UNSAFE_TO_SHOW = new RegExp(UNSAFE_TO_SHOW_CHARACTER.source, "gu");
 /** The same, less what JSON.stringify escapes itself (C0 controls, lone surrogates). */
 const RAW_IN_JSON = /[\u007f-\u009f\p{Cf}\p{Zl}\p{Zp}]/gu;
 
@@ -43,8 +44,11 @@ function escaped(chars: string): string {
   return out;
 }
 
-/** `text` with every character that could hide or reorder what is shown written as `\uXXXX`. */
-function escapeUnsafeCharacters(text: string): string {
+/**
+ * `text` with every character that could hide or reorder what is shown written as `\uXXXX`: for a
+ * log line here, and for what the operator tools print (lib/cli/terminal-text.ts).
+ */
+export function escapeUnsafeCharacters(text: string): string {
   return text.replace(UNSAFE_TO_SHOW, escaped);
 }
 

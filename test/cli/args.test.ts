@@ -186,11 +186,11 @@ describe("runCli", () => {
     const failed = await run([], async () => {
       throw new Error("no file 'a\x1b[2J\r\x07\u202eb\nc'");
     });
-    expect(failed.stderr).toBe("tool: no file 'a\\x1b[2J\\r\\x07\\u202eb\\nc'\n");
+    expect(failed.stderr).toBe("tool: no file 'a\\u001b[2J\\u000d\\u0007\\u202eb\\u000ac'\n");
     const refused = await run([], async () => {
       throw new UsageError(`bad value ${quoted("\u2066x\x85")}`);
     });
-    expect(refused.stderr.split("\n")[0]).toBe('tool: bad value "\\u2066x\\x85"');
+    expect(refused.stderr.split("\n")[0]).toBe('tool: bad value "\\u2066x\\u0085"');
   });
 
   it("never prints a key the caller gave, even inside an unknown flag", async () => {

@@ -35,9 +35,9 @@ function output(isTTY: boolean) {
 describe("keyTable", () => {
   it("has a header and a row a key, in aligned columns, with names escaped", () => {
     expect(keyTable(KEYS)).toEqual([
-      "KEY ID                PARTNER             STATUS   TIER                        CREATED                   OPERATIONS                      COMPANIES",
-      "key_AAAAAAAAAAAAAAAA  Acme Health         active   standard                    2026-03-04T05:06:07.089Z  companies.hello,persons.search  acme,beta,gamma +2 more",
-      "key_BBBBBBBBBBBBBBBB  Ev\\x1b[31mil\\u202e  revoked  custom 1/s burst 2 300/day  -                         companies.hello                 acme",
+      "KEY ID                PARTNER               STATUS   TIER                        CREATED                   OPERATIONS                      COMPANIES",
+      "key_AAAAAAAAAAAAAAAA  Acme Health           active   standard                    2026-03-04T05:06:07.089Z  companies.hello,persons.search  acme,beta,gamma +2 more",
+      "key_BBBBBBBBBBBBBBBB  Ev\\u001b[31mil\\u202e  revoked  custom 1/s burst 2 300/day  -                         companies.hello                 acme",
     ]);
   });
 

@@ -29,8 +29,8 @@ const RAW = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]|\p{Cs}/u;
 
 describe("terminalText", () => {
   it("shows controls, bidirectional and other format characters, separators and lone surrogates as escapes", () => {
-    expect(terminalText("Acme\x1b[31m\r\x07\u202eevil")).toBe("Acme\\x1b[31m\\r\\x07\\u202eevil");
-    expect(terminalText("a\nb\tc\x7f\x85")).toBe("a\\nb\\tc\\x7f\\x85");
+    expect(terminalText("Acme\x1b[31m\r\x07\u202eevil")).toBe("Acme\\u001b[31m\\u000d\\u0007\\u202eevil");
+    expect(terminalText("a\nb\tc\x7f\x85")).toBe("a\\u000ab\\u0009c\\u007f\\u0085");
     expect(terminalText("\u2066x\u2069\u200e\u2028")).toBe("\\u2066x\\u2069\\u200e\\u2028");
     expect(terminalText("lone \ud800 and \udc00")).toBe("lone \\ud800 and \\udc00");
     expect(terminalText("tag \u{e0001}")).toBe("tag \\udb40\\udc01");
@@ -66,7 +66,7 @@ describe("writeLine and writeJson", () => {
     const stream = { write: (text: string) => written.push(text) };
     writeLine(stream, "line\nbreak\u202e");
     writeJson(stream, { name: "\u202e" });
-    expect(written).toEqual(["line\\nbreak\\u202e\n", '{"name":"\\u202e"}\n']);
+    expect(written).toEqual(["line\\u000abreak\\u202e\n", '{"name":"\\u202e"}\n']);
   });
 });
 
@@ -76,6 +76,6 @@ describe("writeLines", () => {
     const stream = { write: (text: string) => written.push(text) };
     writeLines(stream, "report\n\u001b[2Jname: Acme\u202e\r\n");
     writeLines(stream, "\nlast");
-    expect(written).toEqual(["report\n\\x1b[2Jname: Acme\\u202e\\r\n", "\nlast\n"]);
+    expect(written).toEqual(["report\n\\u001b[2Jname: Acme\\u202e\\u000d\n", "\nlast\n"]);
   });
 });

@@ -351,7 +351,7 @@ describe("npm run keys", () => {
       expect(JSON.parse(stdout)).toMatchObject({ partner: hostile });
     }
     const { keyId } = JSON.parse((await cli(["list", "--keys-file", file])).stdout) as { keyId: string };
-    const escaped = "Ev\\x1b[31mil\\r\\x07\\u202ename\\u2028";
+    const escaped = "Ev\\u001b[31mil\\u000d\\u0007\\u202ename\\u2028";
     const moved = await cli(["set-tier", keyId, "--tier", "trial", "--keys-file", file]);
     expect(moved.stderr).toBe(`${keyId} (${escaped}) is in tier trial\n`);
     const revoked = await cli(["revoke", keyId, "--keys-file", file]);

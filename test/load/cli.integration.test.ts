@@ -153,7 +153,7 @@ describe("npm run load against a running engine", () => {
     const file = await fileWith(ndjson([{ person: { ...person(3), [hostile]: 1 } }]));
     const refused = await loadCli(file);
     expect(refused.code).toBe(1);
-    expect(lastLine(refused.stderr)).toContain("x\\x1b[2J\\r\\x07\\u202e");
+    expect(lastLine(refused.stderr)).toContain("x\\u001b[2J\\u000d\\u0007\\u202e");
     const missing = await loadCli(`${file}${hostile}`);
     expect(missing.code).toBe(1);
     for (const { stderr } of [refused, missing]) {
