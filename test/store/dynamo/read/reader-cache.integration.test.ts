@@ -6,17 +6,17 @@
  * and its own clock (`now`), moved by the tests: nothing depends on timing.
  */
 
-import { CapacityRecorder } from "../../../lib/bench/capacity-recorder.js";
-import { loadData } from "../../../lib/load/load-file.js";
-import { instrumentClient } from "../../../lib/observability/dynamo-capacity.js";
-import { dynamoDirectory } from "../../../lib/store/dynamo/index.js";
-import { MANIFEST_TTL_MS, MAX_READ_AGE_MS } from "../../../lib/store/dynamo/model/timing.js";
-import { approximateBytes } from "../../../lib/store/dynamo/read/answer-cache.js";
-import { dynamoDirectoryReader, type ReaderOptions } from "../../../lib/store/dynamo/read/reader.js";
-import { documentClientFor } from "../../../lib/store/dynamo-client.js";
-import type { DirectoryReader, EmployeesQuery, PersonsQuery } from "../../../lib/store/port.js";
-import { describeEachEngine, type EngineContext } from "../../support/engines.js";
-import { dataFileOf, employeeInput, personInput, testUuid } from "../../support/records.js";
+import { CapacityRecorder } from "../../../../lib/bench/capacity-recorder.js";
+import { loadData } from "../../../../lib/load/load-file.js";
+import { instrumentClient } from "../../../../lib/observability/dynamo-capacity.js";
+import { dynamoDirectory } from "../../../../lib/store/dynamo/index.js";
+import { MANIFEST_TTL_MS, MAX_READ_AGE_MS } from "../../../../lib/store/dynamo/model/timing.js";
+import { approximateBytes } from "../../../../lib/store/dynamo/read/answer-cache.js";
+import { dynamoDirectoryReader, type ReaderOptions } from "../../../../lib/store/dynamo/read/reader.js";
+import { documentClientFor } from "../../../../lib/store/dynamo-client.js";
+import type { DirectoryReader, EmployeesQuery, PersonsQuery } from "../../../../lib/store/port.js";
+import { describeEachEngine, type EngineContext } from "../../../support/engines.js";
+import { dataFileOf, employeeInput, personInput, testUuid } from "../../../support/records.js";
 
 const P1 = testUuid(0x17, 0, 1);
 const P2 = testUuid(0x17, 0, 2);

@@ -3,11 +3,11 @@
  * normalized name), the grams a filter may be answered from, the posting keys, and the census that
  * picks the rarest.
  */
-import { normalizeName, trigramsOf } from "../../../lib/directory/name.js";
-import { employmentFilter, namesMatch } from "../../../lib/search/matching.js";
-import { orderKey } from "../../../lib/store/binary-keys.js";
-import { compareBytes } from "../../../lib/store/bytes.js";
-import { decompressChunks, encodeNamePairs } from "../../../lib/store/dynamo/model/codec.js";
+import { normalizeName, trigramsOf } from "../../../../lib/directory/name.js";
+import { employmentFilter, namesMatch } from "../../../../lib/search/matching.js";
+import { orderKey } from "../../../../lib/store/binary-keys.js";
+import { compareBytes } from "../../../../lib/store/bytes.js";
+import { decompressChunks, encodeNamePairs } from "../../../../lib/store/dynamo/model/codec.js";
 import {
   companyPartition,
   genOf,
@@ -15,7 +15,7 @@ import {
   postingOfSort,
   postingRange,
   postingSort,
-} from "../../../lib/store/dynamo/model/layout.js";
+} from "../../../../lib/store/dynamo/model/layout.js";
 import {
   filterGrams,
   type Gram,
@@ -24,8 +24,8 @@ import {
   gramsOfPairs,
   postingItems,
   postingKey,
-} from "../../../lib/store/dynamo/structures/name-grams.js";
-import { DIRECTORY_ATTR as A } from "../../../lib/store/tables.js";
+} from "../../../../lib/store/dynamo/structures/name-grams.js";
+import { DIRECTORY_ATTR as A } from "../../../../lib/store/tables.js";
 
 const ORDER = orderKey("2024-02-29T12:34:56.123456789Z", "f0e1d2c3-b4a5-4968-8776-655443322110");
 const LATER = orderKey("2024-03-01T00:00:00.000000000Z", "00e1d2c3-b4a5-4968-8776-655443322110");

@@ -1,11 +1,11 @@
 /** The repairs docs/runbook.md gives for what verify reports actually make it pass again. */
-import { keepScopes } from "../../../lib/load/keep-scopes.js";
-import { loadData } from "../../../lib/load/load-file.js";
-import { namesOf } from "../../../lib/search/matching.js";
-import { dynamoDirectory } from "../../../lib/store/dynamo/index.js";
-import { type Item, keyOf } from "../../../lib/store/dynamo/model/batch.js";
-import { decodeOrderIndex, encodeOrderIndex } from "../../../lib/store/dynamo/model/codec.js";
-import { employmentOrder, idEntryKey } from "../../../lib/store/dynamo/model/items.js";
+import { keepScopes } from "../../../../lib/load/keep-scopes.js";
+import { loadData } from "../../../../lib/load/load-file.js";
+import { namesOf } from "../../../../lib/search/matching.js";
+import { dynamoDirectory } from "../../../../lib/store/dynamo/index.js";
+import { type Item, keyOf } from "../../../../lib/store/dynamo/model/batch.js";
+import { decodeOrderIndex, encodeOrderIndex } from "../../../../lib/store/dynamo/model/codec.js";
+import { employmentOrder, idEntryKey } from "../../../../lib/store/dynamo/model/items.js";
 import {
   companyPartition,
   entrySort,
@@ -15,14 +15,14 @@ import {
   LOCATION_SORT,
   locationPartition,
   personPartition,
-} from "../../../lib/store/dynamo/model/layout.js";
-import { verifyDirectory } from "../../../lib/store/dynamo/verify/verify.js";
-import { repairDerived } from "../../../lib/store/dynamo/write/load-session.js";
-import { documentClientFor } from "../../../lib/store/dynamo-client.js";
-import { describeEachEngine, itByTurns, TURN_SEED } from "../../support/engines.js";
-import { fakeWatch } from "../../support/lease-watch.js";
-import { tableItems } from "../../support/table-items.js";
-import { E1, E2, E3, loadTwice, P1, recordOf, SECOND } from "./verify-fixture.js";
+} from "../../../../lib/store/dynamo/model/layout.js";
+import { verifyDirectory } from "../../../../lib/store/dynamo/verify/verify.js";
+import { repairDerived } from "../../../../lib/store/dynamo/write/load-session.js";
+import { documentClientFor } from "../../../../lib/store/dynamo-client.js";
+import { describeEachEngine, itByTurns, TURN_SEED } from "../../../support/engines.js";
+import { fakeWatch } from "../../../support/lease-watch.js";
+import { tableItems } from "../../../support/table-items.js";
+import { E1, E2, E3, loadTwice, P1, recordOf, SECOND } from "../verify-fixture.js";
 
 const COMPANIES = ["acme", "beta"];
 

@@ -3,13 +3,13 @@
  * scope's companies, each once with their distinct pairs there, in the order the bundles were read,
  * at the generation scope-postings.ts gives them; nothing for a scope with no marker.
  */
-import { instantKey } from "../../../lib/directory/instant-key.js";
-import { orderKey } from "../../../lib/store/binary-keys.js";
-import { keyText } from "../../../lib/store/dynamo/model/batch.js";
-import type { Location } from "../../../lib/store/dynamo/model/codec.js";
-import { bundleSort, FAMILY, personPartition } from "../../../lib/store/dynamo/model/layout.js";
-import type { BundleSummary } from "../../../lib/store/dynamo/verify/summaries.js";
-import { scopeNamesEntries } from "../../../lib/store/dynamo/verify/verify-scope-postings.js";
+import { instantKey } from "../../../../lib/directory/instant-key.js";
+import { orderKey } from "../../../../lib/store/binary-keys.js";
+import { keyText } from "../../../../lib/store/dynamo/model/batch.js";
+import type { Location } from "../../../../lib/store/dynamo/model/codec.js";
+import { bundleSort, FAMILY, personPartition } from "../../../../lib/store/dynamo/model/layout.js";
+import type { BundleSummary } from "../../../../lib/store/dynamo/verify/summaries.js";
+import { scopeNamesEntries } from "../../../../lib/store/dynamo/verify/verify-scope-postings.js";
 
 /** Order keys are passed through: one serves every record and person here. */
 const ORDER = orderKey(instantKey("2020-01-01T00:00:00.000Z"), "00000000-0000-4000-8000-000000000001");

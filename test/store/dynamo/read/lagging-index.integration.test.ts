@@ -13,28 +13,34 @@
 import { isDeepStrictEqual } from "node:util";
 import { DeleteTableCommand } from "@aws-sdk/client-dynamodb";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { DemoRandom } from "../../../lib/directory/demo-random.js";
-import { normalizePhone } from "../../../lib/directory/phone.js";
-import { loadFile } from "../../../lib/load/load-file.js";
-import { localClient } from "../../../lib/local/engines.js";
-import { createTables } from "../../../lib/store/create-tables.js";
+import { DemoRandom } from "../../../../lib/directory/demo-random.js";
+import { normalizePhone } from "../../../../lib/directory/phone.js";
+import { loadFile } from "../../../../lib/load/load-file.js";
+import { localClient } from "../../../../lib/local/engines.js";
+import { createTables } from "../../../../lib/store/create-tables.js";
 import {
   batchWrite,
   type Item,
   keyOf,
   keyText,
   type WriteRequest,
-} from "../../../lib/store/dynamo/model/batch.js";
-import { dynamoDirectoryReader } from "../../../lib/store/dynamo/read/reader.js";
-import { dynamoDirectoryWriter } from "../../../lib/store/dynamo/write/load-session.js";
-import { documentClientFor } from "../../../lib/store/dynamo-client.js";
-import type { DirectoryState } from "../../../lib/store/memory/memory-directory.js";
-import type { DirectoryReader } from "../../../lib/store/port.js";
-import { COMPANIES } from "../../load/load-harness.js";
-import { memoryReaderOf, type Scenario, type Search, scenario, searches } from "../../load/load-scenario.js";
-import { type LoadTable, loadTable } from "../../load/load-tables.js";
-import { describeEachEngine, type EngineContext, itByTurns } from "../../support/engines.js";
-import { tableItems } from "../../support/table-items.js";
+} from "../../../../lib/store/dynamo/model/batch.js";
+import { dynamoDirectoryReader } from "../../../../lib/store/dynamo/read/reader.js";
+import { dynamoDirectoryWriter } from "../../../../lib/store/dynamo/write/load-session.js";
+import { documentClientFor } from "../../../../lib/store/dynamo-client.js";
+import type { DirectoryState } from "../../../../lib/store/memory/memory-directory.js";
+import type { DirectoryReader } from "../../../../lib/store/port.js";
+import { COMPANIES } from "../../../load/load-harness.js";
+import {
+  memoryReaderOf,
+  type Scenario,
+  type Search,
+  scenario,
+  searches,
+} from "../../../load/load-scenario.js";
+import { type LoadTable, loadTable } from "../../../load/load-tables.js";
+import { describeEachEngine, type EngineContext, itByTurns } from "../../../support/engines.js";
+import { tableItems } from "../../../support/table-items.js";
 
 const SEED = Number(process.env.LOAD_TEST_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const plain = (value: unknown): unknown => JSON.parse(JSON.stringify(value));

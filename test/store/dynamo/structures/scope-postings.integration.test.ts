@@ -8,13 +8,13 @@
  * Each test runs on one engine, by turns from TURN_SEED (`itByTurns`): every test meets both
  * engines over an even and an odd seed.
  */
-import { instantKey } from "../../../lib/directory/instant-key.js";
-import { keepScopes } from "../../../lib/load/keep-scopes.js";
-import { loadData } from "../../../lib/load/load-file.js";
-import { orderKeyParts } from "../../../lib/store/binary-keys.js";
-import { hexOf } from "../../../lib/store/bytes.js";
-import { dynamoDirectory } from "../../../lib/store/dynamo/index.js";
-import { bytesOf, type Item, keyOf, keyText } from "../../../lib/store/dynamo/model/batch.js";
+import { instantKey } from "../../../../lib/directory/instant-key.js";
+import { keepScopes } from "../../../../lib/load/keep-scopes.js";
+import { loadData } from "../../../../lib/load/load-file.js";
+import { orderKeyParts } from "../../../../lib/store/binary-keys.js";
+import { hexOf } from "../../../../lib/store/bytes.js";
+import { dynamoDirectory } from "../../../../lib/store/dynamo/index.js";
+import { bytesOf, type Item, keyOf, keyText } from "../../../../lib/store/dynamo/model/batch.js";
 import {
   gramBlockOfSort,
   isCompanyPartition,
@@ -25,16 +25,22 @@ import {
   postingOfSort,
   scopeIdOf,
   scopePartition,
-} from "../../../lib/store/dynamo/model/layout.js";
-import { dynamoDirectoryReader } from "../../../lib/store/dynamo/read/reader.js";
-import { verifyDirectory } from "../../../lib/store/dynamo/verify/verify.js";
-import { documentClientFor } from "../../../lib/store/dynamo-client.js";
-import { memoryDirectory } from "../../../lib/store/memory/memory-directory.js";
-import type { Change, DirectoryReader, DirectoryWriter, PersonsQuery } from "../../../lib/store/port.js";
-import { DIRECTORY_ATTR as A } from "../../../lib/store/tables.js";
-import { describeEachEngine, itByTurns, TURN_SEED } from "../../support/engines.js";
-import { dataFileOf, employeeInput, parsedEmployee, personInput, testUuid } from "../../support/records.js";
-import { tableItems } from "../../support/table-items.js";
+} from "../../../../lib/store/dynamo/model/layout.js";
+import { dynamoDirectoryReader } from "../../../../lib/store/dynamo/read/reader.js";
+import { verifyDirectory } from "../../../../lib/store/dynamo/verify/verify.js";
+import { documentClientFor } from "../../../../lib/store/dynamo-client.js";
+import { memoryDirectory } from "../../../../lib/store/memory/memory-directory.js";
+import type { Change, DirectoryReader, DirectoryWriter, PersonsQuery } from "../../../../lib/store/port.js";
+import { DIRECTORY_ATTR as A } from "../../../../lib/store/tables.js";
+import { describeEachEngine, itByTurns, TURN_SEED } from "../../../support/engines.js";
+import {
+  dataFileOf,
+  employeeInput,
+  parsedEmployee,
+  personInput,
+  testUuid,
+} from "../../../support/records.js";
+import { tableItems } from "../../../support/table-items.js";
 
 const person = (n: number) => testUuid(0x5d, 0, n);
 const record = (n: number) => testUuid(0x5d, 1, n);

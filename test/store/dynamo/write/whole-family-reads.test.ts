@@ -1,6 +1,6 @@
 /** When a load reads a partition's gram blocks in one read of its postings family (pure). */
-import { GramCensus } from "../../../lib/store/dynamo/structures/name-grams.js";
-import { readsWholeFamily } from "../../../lib/store/dynamo/write/derive-gram-blocks.js";
+import { GramCensus } from "../../../../lib/store/dynamo/structures/name-grams.js";
+import { readsWholeFamily } from "../../../../lib/store/dynamo/write/derive-gram-blocks.js";
 
 const SIZES = { target: 1024, max: 2048, min: 256 };
 

@@ -3,9 +3,9 @@
  * when they share more companies than they differ by; every other new scope gets one of its own,
  * never one a kept scope lives in.
  */
-import { type ScopeId, scopeIdOf } from "../../../lib/store/dynamo/model/layout.js";
-import { houseScopes } from "../../../lib/store/dynamo/structures/scope-homes.js";
-import type { RegisteredScope } from "../../../lib/store/dynamo/structures/scope-registry.js";
+import { type ScopeId, scopeIdOf } from "../../../../lib/store/dynamo/model/layout.js";
+import { houseScopes } from "../../../../lib/store/dynamo/structures/scope-homes.js";
+import type { RegisteredScope } from "../../../../lib/store/dynamo/structures/scope-registry.js";
 
 const companies = (n: number, prefix = "c") => Array.from({ length: n }, (_, i) => `${prefix}${i}`).sort();
 const registered = (list: readonly string[], home = scopeIdOf(list)): [ScopeId, RegisteredScope] => [

@@ -8,9 +8,9 @@
  * drawn from the seed (VERIFY_SEED=N repeats a run; verify-fixture.ts `sampleOfEachFamily`). The
  * test runs on one engine, by turns from the seed (`itByTurns`): both over an even and an odd seed.
  */
-import { DemoRandom } from "../../../lib/directory/demo-random.js";
-import { type Item, type ItemKey, keyOf } from "../../../lib/store/dynamo/model/batch.js";
-import { decodeOrderIndex, decompress, encodeOrderIndex } from "../../../lib/store/dynamo/model/codec.js";
+import { DemoRandom } from "../../../../lib/directory/demo-random.js";
+import { type Item, type ItemKey, keyOf } from "../../../../lib/store/dynamo/model/batch.js";
+import { decodeOrderIndex, decompress, encodeOrderIndex } from "../../../../lib/store/dynamo/model/codec.js";
 import {
   companyPartition,
   isCompanyPartition,
@@ -24,13 +24,13 @@ import {
   isScopePartition,
   MANIFEST_KEY,
   type SortKey,
-} from "../../../lib/store/dynamo/model/layout.js";
-import { verifyDirectory } from "../../../lib/store/dynamo/verify/verify.js";
-import { documentClientFor } from "../../../lib/store/dynamo-client.js";
-import { DIRECTORY_ATTR as A } from "../../../lib/store/tables.js";
-import { describeEachEngine, itByTurns } from "../../support/engines.js";
-import { tableItems } from "../../support/table-items.js";
-import { familyOf, itemAt, loadTwiceAndKeepScope, sampleOfEachFamily } from "./verify-fixture.js";
+} from "../../../../lib/store/dynamo/model/layout.js";
+import { verifyDirectory } from "../../../../lib/store/dynamo/verify/verify.js";
+import { documentClientFor } from "../../../../lib/store/dynamo-client.js";
+import { DIRECTORY_ATTR as A } from "../../../../lib/store/tables.js";
+import { describeEachEngine, itByTurns } from "../../../support/engines.js";
+import { tableItems } from "../../../support/table-items.js";
+import { familyOf, itemAt, loadTwiceAndKeepScope, sampleOfEachFamily } from "../verify-fixture.js";
 
 const SEED = Number(process.env.VERIFY_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex");

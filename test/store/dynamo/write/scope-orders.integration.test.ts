@@ -4,19 +4,25 @@
  * holding a changed company, one unit a step; persons searched over a kept scope then read its
  * order and answer as the in-memory store does, and `verify` passes.
  */
-import { keepScopes } from "../../../lib/load/keep-scopes.js";
-import { loadData } from "../../../lib/load/load-file.js";
-import { dynamoDirectory } from "../../../lib/store/dynamo/index.js";
-import { readManifest } from "../../../lib/store/dynamo/manifest/manifest.js";
-import { ORDER, scopeIdOf, scopePartition } from "../../../lib/store/dynamo/model/layout.js";
-import { OrderReads } from "../../../lib/store/dynamo/read/order-reads.js";
-import { verifyDirectory } from "../../../lib/store/dynamo/verify/verify.js";
-import { documentClientFor } from "../../../lib/store/dynamo-client.js";
-import { memoryDirectory } from "../../../lib/store/memory/memory-directory.js";
-import type { Change, DirectoryReader, DirectoryWriter, PersonsQuery } from "../../../lib/store/port.js";
-import { describeEachEngine } from "../../support/engines.js";
-import { dataFileOf, employeeInput, parsedEmployee, personInput, testUuid } from "../../support/records.js";
-import { tableItems } from "../../support/table-items.js";
+import { keepScopes } from "../../../../lib/load/keep-scopes.js";
+import { loadData } from "../../../../lib/load/load-file.js";
+import { dynamoDirectory } from "../../../../lib/store/dynamo/index.js";
+import { readManifest } from "../../../../lib/store/dynamo/manifest/manifest.js";
+import { ORDER, scopeIdOf, scopePartition } from "../../../../lib/store/dynamo/model/layout.js";
+import { OrderReads } from "../../../../lib/store/dynamo/read/order-reads.js";
+import { verifyDirectory } from "../../../../lib/store/dynamo/verify/verify.js";
+import { documentClientFor } from "../../../../lib/store/dynamo-client.js";
+import { memoryDirectory } from "../../../../lib/store/memory/memory-directory.js";
+import type { Change, DirectoryReader, DirectoryWriter, PersonsQuery } from "../../../../lib/store/port.js";
+import { describeEachEngine } from "../../../support/engines.js";
+import {
+  dataFileOf,
+  employeeInput,
+  parsedEmployee,
+  personInput,
+  testUuid,
+} from "../../../support/records.js";
+import { tableItems } from "../../../support/table-items.js";
 
 const person = (n: number) => testUuid(0x5c, 0, n);
 const record = (n: number) => testUuid(0x5c, 1, n);

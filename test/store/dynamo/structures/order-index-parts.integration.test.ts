@@ -4,11 +4,11 @@
  * instead of millions). Loads write and supersede every part, cut at every step; searches at any
  * offset answer as the in-memory store does; `verify` passes, and reports a part gone missing.
  */
-import { keepScopes } from "../../../lib/load/keep-scopes.js";
-import { loadData } from "../../../lib/load/load-file.js";
-import { dynamoDirectory } from "../../../lib/store/dynamo/index.js";
-import { readManifest } from "../../../lib/store/dynamo/manifest/manifest.js";
-import { bytesOf, type Item, keyOf } from "../../../lib/store/dynamo/model/batch.js";
+import { keepScopes } from "../../../../lib/load/keep-scopes.js";
+import { loadData } from "../../../../lib/load/load-file.js";
+import { dynamoDirectory } from "../../../../lib/store/dynamo/index.js";
+import { readManifest } from "../../../../lib/store/dynamo/manifest/manifest.js";
+import { bytesOf, type Item, keyOf } from "../../../../lib/store/dynamo/model/batch.js";
 import {
   companyPartition,
   isOrderIndexPartSort,
@@ -17,17 +17,23 @@ import {
   type PartitionKey,
   scopeIdOf,
   scopePartition,
-} from "../../../lib/store/dynamo/model/layout.js";
-import { OrderReads } from "../../../lib/store/dynamo/read/order-reads.js";
-import { verifyDirectory } from "../../../lib/store/dynamo/verify/verify.js";
-import { documentClientFor } from "../../../lib/store/dynamo-client.js";
-import { memoryDirectory } from "../../../lib/store/memory/memory-directory.js";
-import type { Change, DirectoryReader, DirectoryWriter } from "../../../lib/store/port.js";
-import { DIRECTORY_ATTR as A } from "../../../lib/store/tables.js";
-import { TENTH_ORDER_BLOCKS } from "../../support/directory-store.js";
-import { describeEachEngine, itByTurns, TURN_SEED } from "../../support/engines.js";
-import { dataFileOf, employeeInput, parsedEmployee, personInput, testUuid } from "../../support/records.js";
-import { tableItems } from "../../support/table-items.js";
+} from "../../../../lib/store/dynamo/model/layout.js";
+import { OrderReads } from "../../../../lib/store/dynamo/read/order-reads.js";
+import { verifyDirectory } from "../../../../lib/store/dynamo/verify/verify.js";
+import { documentClientFor } from "../../../../lib/store/dynamo-client.js";
+import { memoryDirectory } from "../../../../lib/store/memory/memory-directory.js";
+import type { Change, DirectoryReader, DirectoryWriter } from "../../../../lib/store/port.js";
+import { DIRECTORY_ATTR as A } from "../../../../lib/store/tables.js";
+import { TENTH_ORDER_BLOCKS } from "../../../support/directory-store.js";
+import { describeEachEngine, itByTurns, TURN_SEED } from "../../../support/engines.js";
+import {
+  dataFileOf,
+  employeeInput,
+  parsedEmployee,
+  personInput,
+  testUuid,
+} from "../../../support/records.js";
+import { tableItems } from "../../../support/table-items.js";
 
 const person = (n: number) => testUuid(0x1d, 0, n);
 const record = (n: number) => testUuid(0x1d, 1, n);

@@ -3,9 +3,9 @@
  * whose company, order key and names stay keeps its entries and id entry; a person whose order key
  * and names in each company stay keeps theirs, and their postings in the posted scopes.
  */
-import type { SourceEmployee, SourcePerson } from "../../../lib/directory/source.js";
-import { SourcePersonSchema } from "../../../lib/directory/source.js";
-import { type Item, type ItemKey, keyText } from "../../../lib/store/dynamo/model/batch.js";
+import type { SourceEmployee, SourcePerson } from "../../../../lib/directory/source.js";
+import { SourcePersonSchema } from "../../../../lib/directory/source.js";
+import { type Item, type ItemKey, keyText } from "../../../../lib/store/dynamo/model/batch.js";
 import {
   bundleItems,
   idEntryItem,
@@ -16,18 +16,18 @@ import {
   recordEntryItems,
   recordItem,
   type StoredLocation,
-} from "../../../lib/store/dynamo/model/items.js";
+} from "../../../../lib/store/dynamo/model/items.js";
 import {
   FAMILY,
   isPersonPartition,
   scopeIdOf,
   scopePartition,
-} from "../../../lib/store/dynamo/model/layout.js";
-import { GramCensus } from "../../../lib/store/dynamo/structures/name-grams.js";
-import { namesInScope, scopeGramsOf } from "../../../lib/store/dynamo/structures/scope-postings.js";
-import { type ChunkInput, planChunk } from "../../../lib/store/dynamo/write/load-plan.js";
-import { DIRECTORY_ATTR as A } from "../../../lib/store/tables.js";
-import { parsedValidEmployee, validPerson } from "../../directory/fixtures.js";
+} from "../../../../lib/store/dynamo/model/layout.js";
+import { GramCensus } from "../../../../lib/store/dynamo/structures/name-grams.js";
+import { namesInScope, scopeGramsOf } from "../../../../lib/store/dynamo/structures/scope-postings.js";
+import { type ChunkInput, planChunk } from "../../../../lib/store/dynamo/write/load-plan.js";
+import { DIRECTORY_ATTR as A } from "../../../../lib/store/tables.js";
+import { parsedValidEmployee, validPerson } from "../../../directory/fixtures.js";
 
 const person: SourcePerson = SourcePersonSchema.parse(validPerson());
 const stored: SourceEmployee = parsedValidEmployee({ companyId: "acme" });

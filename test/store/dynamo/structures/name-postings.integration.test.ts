@@ -6,29 +6,29 @@
  * entries until a load touches it, which then posts it whole. Each test runs on one engine, by
  * turns from TURN_SEED (`itByTurns`): every test meets both engines over an even and an odd seed.
  */
-import { instantKey } from "../../../lib/directory/instant-key.js";
-import { loadData } from "../../../lib/load/load-file.js";
-import { employmentFilter } from "../../../lib/search/matching.js";
-import { dynamoDirectory } from "../../../lib/store/dynamo/index.js";
-import { type Item, keyOf } from "../../../lib/store/dynamo/model/batch.js";
-import { decodeGramBlock, encodeGramBlock } from "../../../lib/store/dynamo/model/codec.js";
+import { instantKey } from "../../../../lib/directory/instant-key.js";
+import { loadData } from "../../../../lib/load/load-file.js";
+import { employmentFilter } from "../../../../lib/search/matching.js";
+import { dynamoDirectory } from "../../../../lib/store/dynamo/index.js";
+import { type Item, keyOf } from "../../../../lib/store/dynamo/model/batch.js";
+import { decodeGramBlock, encodeGramBlock } from "../../../../lib/store/dynamo/model/codec.js";
 import {
   FAMILY,
   GRAMS,
   gramBlockOfSort,
   isGramBlockSort,
   isPostingSort,
-} from "../../../lib/store/dynamo/model/layout.js";
-import { verifyDirectory } from "../../../lib/store/dynamo/verify/verify.js";
-import { repairDerived } from "../../../lib/store/dynamo/write/load-session.js";
-import { documentClientFor } from "../../../lib/store/dynamo-client.js";
-import { memoryDirectory } from "../../../lib/store/memory/memory-directory.js";
-import type { DirectoryReader, DirectoryWriter } from "../../../lib/store/port.js";
-import { DIRECTORY_ATTR as A } from "../../../lib/store/tables.js";
-import { describeEachEngine, itByTurns, TURN_SEED } from "../../support/engines.js";
-import { dataFileOf, employeeInput, testUuid } from "../../support/records.js";
-import { tableItems } from "../../support/table-items.js";
-import { E1, E2, E4, loadTwice, recordOf } from "./verify-fixture.js";
+} from "../../../../lib/store/dynamo/model/layout.js";
+import { verifyDirectory } from "../../../../lib/store/dynamo/verify/verify.js";
+import { repairDerived } from "../../../../lib/store/dynamo/write/load-session.js";
+import { documentClientFor } from "../../../../lib/store/dynamo-client.js";
+import { memoryDirectory } from "../../../../lib/store/memory/memory-directory.js";
+import type { DirectoryReader, DirectoryWriter } from "../../../../lib/store/port.js";
+import { DIRECTORY_ATTR as A } from "../../../../lib/store/tables.js";
+import { describeEachEngine, itByTurns, TURN_SEED } from "../../../support/engines.js";
+import { dataFileOf, employeeInput, testUuid } from "../../../support/records.js";
+import { tableItems } from "../../../support/table-items.js";
+import { E1, E2, E4, loadTwice, recordOf } from "../verify-fixture.js";
 
 const family = (item: Item) => (item[A.sort] as Uint8Array)[0];
 

@@ -8,16 +8,16 @@
  * one drawn from the seed (REPAIR_SEED=N repeats a run): each damage to each kind of item in every
  * run, and over runs, every item. The damages are shared out between the engines (`sharedOut`).
  */
-import { DemoRandom } from "../../../lib/directory/demo-random.js";
-import { type Item, keyOf, keyText } from "../../../lib/store/dynamo/model/batch.js";
-import { isCompanyPartition, isScopePartition } from "../../../lib/store/dynamo/model/layout.js";
-import { verifyDirectory } from "../../../lib/store/dynamo/verify/verify.js";
-import { repairDerived } from "../../../lib/store/dynamo/write/load-session.js";
-import { documentClientFor } from "../../../lib/store/dynamo-client.js";
-import { DIRECTORY_ATTR as A } from "../../../lib/store/tables.js";
-import { describeEachEngine, sharedOut } from "../../support/engines.js";
-import { tableItems } from "../../support/table-items.js";
-import { itemAt, loadTwiceAndKeepScope, sampleOfEachFamily } from "./verify-fixture.js";
+import { DemoRandom } from "../../../../lib/directory/demo-random.js";
+import { type Item, keyOf, keyText } from "../../../../lib/store/dynamo/model/batch.js";
+import { isCompanyPartition, isScopePartition } from "../../../../lib/store/dynamo/model/layout.js";
+import { verifyDirectory } from "../../../../lib/store/dynamo/verify/verify.js";
+import { repairDerived } from "../../../../lib/store/dynamo/write/load-session.js";
+import { documentClientFor } from "../../../../lib/store/dynamo-client.js";
+import { DIRECTORY_ATTR as A } from "../../../../lib/store/tables.js";
+import { describeEachEngine, sharedOut } from "../../../support/engines.js";
+import { tableItems } from "../../../support/table-items.js";
+import { itemAt, loadTwiceAndKeepScope, sampleOfEachFamily } from "../verify-fixture.js";
 
 const RECORD = 0x03;
 const SEED = Number(process.env.REPAIR_SEED ?? Math.floor(Math.random() * 2 ** 31));

@@ -3,21 +3,21 @@
  * its index's count, a names census that disagrees with the postings read. The error names the
  * item (the 500's log line carries it).
  */
-import { bytesOf, type Item, keyOf } from "../../../lib/store/dynamo/model/batch.js";
-import { decodeOrderIndex, encodeOrderIndex } from "../../../lib/store/dynamo/model/codec.js";
+import { bytesOf, type Item, keyOf } from "../../../../lib/store/dynamo/model/batch.js";
+import { decodeOrderIndex, encodeOrderIndex } from "../../../../lib/store/dynamo/model/codec.js";
 import {
   companyPartition,
   isPostingSort,
   ORDER,
   postingOfSort,
-} from "../../../lib/store/dynamo/model/layout.js";
-import { dynamoDirectoryReader } from "../../../lib/store/dynamo/read/reader.js";
-import { documentClientFor } from "../../../lib/store/dynamo-client.js";
-import type { DirectoryReader, EmployeesQuery } from "../../../lib/store/port.js";
-import { DIRECTORY_ATTR as A } from "../../../lib/store/tables.js";
-import { describeEachEngine } from "../../support/engines.js";
-import { tableItems } from "../../support/table-items.js";
-import { loadTwice } from "./verify-fixture.js";
+} from "../../../../lib/store/dynamo/model/layout.js";
+import { dynamoDirectoryReader } from "../../../../lib/store/dynamo/read/reader.js";
+import { documentClientFor } from "../../../../lib/store/dynamo-client.js";
+import type { DirectoryReader, EmployeesQuery } from "../../../../lib/store/port.js";
+import { DIRECTORY_ATTR as A } from "../../../../lib/store/tables.js";
+import { describeEachEngine } from "../../../support/engines.js";
+import { tableItems } from "../../../support/table-items.js";
+import { loadTwice } from "../verify-fixture.js";
 
 const acme = (filter: Partial<EmployeesQuery["filter"]> = {}): EmployeesQuery => ({
   filter: { companies: new Set(["acme"]), ...filter },

@@ -6,19 +6,19 @@
  * (no entries, no `idIndex` in its manifest) refuses a snapshot, changing nothing, until repaired.
  */
 import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { loadData } from "../../../lib/load/load-file.js";
-import { dynamoDirectory } from "../../../lib/store/dynamo/index.js";
-import { keyOf } from "../../../lib/store/dynamo/model/batch.js";
-import { idEntryItem } from "../../../lib/store/dynamo/model/items.js";
-import { isIdsPartition, MANIFEST_KEY } from "../../../lib/store/dynamo/model/layout.js";
-import { verifyDirectory } from "../../../lib/store/dynamo/verify/verify.js";
-import { ID_INDEX_NOT_BUILT, repairDerived } from "../../../lib/store/dynamo/write/load-session.js";
-import { documentClientFor } from "../../../lib/store/dynamo-client.js";
-import { DIRECTORY_ATTR as A } from "../../../lib/store/tables.js";
-import { describeEachEngine, itByTurns, TURN_SEED } from "../../support/engines.js";
-import { testUuid } from "../../support/records.js";
-import { tableItems } from "../../support/table-items.js";
-import { loadTwice, SECOND } from "./verify-fixture.js";
+import { loadData } from "../../../../lib/load/load-file.js";
+import { dynamoDirectory } from "../../../../lib/store/dynamo/index.js";
+import { keyOf } from "../../../../lib/store/dynamo/model/batch.js";
+import { idEntryItem } from "../../../../lib/store/dynamo/model/items.js";
+import { isIdsPartition, MANIFEST_KEY } from "../../../../lib/store/dynamo/model/layout.js";
+import { verifyDirectory } from "../../../../lib/store/dynamo/verify/verify.js";
+import { ID_INDEX_NOT_BUILT, repairDerived } from "../../../../lib/store/dynamo/write/load-session.js";
+import { documentClientFor } from "../../../../lib/store/dynamo-client.js";
+import { DIRECTORY_ATTR as A } from "../../../../lib/store/tables.js";
+import { describeEachEngine, itByTurns, TURN_SEED } from "../../../support/engines.js";
+import { testUuid } from "../../../support/records.js";
+import { tableItems } from "../../../support/table-items.js";
+import { loadTwice, SECOND } from "../verify-fixture.js";
 
 describeEachEngine(`repair rebuilds the id index (TURN_SEED=${TURN_SEED})`, (getEngine, engineName) => {
   const it = itByTurns(TURN_SEED, engineName);

@@ -2,21 +2,21 @@
  * Which entries a load touched per company (touched-entries.ts): the families a derive reads, a
  * company derived whole once it is touched past the bound or marked so, and a checkpoint's form.
  */
-import { instantKey } from "../../../lib/directory/instant-key.js";
-import { orderKey } from "../../../lib/store/binary-keys.js";
-import { keyText } from "../../../lib/store/dynamo/model/batch.js";
+import { instantKey } from "../../../../lib/directory/instant-key.js";
+import { orderKey } from "../../../../lib/store/binary-keys.js";
+import { keyText } from "../../../../lib/store/dynamo/model/batch.js";
 import {
   companyPartition,
   entrySort,
   FAMILY,
   personPartition,
-} from "../../../lib/store/dynamo/model/layout.js";
+} from "../../../../lib/store/dynamo/model/layout.js";
 import {
   CompaniesToDerive,
   MAX_TOUCHED_ENTRIES,
   touchedEntries,
-} from "../../../lib/store/dynamo/write/touched-entries.js";
-import { testUuid } from "../../support/records.js";
+} from "../../../../lib/store/dynamo/write/touched-entries.js";
+import { testUuid } from "../../../support/records.js";
 
 const order = (n: number) => orderKey(instantKey("2024-01-01T00:00:00Z"), testUuid(0x70, 1, n));
 const entry = (company: string, family: number, n: number, gen = 3) => ({

@@ -3,11 +3,11 @@
  * abort leaving the directory as it was, a later change of an id winning, the ids a snapshot
  * compares against, the reference rule's check, and one load at a time.
  */
-import type { SourceEmployee, SourcePerson } from "../../lib/directory/source.js";
-import { type MemoryDirectory, memoryDirectory } from "../../lib/store/memory/memory-directory.js";
-import { type Change, LoadInProgressError, type LoadSession } from "../../lib/store/port.js";
-import { memoryWith } from "../search/memory-store.js";
-import { dataFileOf, employeeInput, personInput } from "../support/records.js";
+import type { SourceEmployee, SourcePerson } from "../../../lib/directory/source.js";
+import { type MemoryDirectory, memoryDirectory } from "../../../lib/store/memory/memory-directory.js";
+import { type Change, LoadInProgressError, type LoadSession } from "../../../lib/store/port.js";
+import { memoryWith } from "../../search/memory-store.js";
+import { dataFileOf, employeeInput, personInput } from "../../support/records.js";
 
 const ANN = "a0000000-0000-4000-8000-000000000001";
 const BEN = "b0000000-0000-4000-8000-000000000002";

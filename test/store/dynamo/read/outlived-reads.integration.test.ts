@@ -6,17 +6,17 @@
  * and the search answers as a fresh one does: never a 500. A read that fails at a generation still
  * committed is thrown as it is. Nothing waits on time: the held read is released by the test.
  */
-import { loadData } from "../../../lib/load/load-file.js";
-import { dynamoDirectory } from "../../../lib/store/dynamo/index.js";
-import { batchWrite, keyOf, queryAll } from "../../../lib/store/dynamo/model/batch.js";
-import { bundleSort, personPartition } from "../../../lib/store/dynamo/model/layout.js";
-import { dynamoDirectoryReader } from "../../../lib/store/dynamo/read/reader.js";
-import { documentClientFor } from "../../../lib/store/dynamo-client.js";
-import type { DirectoryReader, EmployeesQuery, PersonsQuery } from "../../../lib/store/port.js";
-import { DIRECTORY_ATTR as A } from "../../../lib/store/tables.js";
-import { describeEachEngine, type EngineContext } from "../../support/engines.js";
-import { firstByte, type Input, pauseOn } from "../../support/pause.js";
-import { dataFileOf, employeeInput, personInput, testUuid } from "../../support/records.js";
+import { loadData } from "../../../../lib/load/load-file.js";
+import { dynamoDirectory } from "../../../../lib/store/dynamo/index.js";
+import { batchWrite, keyOf, queryAll } from "../../../../lib/store/dynamo/model/batch.js";
+import { bundleSort, personPartition } from "../../../../lib/store/dynamo/model/layout.js";
+import { dynamoDirectoryReader } from "../../../../lib/store/dynamo/read/reader.js";
+import { documentClientFor } from "../../../../lib/store/dynamo-client.js";
+import type { DirectoryReader, EmployeesQuery, PersonsQuery } from "../../../../lib/store/port.js";
+import { DIRECTORY_ATTR as A } from "../../../../lib/store/tables.js";
+import { describeEachEngine, type EngineContext } from "../../../support/engines.js";
+import { firstByte, type Input, pauseOn } from "../../../support/pause.js";
+import { dataFileOf, employeeInput, personInput, testUuid } from "../../../support/records.js";
 
 const P1 = testUuid(0x28, 0, 1);
 const P2 = testUuid(0x28, 0, 2);

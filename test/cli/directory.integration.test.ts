@@ -1,21 +1,16 @@
 /** `npm run directory` as an operator runs it, against a dynalite engine started here. */
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { TYPESCRIPT_NODE_OPTIONS } from "../../../lib/cli/typescript-node.js";
-import { toApiEmployee } from "../../../lib/directory/derive.js";
-import { LOCAL_TABLE_NAMES } from "../../../lib/local/config.js";
-import { type Engine, startDynalite } from "../../../lib/local/engines.js";
-import { createTables } from "../../../lib/store/create-tables.js";
-import { employmentOrder } from "../../../lib/store/dynamo/model/items.js";
-import {
-  companyPartition,
-  entrySort,
-  FAMILY,
-  gramCensusSort,
-} from "../../../lib/store/dynamo/model/layout.js";
-import { documentClientFor } from "../../../lib/store/dynamo-client.js";
-import { tableItems } from "../../support/table-items.js";
-import { E1, E2, E3, loadTwice, P1, P2, P3, recordOf } from "./verify-fixture.js";
+import { TYPESCRIPT_NODE_OPTIONS } from "../../lib/cli/typescript-node.js";
+import { toApiEmployee } from "../../lib/directory/derive.js";
+import { LOCAL_TABLE_NAMES } from "../../lib/local/config.js";
+import { type Engine, startDynalite } from "../../lib/local/engines.js";
+import { createTables } from "../../lib/store/create-tables.js";
+import { employmentOrder } from "../../lib/store/dynamo/model/items.js";
+import { companyPartition, entrySort, FAMILY, gramCensusSort } from "../../lib/store/dynamo/model/layout.js";
+import { documentClientFor } from "../../lib/store/dynamo-client.js";
+import { E1, E2, E3, loadTwice, P1, P2, P3, recordOf } from "../store/dynamo/verify-fixture.js";
+import { tableItems } from "../support/table-items.js";
 
 const run = promisify(execFile);
 let engine: Engine | undefined;

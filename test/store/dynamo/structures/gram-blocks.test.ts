@@ -1,7 +1,7 @@
 import fc from "fast-check";
-import type { NamePair } from "../../../lib/search/matching.js";
-import type { OrderKey } from "../../../lib/store/binary-keys.js";
-import { LOWEST_ORDER_KEY } from "../../../lib/store/dynamo/model/layout.js";
+import type { NamePair } from "../../../../lib/search/matching.js";
+import type { OrderKey } from "../../../../lib/store/binary-keys.js";
+import { LOWEST_ORDER_KEY } from "../../../../lib/store/dynamo/model/layout.js";
 import {
   blocksToSplit,
   blocksTotal,
@@ -19,8 +19,8 @@ import {
   rangeSegments,
   samePartners,
   windowParts,
-} from "../../../lib/store/dynamo/structures/gram-blocks.js";
-import type { Gram } from "../../../lib/store/dynamo/structures/name-grams.js";
+} from "../../../../lib/store/dynamo/structures/gram-blocks.js";
+import type { Gram } from "../../../../lib/store/dynamo/structures/name-grams.js";
 
 /** Order keys as 25-character latin1 strings, from a number: byte order is number order. */
 const key = (n: number) => n.toString().padStart(25, "0") as OrderKey;

@@ -1,7 +1,7 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { jest } from "@jest/globals";
-import { dynamoDirectory } from "../../../lib/store/dynamo/index.js";
+import { dynamoDirectory } from "../../../../lib/store/dynamo/index.js";
 import {
   type BlockSizes,
   blocksToSplit,
@@ -10,7 +10,7 @@ import {
   GramBlockCutter,
   planGramBlocks,
   planOrder,
-} from "../../../lib/store/dynamo/structures/index.js";
+} from "../../../../lib/store/dynamo/structures/index.js";
 
 const BAD: [string, BlockSizes][] = [
   ["a target of 0", { target: 0, max: 2, min: 1 }],

@@ -4,7 +4,7 @@
  * of format (and of FORMAT, which refuses tables of another), never a refactor. Compressed values are pinned in the reading direction only: brotli's output may change
  * with its library, and any output decompresses the same.
  */
-import type { SourceEmployee, SourcePerson } from "../../../lib/directory/source.js";
+import type { SourceEmployee, SourcePerson } from "../../../../lib/directory/source.js";
 import {
   instantBytes,
   instantKeyOf,
@@ -16,9 +16,9 @@ import {
   phoneBytes,
   uuidBytes,
   uuidOf,
-} from "../../../lib/store/binary-keys.js";
-import { ByteWriter, compareBytes, FormatError } from "../../../lib/store/bytes.js";
-import { keyText } from "../../../lib/store/dynamo/model/batch.js";
+} from "../../../../lib/store/binary-keys.js";
+import { ByteWriter, compareBytes, FormatError } from "../../../../lib/store/bytes.js";
+import { keyText } from "../../../../lib/store/dynamo/model/batch.js";
 import {
   compress,
   decodeGramBlock,
@@ -32,7 +32,7 @@ import {
   encodeNamePairs,
   encodeScopeCompanies,
   encodeScopeMarker,
-} from "../../../lib/store/dynamo/model/codec.js";
+} from "../../../../lib/store/dynamo/model/codec.js";
 import {
   bundleItems,
   idEntryItem,
@@ -42,7 +42,7 @@ import {
   recordEntryKeys,
   recordItem,
   recordKey,
-} from "../../../lib/store/dynamo/model/items.js";
+} from "../../../../lib/store/dynamo/model/items.js";
 import {
   bundleChunkOf,
   bundleGenOf,
@@ -71,7 +71,7 @@ import {
   personPartition,
   postingRange,
   postingSort,
-} from "../../../lib/store/dynamo/model/layout.js";
+} from "../../../../lib/store/dynamo/model/layout.js";
 
 const hex = (bytes: Uint8Array) => Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
 const fromHex = (text: string) =>

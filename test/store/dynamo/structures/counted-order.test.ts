@@ -1,6 +1,6 @@
 import fc from "fast-check";
-import type { OrderKey } from "../../../lib/store/binary-keys.js";
-import type { BlockRef, OrderIndex } from "../../../lib/store/dynamo/model/shapes.js";
+import type { OrderKey } from "../../../../lib/store/binary-keys.js";
+import type { BlockRef, OrderIndex } from "../../../../lib/store/dynamo/model/shapes.js";
 import {
   BLOCK_ENTRIES,
   blockOf,
@@ -12,7 +12,7 @@ import {
   planOrder,
   planOrderChanges,
   rankIn,
-} from "../../../lib/store/dynamo/structures/counted-order.js";
+} from "../../../../lib/store/dynamo/structures/counted-order.js";
 
 /** Order keys as 25-character latin1 strings, from a number: byte order is number order. */
 const key = (n: number) => n.toString().padStart(25, "0") as OrderKey;

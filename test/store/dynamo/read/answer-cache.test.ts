@@ -5,8 +5,8 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import fc from "fast-check";
-import { answerCache, approximateBytes, queryKey } from "../../../lib/store/dynamo/read/answer-cache.js";
-import type { EmployeesQuery, PersonsQuery } from "../../../lib/store/port.js";
+import { answerCache, approximateBytes, queryKey } from "../../../../lib/store/dynamo/read/answer-cache.js";
+import type { EmployeesQuery, PersonsQuery } from "../../../../lib/store/port.js";
 
 /** An answer of about `chars` characters, and a counter of how often it was read. */
 function reads(chars = 100) {

@@ -1,8 +1,8 @@
 /** `get employee`, `get person` and `company` read what searches see: the committed generation. */
-import { directoryInspection } from "../../../lib/store/dynamo/read/inspect.js";
-import { documentClientFor } from "../../../lib/store/dynamo-client.js";
-import { describeEachEngine } from "../../support/engines.js";
-import { E1, E2, E3, E5, loadTwice, P1, P2, P3, recordOf, SECOND } from "./verify-fixture.js";
+import { directoryInspection } from "../../../../lib/store/dynamo/read/inspect.js";
+import { documentClientFor } from "../../../../lib/store/dynamo-client.js";
+import { describeEachEngine } from "../../../support/engines.js";
+import { E1, E2, E3, E5, loadTwice, P1, P2, P3, recordOf, SECOND } from "../verify-fixture.js";
 
 describeEachEngine("directory inspection", (getEngine) => {
   const inspection = () =>

@@ -5,12 +5,12 @@
  * engines over an even and an odd seed.
  */
 import { type DynamoDBDocumentClient, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { instantKey } from "../../../lib/directory/instant-key.js";
-import { keepScopes } from "../../../lib/load/keep-scopes.js";
-import { namesOf } from "../../../lib/search/matching.js";
-import { orderKey, phoneBytes } from "../../../lib/store/binary-keys.js";
-import { dynamoDirectory } from "../../../lib/store/dynamo/index.js";
-import type { Item, ItemKey } from "../../../lib/store/dynamo/model/batch.js";
+import { instantKey } from "../../../../lib/directory/instant-key.js";
+import { keepScopes } from "../../../../lib/load/keep-scopes.js";
+import { namesOf } from "../../../../lib/search/matching.js";
+import { orderKey, phoneBytes } from "../../../../lib/store/binary-keys.js";
+import { dynamoDirectory } from "../../../../lib/store/dynamo/index.js";
+import type { Item, ItemKey } from "../../../../lib/store/dynamo/model/batch.js";
 import {
   compress,
   decodeLocation,
@@ -22,8 +22,8 @@ import {
   encodeOrderIndex,
   encodeScopeCompanies,
   FORMAT,
-} from "../../../lib/store/dynamo/model/codec.js";
-import { bundleItems, employmentOrder, personOrder } from "../../../lib/store/dynamo/model/items.js";
+} from "../../../../lib/store/dynamo/model/codec.js";
+import { bundleItems, employmentOrder, personOrder } from "../../../../lib/store/dynamo/model/items.js";
 import {
   bundleSort,
   companyPartition,
@@ -45,22 +45,22 @@ import {
   scopeIdOf,
   scopePartition,
   scopeRegistrySort,
-} from "../../../lib/store/dynamo/model/layout.js";
+} from "../../../../lib/store/dynamo/model/layout.js";
 import {
   type Gram,
   GramCensus,
   gramsOfPair,
   postingKey,
-} from "../../../lib/store/dynamo/structures/name-grams.js";
-import { verifyDirectory } from "../../../lib/store/dynamo/verify/verify.js";
-import { repairDerived } from "../../../lib/store/dynamo/write/load-session.js";
-import { documentClientFor } from "../../../lib/store/dynamo-client.js";
-import { TableFormatError } from "../../../lib/store/port.js";
-import { DIRECTORY_ATTR as A } from "../../../lib/store/tables.js";
-import { describeEachEngine, itByTurns, TURN_SEED } from "../../support/engines.js";
-import { testUuid } from "../../support/records.js";
-import { tableItems } from "../../support/table-items.js";
-import { E1, E2, E4, loadTwice, P1, recordOf, SECOND } from "./verify-fixture.js";
+} from "../../../../lib/store/dynamo/structures/name-grams.js";
+import { verifyDirectory } from "../../../../lib/store/dynamo/verify/verify.js";
+import { repairDerived } from "../../../../lib/store/dynamo/write/load-session.js";
+import { documentClientFor } from "../../../../lib/store/dynamo-client.js";
+import { TableFormatError } from "../../../../lib/store/port.js";
+import { DIRECTORY_ATTR as A } from "../../../../lib/store/tables.js";
+import { describeEachEngine, itByTurns, TURN_SEED } from "../../../support/engines.js";
+import { testUuid } from "../../../support/records.js";
+import { tableItems } from "../../../support/table-items.js";
+import { E1, E2, E4, loadTwice, P1, recordOf, SECOND } from "../verify-fixture.js";
 
 const entry = (company: string, family: Family, id: string, gen: number): ItemKey => ({
   p: companyPartition(company),

@@ -3,19 +3,19 @@
  * rewrites a bundle (old postings superseded at the later of bundle and marker, new ones put at the
  * load's generation, each scope's census counted once per person).
  */
-import { type SourceEmployee, SourcePersonSchema } from "../../../lib/directory/source.js";
-import { namesOf } from "../../../lib/search/matching.js";
-import { keyText } from "../../../lib/store/dynamo/model/batch.js";
-import { decodeNamePairs } from "../../../lib/store/dynamo/model/codec.js";
-import { personOrder } from "../../../lib/store/dynamo/model/items.js";
+import { type SourceEmployee, SourcePersonSchema } from "../../../../lib/directory/source.js";
+import { namesOf } from "../../../../lib/search/matching.js";
+import { keyText } from "../../../../lib/store/dynamo/model/batch.js";
+import { decodeNamePairs } from "../../../../lib/store/dynamo/model/codec.js";
+import { personOrder } from "../../../../lib/store/dynamo/model/items.js";
 import {
   genOf,
   isGramCensusSort,
   postingOfSort,
   scopePartition,
-} from "../../../lib/store/dynamo/model/layout.js";
-import { Writes } from "../../../lib/store/dynamo/model/writes.js";
-import { censusKeys, GramCensus } from "../../../lib/store/dynamo/structures/name-grams.js";
+} from "../../../../lib/store/dynamo/model/layout.js";
+import { Writes } from "../../../../lib/store/dynamo/model/writes.js";
+import { censusKeys, GramCensus } from "../../../../lib/store/dynamo/structures/name-grams.js";
 import {
   markerAfter,
   namesInScope,
@@ -27,9 +27,9 @@ import {
   scopeNamePairs,
   scopePostingGen,
   scopeWork,
-} from "../../../lib/store/dynamo/structures/scope-postings.js";
-import { DIRECTORY_ATTR as A } from "../../../lib/store/tables.js";
-import { parsedValidEmployee, validPerson } from "../../directory/fixtures.js";
+} from "../../../../lib/store/dynamo/structures/scope-postings.js";
+import { DIRECTORY_ATTR as A } from "../../../../lib/store/tables.js";
+import { parsedValidEmployee, validPerson } from "../../../directory/fixtures.js";
 
 const person = SourcePersonSchema.parse(validPerson());
 const record = (id: string, companyId: string, firstName: string | null, lastName: string | null) =>
