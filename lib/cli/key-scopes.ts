@@ -18,8 +18,8 @@ import { say } from "./terminal-text.js";
 /** What setting the kept scopes did, as `keys` says it. */
 function keptScopesLine(kept: number): string {
   return kept === 0
-    ? "kept scopes set: no key reads 2 or more companies, so the directory keeps no persons order for one"
-    : `kept scopes set: ${kept} persons ${kept === 1 ? "order" : "orders"} kept for the keys' lists of 2 or more companies, which their persons searches read`;
+    ? "persons searches: no key reads 2 or more companies, so the directory keeps no combined order"
+    : `persons searches: the directory keeps a combined order for ${kept} ${kept === 1 ? "company list" : "company lists"} of the keys (each of 2 or more companies)`;
 }
 
 /** Sets the directory's kept scopes to the keys'; throws what went wrong (another load running, too). */

@@ -131,7 +131,7 @@ it("create, set-companies and revoke with --endpoint keep the directory's scopes
     engine.endpoint,
   ]);
   expect(created.stderr).toMatch(
-    /^kept scopes set: 1 persons order kept for the keys' lists of 2 or more companies,/m,
+    /^persons searches: the directory keeps a combined order for 1 company list of the keys \(each of 2 or more companies\)$/m,
   );
   // This directory holds no data.
   expect(created.stderr).toContain(
@@ -157,14 +157,16 @@ it("create, set-companies and revoke with --endpoint keep the directory's scopes
     "--endpoint",
     engine.endpoint,
   ]);
-  expect(widened.stderr).toMatch(/^kept scopes set: 1 persons order kept/m);
+  expect(widened.stderr).toMatch(
+    /^persons searches: the directory keeps a combined order for 1 company list/m,
+  );
   expect(await keptScopes()).toEqual([[...wider].sort()]);
 
   const revoked = await keys(["revoke", keyId, "--endpoint", engine.endpoint]);
-  expect(revoked.stderr).toMatch(/^kept scopes set: no key reads 2 or more companies/m);
+  expect(revoked.stderr).toMatch(/^persons searches: no key reads 2 or more companies/m);
   expect(await keptScopes()).toEqual([]);
   const again = await keys(["scopes", "--endpoint", engine.endpoint]);
-  expect(again.stderr).toMatch(/^kept scopes set: no key reads 2 or more companies/m);
+  expect(again.stderr).toMatch(/^persons searches: no key reads 2 or more companies/m);
   const revokedAgain = await keys(["revoke", keyId, "--endpoint", engine.endpoint]);
   expect(revokedAgain.stderr).toBe(`${keyId} (Wide) was already revoked\n`);
 });
