@@ -271,22 +271,20 @@ export function decodeScopeMarker(stored: Uint8Array, markerGen: number): ScopeM
 }
 
 /**
- * What a gram block's value holds after the format byte: its kind first. Kind 1: the block's count
- * only (written before partner counts; still read: its partners are unknown). Kind 2: the count,
- * then its partner census: per 1 or 2 code-point gram of the other name (sorted, UTF-8 with a
- * length byte), how many of the block's holders have one name pair holding both grams (a varint,
+ * What a gram block's value holds after the format byte: its kind (2; no other is read), the
+ * count, then its partner census: per 1 or 2 code-point gram of the other name (sorted, UTF-8 with
+ * a length byte), how many of the block's holders have one name pair holding both grams (a varint,
  * never 0).
  */
-const GRAM_BLOCK_KIND = { counts: 0x01, partners: 0x02 } as const;
+const GRAM_BLOCK_KIND = 0x02;
 
 /** How many of a gram block's holders hold each short gram of the other name with it. */
 export type GramPartners = ReadonlyMap<string, number>;
 
 /** A gram block's value: how many of its gram's postings it counts, and their partners (gram-blocks.ts). */
-export function encodeGramBlock(n: number, partners?: GramPartners): Uint8Array {
-  if (partners === undefined) return value(6).u8(GRAM_BLOCK_KIND.counts).u32(n).done();
+export function encodeGramBlock(n: number, partners: GramPartners): Uint8Array {
   const writer = value(10 + 6 * partners.size)
-    .u8(GRAM_BLOCK_KIND.partners)
+    .u8(GRAM_BLOCK_KIND)
     .u32(n)
     .varint(partners.size);
   for (const [gram, count] of [...partners].sort(([a], [b]) => compareText(a, b))) {
@@ -297,12 +295,11 @@ export function encodeGramBlock(n: number, partners?: GramPartners): Uint8Array 
   return writer.done();
 }
 
-/** A gram block's count and partner census (undefined: kind 1, written without one). */
-export function decodeGramBlock(stored: Uint8Array): { n: number; partners?: GramPartners } {
+/** A gram block's count and partner census. */
+export function decodeGramBlock(stored: Uint8Array): { n: number; partners: GramPartners } {
   const reader = valueReader(stored);
   const kind = reader.u8();
-  if (kind === GRAM_BLOCK_KIND.counts) return whole(reader, { n: reader.u32() });
-  if (kind !== GRAM_BLOCK_KIND.partners) throw new FormatError(`a gram block of kind ${kind}`);
+  if (kind !== GRAM_BLOCK_KIND) throw new FormatError(`a gram block of kind ${kind}`);
   const n = reader.u32();
   const partners = new Map<string, number>();
   let previous: string | undefined;

@@ -205,8 +205,7 @@ function fragmentPair(grams: readonly Gram[], filter: EmploymentFilter): [Gram, 
 /**
  * The window and total of two fragments' matches (`fragmentPair`) from the gram blocks of one of
  * them, each block's partner count of the other its matches; undefined when the partition is not
- * posted, or the driving gram has no blocks or blocks without partners (written before them). The
- * census first: the rarer fragment drives (fewer blocks to read), if the other is short enough to
+ * posted, or the driving gram has no blocks. The census first: the rarer fragment drives (fewer blocks to read), if the other is short enough to
  * be its partner.
  */
 async function partnerWindow(
@@ -224,8 +223,8 @@ async function partnerWindow(
     isPartnerGram(last.text) && (!isPartnerGram(first.text) || census.count(first) <= census.count(last));
   const [gram, partner] = firstDrives ? [first, last] : [last, first];
   const blocks = checkedBlocks(stored, p, gram, await reads.grams.blocks(p, gram, at));
-  const counts = blocks && partnerCounts(blocks, partner.text);
-  if (!blocks || !counts) return undefined;
+  if (!blocks) return undefined;
+  const counts = partnerCounts(blocks, partner.text);
   const keep = (item: Item) =>
     decodeNamePairs(bytesOf(item[A.data])).some((pair) => namesMatch(pair, query.filter));
   return windowOfBlocks(reads, p, gram, { blocks, counts }, query, at, keep);

@@ -32,9 +32,9 @@ import { type BlockSizes, checkedBlockSizes } from "./block-sizes.js";
 import { blockOf, blocksOfPositions } from "./counted-order.js";
 import { type Gram, gramsOfPairs } from "./name-grams.js";
 
-/** A gram's block as stored: its low, generation, count and partners (undefined: written without). */
+/** A gram's block as stored: its low, generation, count and partners. */
 export interface GramBlockRef extends BlockRef {
-  readonly partners: GramPartners | undefined;
+  readonly partners: GramPartners;
 }
 
 export type GramBlockIndex = readonly GramBlockRef[];
@@ -43,7 +43,7 @@ export type GramBlockIndex = readonly GramBlockRef[];
 export interface GramBlockCounts {
   readonly low: OrderKey;
   readonly count: number;
-  readonly partners: GramPartners | undefined;
+  readonly partners: GramPartners;
 }
 
 /** The partner grams: of 1 and 2 code points. */
@@ -87,17 +87,15 @@ function countPartners(counts: Map<string, number>, grams: Iterable<readonly [st
   }
 }
 
-/** Two partner censuses count the same (undefined: unknown, equal only to unknown). */
-export function samePartners(a: GramPartners | undefined, b: GramPartners | undefined): boolean {
-  if (a === undefined || b === undefined) return a === b;
+/** Two partner censuses count the same. */
+function samePartners(a: GramPartners, b: GramPartners): boolean {
   if (a.size !== b.size) return false;
   for (const [gram, count] of a) if (b.get(gram) !== count) return false;
   return true;
 }
 
-/** The partners of two blocks taken as one (unknown if either is). */
-function joinPartners(a: GramPartners | undefined, b: GramPartners | undefined): GramPartners | undefined {
-  if (a === undefined || b === undefined) return undefined;
+/** The partners of two blocks taken as one. */
+function joinPartners(a: GramPartners, b: GramPartners): GramPartners {
   const joined = new Map(a);
   countPartners(joined, b);
   return joined;
@@ -259,20 +257,17 @@ export class GramBlockCutter {
 function countsAfter(
   stored: GramBlockIndex,
   deltas: readonly GramDelta[],
-): { count: number; partners: GramPartners | undefined }[] {
-  const counts = stored.map((block) => ({
-    count: block.count,
-    partners: block.partners && new Map(block.partners),
-  }));
+): { count: number; partners: Map<string, number> }[] {
+  const counts = stored.map((block) => ({ count: block.count, partners: new Map(block.partners) }));
   let slot = 0;
   for (const { order, delta, partners } of deltas) {
     while (slot + 1 < stored.length && (stored[slot + 1] as BlockRef).low <= order) slot += 1;
     const counted = counts[slot] as (typeof counts)[number];
     counted.count += delta;
-    if (counted.partners) countPartners(counted.partners, partners);
+    countPartners(counted.partners, partners);
   }
   for (const [i, { count, partners }] of counts.entries())
-    if (count < 0 || [...(partners?.values() ?? [])].some((n) => n < 0 || n > count))
+    if (count < 0 || [...partners.values()].some((n) => n < 0 || n > count))
       throw new Error(
         `the gram block at ${hexOf(orderKeyBytes((stored[i] as BlockRef).low))} would count fewer than no postings, or a partner more often than postings`,
       );
@@ -328,13 +323,13 @@ type Group =
       readonly kept: GramBlockRef;
       readonly low: OrderKey;
       readonly count: number;
-      readonly partners: GramPartners | undefined;
+      readonly partners: GramPartners;
     }
   | {
       readonly kept?: undefined;
       readonly low: OrderKey;
       readonly count: number;
-      readonly partners: GramPartners | undefined;
+      readonly partners: GramPartners;
       readonly source?: OrderKey;
     };
 
@@ -379,10 +374,7 @@ function mergeSmall(groups: readonly Group[], sizes: GramBlockSizes): Group[] {
   return merged;
 }
 
-/**
- * A block above `max` cut into blocks of about `target`, from its holders as read (their partners
- * counted anew, so a block written without partners gains them).
- */
+/** A block above `max` cut into blocks of about `target`, from its holders as read (their partners counted anew). */
 function split(group: Group, contents: ReadonlyMap<OrderKey, readonly Holder[]>, sizes: GramBlockSizes) {
   if (group.count <= sizes.max) return [group];
   const source = group.kept ? group.kept.low : (group.source ?? group.low);
@@ -509,17 +501,10 @@ export function windowParts(
 
 /**
  * How many matches of two fragments each block holds, when its gram is one fragment and `partner`
- * (a gram of 1 or 2 code points of the other name) the other: its partner count; or undefined when
- * a block was written without partners.
+ * (a gram of 1 or 2 code points of the other name) the other: its partner count.
  */
-export function partnerCounts(blocks: GramBlockIndex, partner: string): number[] | undefined {
-  const counts: number[] = [];
-  for (const block of blocks) {
-    if (!block.partners) return undefined;
-    counts.push(block.partners.get(partner) ?? 0);
-  }
-  return counts;
-}
+export const partnerCounts = (blocks: GramBlockIndex, partner: string): number[] =>
+  blocks.map((block) => block.partners.get(partner) ?? 0);
 
 /** Whether a gram is short enough to be a partner: 1 or 2 code points. */
 export const isPartnerGram = (text: string): boolean => {

@@ -18,8 +18,8 @@ import type { Problem } from "./verify-rules.js";
 
 /**
  * A visible block as read: its low, its count, the postings seen in its range, its key; its
- * partner counts less those of the holders seen (all 0 once its postings are read; undefined when
- * written without partners, or once settled), and what was wrong with them when settled.
+ * partner counts less those of the holders seen (all 0 once its postings are read; undefined once
+ * settled), and what was wrong with them when settled.
  */
 interface SeenBlock {
   readonly low: OrderKey;
@@ -28,8 +28,6 @@ interface SeenBlock {
   readonly key: ItemKey;
   partners: Map<string, number> | undefined;
   stored: GramPartners | undefined;
-  /** Written without partner counts (kind 1, before them). */
-  readonly counted: boolean;
   wrong?: string;
 }
 
@@ -79,7 +77,7 @@ export class GramBlockTally {
   private readonly early = new Map<string, ItemKey>();
 
   /** A visible gram block: what is wrong with it on its own, if anything. */
-  block(key: ItemKey, owner: string, count: number, partners: GramPartners | undefined): string | undefined {
+  block(key: ItemKey, owner: string, count: number, partners: GramPartners): string | undefined {
     const { field, text, low } = gramBlockOfSort(key.s);
     if (count === 0) return "a gram block that counts no posting";
     if (count > GRAM_BLOCK_ENTRIES.max)
@@ -91,16 +89,15 @@ export class GramBlockTally {
       return last.low === low
         ? "a second visible version of a gram block"
         : "gram blocks read out of key order";
-    if (partners && [...partners.values()].some((n) => n > count))
+    if ([...partners.values()].some((n) => n > count))
       return "a gram block that counts a partner more often than postings";
     gram.blocks.push({
       low,
       count,
       seen: 0,
       key,
-      partners: partners && new Map(partners),
+      partners: new Map(partners),
       stored: partners,
-      counted: partners !== undefined,
     });
     this.grams.set(id, gram);
     return undefined;
@@ -148,12 +145,6 @@ export class GramBlockTally {
       settle(block);
       if (block.wrong) return { key: block.key, what: block.wrong };
     }
-    const uncounted = gram.blocks.find((block) => !block.counted);
-    if (uncounted)
-      return {
-        key: uncounted.key,
-        what: "a gram block without partner counts (written before they were: post it whole)",
-      };
     const counted = census.count(gram);
     const total = gram.blocks.reduce((sum, block) => sum + block.count, 0);
     if (total !== counted)

@@ -112,7 +112,7 @@ export class GramTally {
   }
 
   /** A visible gram block: what is wrong with it on its own, if anything. */
-  block(key: ItemKey, owner: string, count: number, partners: GramPartners | undefined): string | undefined {
+  block(key: ItemKey, owner: string, count: number, partners: GramPartners): string | undefined {
     return this.blocks.block(key, owner, count, partners);
   }
 

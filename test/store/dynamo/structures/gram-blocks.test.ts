@@ -17,7 +17,6 @@ import {
   partnersOf,
   planGramBlocks,
   rangeSegments,
-  samePartners,
   windowParts,
 } from "../../../../lib/store/dynamo/structures/gram-blocks.js";
 import type { Gram } from "../../../../lib/store/dynamo/structures/name-grams.js";
@@ -251,17 +250,10 @@ describe("gram blocks", () => {
     expect(() => planGramBlocks(index, partner(1, 5), 5, new Map(), SMALL)).toThrow(/partner more often/);
   });
 
-  it("keeps counting blocks written without partners, and leaves their partners unknown", () => {
-    const old = [{ low: LOWEST_ORDER_KEY, gen: 1, count: 4, partners: undefined }];
-    const plan = planGramBlocks(old, [{ order: key(1), delta: 1, partners: new Map([["q", 1]]) }], 5);
-    expect(plan.written).toEqual([{ low: LOWEST_ORDER_KEY, count: 5, partners: undefined }]);
-    expect(partnerCounts(plan.blocks, "q")).toBeUndefined();
-    expect(samePartners(undefined, undefined)).toBe(true);
-    expect(samePartners(undefined, NONE)).toBe(false);
-    // A split counts them anew from the holders read.
+  it("counts a split block's partners anew from the holders read, as partnerCounts gives them", () => {
     const holders = [1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => ({ order: key(n), partners: n < 3 ? ["q"] : [] }));
     const split = planGramBlocks(
-      [{ low: LOWEST_ORDER_KEY, gen: 1, count: 8, partners: undefined }],
+      [{ low: LOWEST_ORDER_KEY, gen: 1, count: 8, partners: new Map([["q", 2]]) }],
       adds(9),
       5,
       new Map([[LOWEST_ORDER_KEY, holders]]),
@@ -269,6 +261,7 @@ describe("gram blocks", () => {
     );
     expect(split.blocks.map((block) => block.partners)).toEqual([new Map([["q", 2]]), NONE]);
     expect(partnerCounts(split.blocks, "q")).toEqual([2, 0]);
+    expect(partnerCounts(split.blocks, "r")).toEqual([0, 0]);
   });
 
   it("merges a block below `min` into the one before, and a small first block with the next", () => {
