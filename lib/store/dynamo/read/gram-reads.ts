@@ -102,7 +102,7 @@ export class GramReads {
 
   /**
    * One gram's blocks visible at `at`, in order, with the first one's key (what a failed check
-   * names); none for a gram not posted, or posted before blocks were written.
+   * names); none for a gram not posted.
    */
   async blocks(
     p: PartitionKey,

@@ -8,8 +8,7 @@
  *   when the two disagree, the search fails (damage, or a read the reader asks again).
  * - The same with a created range: the gram's blocks count its postings by ranges of order keys
  *   (gram-blocks.ts), so the total is the whole blocks inside the range plus the two boundary
- *   blocks' parts, read; then only the blocks holding the window are read. A gram with no blocks
- *   (posted before blocks existed) is read as below.
+ *   blocks' parts, read; then only the blocks holding the window are read.
  * - Two fragments, first and last name, each of 1 to 3 characters and one of them of 1 or 2: the
  *   blocks of one count the matches by their partner counts of the other, so the total and window
  *   are found the same way, with or without a created range.
@@ -152,28 +151,34 @@ async function windowOfBlocks(
   return { page: pieces.flat(), total };
 }
 
-/** A gram's blocks visible at `at`, checked against the census's count; undefined when it has none. */
+/**
+ * A gram's blocks visible at `at`, checked against the census's count (none for a gram no one
+ * holds; a gram held has blocks, whose counts add up to the census's).
+ */
 function checkedBlocks(
   stored: StoredGramCensus,
   p: PartitionKey,
   gram: Gram,
   { blocks, first }: { readonly blocks: GramBlockIndex; readonly first?: ItemKey },
-): GramBlockIndex | undefined {
-  if (!first) return undefined;
+): GramBlockIndex {
   const counted = stored.census.count(gram);
-  if (blocksTotal(blocks) !== counted)
+  const census = keyText({ p, s: gramCensusSort(stored.gen, 0) });
+  const named = `${gram.field} gram ${JSON.stringify(gram.text)}`;
+  if (!first && counted > 0)
+    throw new Error(
+      `names census of ${census} counts ${counted} holders of ${named}, but no gram block of it is visible`,
+    );
+  if (first && blocksTotal(blocks) !== counted)
     throw disagree(
       first,
-      `and the others of ${gram.field} gram ${JSON.stringify(gram.text)} count ${blocksTotal(blocks)} postings, ` +
-        `but the names census of ${keyText({ p, s: gramCensusSort(stored.gen, 0) })} counts ${counted}`,
+      `and the others of ${named} count ${blocksTotal(blocks)} postings, but the names census of ${census} counts ${counted}`,
     );
   return blocks;
 }
 
 /**
  * The window and total of one gram's postings in a created range, from its blocks; undefined when
- * the partition is not posted, or the gram has no blocks (posted before they existed). Census and
- * blocks at once, then `windowOfBlocks`.
+ * the partition is not posted. Census and blocks at once, then `windowOfBlocks`.
  */
 async function blockWindow(
   reads: DirectoryReads,
@@ -185,7 +190,6 @@ async function blockWindow(
   const [stored, read] = await Promise.all([reads.grams.census(p, at), reads.grams.blocks(p, gram, at)]);
   if (!stored) return undefined;
   const blocks = checkedBlocks(stored, p, gram, read);
-  if (!blocks) return stored.census.count(gram) === 0 ? { page: [], total: 0 } : undefined;
   const counts = blocks.map((block) => block.count);
   return windowOfBlocks(reads, p, gram, { blocks, counts }, query, at, undefined);
 }
@@ -205,8 +209,8 @@ function fragmentPair(grams: readonly Gram[], filter: EmploymentFilter): [Gram, 
 /**
  * The window and total of two fragments' matches (`fragmentPair`) from the gram blocks of one of
  * them, each block's partner count of the other its matches; undefined when the partition is not
- * posted, or the driving gram has no blocks. The census first: the rarer fragment drives (fewer blocks to read), if the other is short enough to
- * be its partner.
+ * posted. The census first: the rarer fragment drives (fewer blocks to read), if the other is
+ * short enough to be its partner.
  */
 async function partnerWindow(
   reads: DirectoryReads,
@@ -223,7 +227,6 @@ async function partnerWindow(
     isPartnerGram(last.text) && (!isPartnerGram(first.text) || census.count(first) <= census.count(last));
   const [gram, partner] = firstDrives ? [first, last] : [last, first];
   const blocks = checkedBlocks(stored, p, gram, await reads.grams.blocks(p, gram, at));
-  if (!blocks) return undefined;
   const counts = partnerCounts(blocks, partner.text);
   const keep = (item: Item) =>
     decodeNamePairs(bytesOf(item[A.data])).some((pair) => namesMatch(pair, query.filter));

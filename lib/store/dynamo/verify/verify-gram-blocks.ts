@@ -166,7 +166,7 @@ export class GramBlockTally {
         if (!this.grams.has(gramOf(owner, gram.field, gram.text)))
           return {
             key,
-            what: `counts ${count} holders of ${gram.field} gram "${gram.text}", which no gram block counts (posted before gram blocks were: post it whole)`,
+            what: `counts ${count} holders of ${gram.field} gram "${gram.text}", which no gram block counts`,
           };
     }
     return undefined;
@@ -174,8 +174,7 @@ export class GramBlockTally {
 
   /**
    * The blocks of every owner against its postings and census; a census counting a gram no block
-   * counts (postings written before blocks were: posting the owner whole writes them); blocks of an
-   * owner with no marker, unless a load is in progress (it may be posting one).
+   * counts; blocks of an owner with no marker, unless a load is in progress (it may be posting one).
    */
   check(
     markers: ReadonlyMap<string, ItemKey>,

@@ -109,9 +109,9 @@ export class GramBlockCache {
 
 /**
  * The writes that make a partition's gram blocks count its postings after `deltas`, from the
- * blocks visible at `stored` (where `census` counted the postings before the deltas). A gram
- * posted before blocks existed (none stored, yet counted) is left without: searches of it read
- * its postings, until the partition is posted whole. A block to split is read as the load sees it:
+ * blocks visible at `stored` (where `census` counted the postings before the deltas). A gram the
+ * census counts has blocks: one without is damage, and the load stops (`directory repair` posts
+ * the partition whole). A block to split is read as the load sees it:
  * with the deltas' postings when `written` (a derive, after its postings), else without them (a
  * chunk, before its writes), the deltas then applied to what was read.
  */
@@ -143,7 +143,11 @@ export async function gramBlockWrites(
   };
   await inParallel(changed, IN_FLIGHT, async ([gram, changes]) => {
     const blocks = await blocksOf(gram);
-    if (blocks.length === 0 && census.count(gram) > 0) return;
+    if (blocks.length === 0 && census.count(gram) > 0)
+      throw new Error(
+        `the names census of partition ${hexOf(p)} counts ${census.count(gram)} holders of ${gram.field} gram ` +
+          `${JSON.stringify(gram.text)}, but no gram block of it is visible: run \`npm run directory -- repair\``,
+      );
     const keysOf = async (range: KeyRange) => {
       const read = await context.reads.grams.postingsBetween(
         p,
