@@ -110,7 +110,6 @@ export {
   isPostingSort,
   isScopePartition,
   isScopesPartition,
-  isTrigramsOnlyMarkerSort,
   journalPartition,
   journalSort,
   LOCATION_SORT,

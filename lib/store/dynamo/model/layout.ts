@@ -99,12 +99,6 @@ export const GRAMS = {
   /** gen: the partition's postings are complete; without one, searches read the names entries. */
   marker: 0x0f,
 } as const;
-/**
- * The marker of postings of trigrams only, as written before grams of 1 and 2 code points were
- * posted: no search trusts it, the next load touching the partition posts it whole, and
- * `directory repair` supersedes it (verify names it).
- */
-const TRIGRAMS_ONLY_MARKER = 0x0d;
 /** Which name a posting is of: its second byte. */
 const GRAM_FIELD = { firstName: 0x01, lastName: 0x02 } as const;
 export type GramField = keyof typeof GRAM_FIELD;
@@ -373,8 +367,6 @@ export const gramMarkerSort = (gen: number): SortKey =>
   sortKey(new ByteWriter(1 + GEN_BYTES).u8(GRAMS.marker).u32(gen));
 export const isGramMarkerSort = (sort: Uint8Array): boolean =>
   sort.length === 1 + GEN_BYTES && sort[0] === GRAMS.marker;
-export const isTrigramsOnlyMarkerSort = (sort: Uint8Array): boolean =>
-  sort.length === 1 + GEN_BYTES && sort[0] === TRIGRAMS_ONLY_MARKER;
 
 /** A bundle chunk: generation + chunk number (2 bytes), so a person's versions sort by generation. */
 export const bundleSort = (gen: number, chunk: number): SortKey =>

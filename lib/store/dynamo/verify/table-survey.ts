@@ -61,7 +61,6 @@ import {
   isPostingSort,
   isScopePartition,
   isScopesPartition,
-  isTrigramsOnlyMarkerSort,
   type KeyText,
   keyOf,
   keyText,
@@ -115,9 +114,6 @@ export const orderBlockId = (family: number, company: string, low: OrderKey, gen
   `${orderId(family, company)}/${hexOf(orderKeyBytes(low))}/${gen}`;
 
 const PAST_END = "`d` holds bytes past the end of its compressed value";
-/** A postings marker of a company or scope partition written when only trigrams were posted. */
-const trigramsOnlyMarker = (key: ItemKey) =>
-  (isScopePartition(key.p) || isCompanyPartition(key.p)) && isTrigramsOnlyMarkerSort(key.s);
 /** A name posting's, gram block's, names census chunk's or postings marker's sort key. */
 const isGramItemSort = (s: Uint8Array) =>
   isPostingSort(s) || isGramBlockSort(s) || isGramCensusSort(s) || isGramMarkerSort(s);
@@ -225,8 +221,6 @@ export class TableSurvey {
     if (isLocationPartition(p)) return this.location(key, item);
     if (isIdsPartition(p)) return this.idEntry(key, item);
     if (isScopesPartition(p)) return this.scope(key, item);
-    if (trigramsOnlyMarker(key))
-      return "a postings marker of trigrams only (repair posts grams of 1 to 3 characters)";
     if (isScopePartition(p)) return this.scopePartitionItem(key, item);
     if (isCompanyPartition(p)) return this.companyPartitionItem(key, item);
     return "an item of no known kind";
