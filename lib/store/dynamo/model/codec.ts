@@ -241,8 +241,7 @@ export function decodeScopeCompanies(stored: Uint8Array): { companies: string[];
 /**
  * A scope's postings marker: the generation its postings were built whole at (`base`), and per
  * company that joined or left the scope since, the generation of that change (the postings of its
- * persons were rewritten then). An empty value (a marker written before scope changes kept
- * postings) is a build at the marker's own generation with no change since.
+ * persons were rewritten then).
  */
 export interface ScopeMarker {
   readonly base: number;
@@ -258,9 +257,8 @@ export function encodeScopeMarker(marker: ScopeMarker): Uint8Array {
   return writer.done();
 }
 
-export function decodeScopeMarker(stored: Uint8Array, markerGen: number): ScopeMarker {
+export function decodeScopeMarker(stored: Uint8Array): ScopeMarker {
   const reader = valueReader(stored);
-  if (reader.remaining === 0) return { base: markerGen, changed: new Map() };
   const base = reader.u32();
   const changed = new Map<string, number>();
   for (let n = reader.varint(); n > 0; n--) {

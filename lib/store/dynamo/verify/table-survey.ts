@@ -300,7 +300,7 @@ export class TableSurvey {
         ? this.grams.marker(key, owner)
         : "a postings marker with data beyond the format byte";
     try {
-      const marker = decodeScopeMarker(data, gen);
+      const marker = decodeScopeMarker(data);
       if (marker.base > gen || [...marker.changed.values()].some((at) => at > gen || at <= marker.base))
         return "a scope postings marker whose generations are out of order";
       this.scopeMarkers.set(owner, marker);

@@ -33,7 +33,7 @@ export async function postedScope(
   return {
     p,
     companies: new Set(companies),
-    marker: decodeScopeMarker(marker.data, marker.gen),
+    marker: decodeScopeMarker(marker.data),
     markerGen: marker.gen,
     census,
   };

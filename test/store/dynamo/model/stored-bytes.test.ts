@@ -342,15 +342,16 @@ describe("stored values are byte for byte those of the documented layout", () =>
     };
     // Companies in byte order: "a" at 7, "b" at 9.
     expect(hex(encodeScopeMarker(marker))).toBe("030000000302016100000007016200000009");
-    expect(decodeScopeMarker(fromHex("030000000302016100000007016200000009"), 12)).toEqual({
+    expect(decodeScopeMarker(fromHex("030000000302016100000007016200000009"))).toEqual({
       base: 3,
       changed: new Map([
         ["a", 7],
         ["b", 9],
       ]),
     });
-    // A marker written before scope changes (the format byte alone): a build at its own generation.
-    expect(decodeScopeMarker(fromHex("03"), 12)).toEqual({ base: 12, changed: new Map() });
+    // The format byte alone, or bytes past the end: refused.
+    expect(() => decodeScopeMarker(fromHex("03"))).toThrow(FormatError);
+    expect(() => decodeScopeMarker(fromHex("03000000030000"))).toThrow(FormatError);
   });
 
   it("reads a compressed value written by earlier code", () => {
