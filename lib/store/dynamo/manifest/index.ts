@@ -7,7 +7,6 @@ export {
   abandonedOf,
   acquireLease,
   cleanedUp,
-  idIndexWhole,
   type Lease,
   type LeaseWatch,
   type Manifest,

@@ -45,16 +45,7 @@ export interface Manifest {
   readonly issued?: number;
   /** Generations of loads whose lease was taken over: never published, never visible. */
   readonly abandoned: readonly number[];
-  /**
-   * The generation since which the id index lists every stored id (absent: a table loaded before
-   * the index existed, whose snapshots are refused until a whole `repair` builds it).
-   */
-  readonly idIndex?: number;
 }
-
-/** Whether a load leasing at `manifest` may trust the id index: it is whole, or nothing is stored. */
-export const idIndexWhole = (manifest: Manifest): boolean =>
-  manifest.idIndex !== undefined || manifest.committed === 0;
 
 /** Generations no reader sees: those of loads that lost their lease. */
 export const abandonedOf = (manifest: Manifest): ReadonlySet<number> => new Set(manifest.abandoned);
@@ -83,7 +74,6 @@ export async function readManifest(client: DynamoDBDocumentClient, table: string
     ...(typeof Item?.cleanup === "number" ? { cleanup: Item.cleanup } : {}),
     ...(typeof Item?.issued === "number" ? { issued: Item.issued } : {}),
     abandoned: isGenList(Item?.abandoned) ? Item.abandoned : [],
-    ...(typeof Item?.idIndex === "number" ? { idIndex: Item.idIndex } : {}),
   };
 }
 
@@ -251,7 +241,7 @@ export const renewLease = (client: DynamoDBDocumentClient, table: string, owner:
 
 /**
  * The flip: searches read `gen` from now on, in this code's format; its superseded versions await
- * removal. `idIndex`: the id index is whole at `gen` (`Manifest.idIndex`).
+ * removal.
  */
 export const publish = (
   client: DynamoDBDocumentClient,
@@ -259,13 +249,12 @@ export const publish = (
   owner: string,
   gen: number,
   at: Date,
-  idIndex: boolean,
 ) =>
   leaseUpdate(
     client,
     table,
     owner,
-    `SET committed = :gen, committedAt = :at, cleanup = :gen, formatVersion = :format${idIndex ? ", idIndex = if_not_exists(idIndex, :gen)" : ""}`,
+    "SET committed = :gen, committedAt = :at, cleanup = :gen, formatVersion = :format",
     { ":gen": gen, ":at": at.toISOString(), ":format": FORMAT },
   );
 

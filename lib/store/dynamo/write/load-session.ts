@@ -22,7 +22,6 @@ import {
   abandonedOf,
   acquireLease,
   cleanedUp,
-  idIndexWhole,
   type Lease,
   type LeaseHolder,
   type LeaseWatch,
@@ -191,13 +190,7 @@ interface Fence {
   readonly gen: number;
   readonly committed: number;
   readonly abandoned: ReadonlySet<number>;
-  /** Whether the id index was whole when the lease was taken (`idIndexWhole`). */
-  readonly idIndexWhole: boolean;
 }
-
-/** A snapshot on a table loaded before the id index existed would find nothing to delete. */
-export const ID_INDEX_NOT_BUILT =
-  "this table's id index, which a snapshot reads to find what it deletes, is not built yet (the table was loaded by an earlier version): run `npm run directory -- repair` once, then load again";
 
 async function beginLoad(store: Store, label: string): Promise<LoadSession> {
   const { client, table, options } = store;
@@ -218,12 +211,7 @@ async function beginLoad(store: Store, label: string): Promise<LoadSession> {
     renewal.stop();
     throw error;
   }
-  const fence = {
-    gen: lease.gen,
-    committed: manifest.committed,
-    abandoned: abandonedOf(manifest),
-    idIndexWhole: idIndexWhole(manifest),
-  };
+  const fence = { gen: lease.gen, committed: manifest.committed, abandoned: abandonedOf(manifest) };
   return new DynamoLoadSession(store, owner, fence, renewal);
 }
 
@@ -363,12 +351,7 @@ async function resumeLoad(store: Store, checkpoint: LoadCheckpoint): Promise<Loa
     ]);
     // A load resumed after its flip sees its own generation committed: it fences as before it.
     const committed = Math.min(manifest.committed, gen - 1);
-    const fence = {
-      gen,
-      committed,
-      abandoned: abandonedOf(manifest),
-      idIndexWhole: idIndexWhole({ ...manifest, committed }),
-    };
+    const fence = { gen, committed, abandoned: abandonedOf(manifest) };
     return new DynamoLoadSession(store, owner, fence, renewal, {
       seq,
       dangling,
@@ -410,8 +393,6 @@ class DynamoLoadSession implements LoadSession {
   private readonly cutShort: boolean;
 
   private readonly gen: number;
-  /** A whole repair rebuilt the id index: it is whole at this load's generation. */
-  private idIndexRebuilt = false;
 
   constructor(store: Store, owner: string, fence: Fence, renewal: Renewal, start: SessionStart = FRESH) {
     this.store = store;
@@ -445,7 +426,6 @@ class DynamoLoadSession implements LoadSession {
   }
 
   storedIds(kind: IdKind, cursor?: string): AsyncIterable<StoredIdsPage> {
-    if (!this.fence.idIndexWhole && !this.idIndexRebuilt) throw new Error(ID_INDEX_NOT_BUILT);
     return storedIds(this.store, kind, this.fence, cursor);
   }
 
@@ -458,8 +438,7 @@ class DynamoLoadSession implements LoadSession {
     const { client, table, options } = this.store;
     await this.mayGoOn();
     if (options.settleMs) await sleep(options.settleMs);
-    const idIndex = this.fence.idIndexWhole || this.idIndexRebuilt;
-    await publish(client, table, this.owner, this.gen, new Date(this.store.now()), idIndex);
+    await publish(client, table, this.owner, this.gen, new Date(this.store.now()));
     this.isPublished = true;
     await onPublished?.();
     await sleep(options.graceMs ?? GRACE_MS);
@@ -502,10 +481,7 @@ class DynamoLoadSession implements LoadSession {
       await supersedeDerived(context, this.chunks, companyPartition(company));
       this.chunks.derive.whole(company);
     }
-    if (companyId === undefined) {
-      await rebuildIdIndex(context, this.chunks);
-      this.idIndexRebuilt = true;
-    }
+    if (companyId === undefined) await rebuildIdIndex(context, this.chunks);
     for (const [scopeId, scope] of await scopesAtLoad(context))
       if (scope.companies.some((company) => companies.includes(company))) {
         await supersedeDerived(context, this.chunks, scopePartition(scope.home));
