@@ -109,7 +109,7 @@ async function employeesOfPerson(
 
 /**
  * The window and total of a company's counted order; from its entries when the order has no index
- * (a company no load has derived since orders came in, or one with none).
+ * (an empty order has none).
  */
 async function companyWindow(
   reads: DirectoryReads,

@@ -2,12 +2,12 @@
  * A load's name postings (name-grams.ts), derived before the flip for each company whose entries it
  * changed. The names entries it touched there are read raw, by key (or, posting whole, all of the
  * company's, page by page): versions written at the load's generation and versions it stamped
- * included. Where the postings were complete at the committed
- * generation (a marker is visible there), the new versions add their postings and the stamped ones
- * have theirs stamped too (a posting carries its entry's generation, so its key is known). Where
- * they were not (a table loaded before postings existed, a repair), every names entry visible at
- * the load's generation is posted, any other posting superseded, and the marker written. The census is written when its counts
- * change, and the gram blocks that count the postings follow them (derive-gram-blocks.ts): counted
+ * included. Where the postings were complete at the committed generation (a marker is visible
+ * there), the new versions add their postings and the stamped ones have theirs stamped too (a
+ * posting carries its entry's generation, so its key is known). Where they were not (a new
+ * company, a repair, a marker deleted), every names entry visible at the load's generation is
+ * posted, any other posting superseded, and the marker written. The census is written when its
+ * counts change, and the gram blocks that count the postings follow them (derive-gram-blocks.ts): counted
  * up and down a posting at a time, or cut anew when posted whole. Every write goes through the
  * journal, and running it again writes the same.
  */

@@ -1,7 +1,7 @@
 /**
  * Scope name postings (scope-postings.ts) as loads keep them. A chunk finds the kept scopes whose
  * postings are complete (`postedScopes`, posted-scopes.ts) and rewrites its persons' postings
- * there. A scope with no marker (new, or kept before postings existed) is posted whole when a load
+ * there. A scope with no marker (new, rebuilt, or its marker deleted) is posted whole when a load
  * derives it (`buildScopePostings`): from its companies' persons names entries as the load left
  * them. Either way its gram blocks follow its postings (derive-gram-blocks.ts).
  */

@@ -87,7 +87,7 @@ export async function scopesAtLoad(context: ChunkContext) {
  * companies that differ rewritten now, and dropped ones no new one took over are superseded with
  * their order and postings. Returns the scopes the commit derives: the new ones (their orders,
  * and their postings when not posted), and the kept ones whose name postings are not complete
- * (kept before postings existed, or being rebuilt).
+ * (their marker deleted, or being rebuilt).
  */
 export async function keepScopes(
   context: ChunkContext,

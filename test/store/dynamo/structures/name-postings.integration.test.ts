@@ -332,7 +332,7 @@ describeEachEngine(`name postings (TURN_SEED=${TURN_SEED})`, (getEngine, engineN
   });
 
   it("answers a company not marked from its names entries, and posts it whole at the next load that touches it", async () => {
-    // As a table loaded before postings existed: no posting, census or marker anywhere.
+    // Postings, census and marker deleted everywhere (a marker deleted has its company posted whole).
     await removeFamilies([GRAMS.postings, GRAMS.census, GRAMS.marker]);
     expect((await verifyDirectory(documents(), table())).problem).toBeUndefined();
     expect(await named("acme", { firstName: "ZOË" })).toEqual({ ids: [E1, E2], total: 2 });

@@ -2,8 +2,8 @@
  * Scope name postings through loads: a kept scope is posted when it is kept, loads keep its
  * persons' postings and census in step (renames, moves into and out of it, re-links, deletions,
  * loads cut at every step), persons searched by name over it read them and answer as the in-memory
- * store does, and `verify` checks them. A scope kept before postings existed is answered from the
- * entries until the scopes are kept again.
+ * store does, and `verify` checks them. A kept scope whose postings are deleted is answered from
+ * the entries until the scopes are kept again.
  *
  * Each test runs on one engine, by turns from TURN_SEED (`itByTurns`): every test meets both
  * engines over an even and an odd seed.
@@ -341,9 +341,9 @@ describeEachEngine(`scope name postings (TURN_SEED=${TURN_SEED})`, (getEngine, e
     await agree({ dynamo, memory });
   });
 
-  it("of a scope kept before postings existed: searches read the entries until the scopes are kept again", async () => {
+  it("of a kept scope whose postings are deleted: searches read the entries until the scopes are kept again", async () => {
     const { dynamo, memory } = await loadedAndKept();
-    // As a table from before postings: the scope's postings, census and marker were never written.
+    // The scope's postings, blocks, census and marker deleted: it is not posted.
     const narrow = scopeItemsOf(await items().all(), SCOPES[0] ?? []);
     for (const item of narrow) {
       const sort = bytesOf(item[A.sort]);
