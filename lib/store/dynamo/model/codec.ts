@@ -270,44 +270,44 @@ export function decodeScopeMarker(stored: Uint8Array): ScopeMarker {
 
 /**
  * What a gram block's value holds after the format byte: its kind (2; no other is read), the
- * count, then its partner census: per 1 or 2 code-point gram of the other name (sorted, UTF-8 with
+ * count, then its companion counts: per 1 or 2 code-point gram of the other name (sorted, UTF-8 with
  * a length byte), how many of the block's holders have one name pair holding both grams (a varint,
  * never 0).
  */
 const GRAM_BLOCK_KIND = 0x02;
 
 /** How many of a gram block's holders hold each short gram of the other name with it. */
-export type GramPartners = ReadonlyMap<string, number>;
+export type GramCompanions = ReadonlyMap<string, number>;
 
-/** A gram block's value: how many of its gram's postings it counts, and their partners (gram-blocks.ts). */
-export function encodeGramBlock(n: number, partners: GramPartners): Uint8Array {
-  const writer = value(10 + 6 * partners.size)
+/** A gram block's value: how many of its gram's postings it counts, and their companions (gram-blocks.ts). */
+export function encodeGramBlock(n: number, companions: GramCompanions): Uint8Array {
+  const writer = value(10 + 6 * companions.size)
     .u8(GRAM_BLOCK_KIND)
     .u32(n)
-    .varint(partners.size);
-  for (const [gram, count] of [...partners].sort(([a], [b]) => compareText(a, b))) {
-    if (count <= 0) throw new Error(`a gram block's partner "${gram}" counted ${count}`);
+    .varint(companions.size);
+  for (const [gram, count] of [...companions].sort(([a], [b]) => compareText(a, b))) {
+    if (count <= 0) throw new Error(`a gram block's companion "${gram}" counted ${count}`);
     const bytes = utf8Bytes(gram);
     writer.u8(bytes.length).bytes(bytes).varint(count);
   }
   return writer.done();
 }
 
-/** A gram block's count and partner census. */
-export function decodeGramBlock(stored: Uint8Array): { n: number; partners: GramPartners } {
+/** A gram block's count and companion counts. */
+export function decodeGramBlock(stored: Uint8Array): { n: number; companions: GramCompanions } {
   const reader = valueReader(stored);
   const kind = reader.u8();
   if (kind !== GRAM_BLOCK_KIND) throw new FormatError(`a gram block of kind ${kind}`);
   const n = reader.u32();
-  const partners = new Map<string, number>();
+  const companions = new Map<string, number>();
   let previous: string | undefined;
   for (let size = reader.varint(); size > 0; size--) {
     const gram = reader.text(reader.u8());
     const count = reader.varint();
     if (count === 0 || (previous !== undefined && compareText(previous, gram) >= 0))
-      throw new FormatError("a gram block's partners out of order or counting none");
-    partners.set(gram, count);
+      throw new FormatError("a gram block's companions out of order or counting none");
+    companions.set(gram, count);
     previous = gram;
   }
-  return whole(reader, { n, partners });
+  return whole(reader, { n, companions });
 }

@@ -40,7 +40,7 @@ export {
   encodeScopeMarker,
   endsWithItsStream,
   FORMAT,
-  type GramPartners,
+  type GramCompanions,
   type Location,
   type ScopeMarker,
 } from "./codec.js";

@@ -49,8 +49,8 @@ const CENSUS_KEYS = { genOf: gramCensusGenOf, chunkOf: gramCensusChunkOf };
 function blockIndex(visible: readonly Item[]): { blocks: GramBlockIndex; first?: ItemKey } {
   const blocks = visible.map((item): GramBlockRef => {
     const sort = bytesOf(item[A.sort]);
-    const { n, partners } = decodeGramBlock(bytesOf(item[A.data]));
-    return { low: gramBlockOfSort(sort).low, gen: genOf(sort), count: n, partners };
+    const { n, companions } = decodeGramBlock(bytesOf(item[A.data]));
+    return { low: gramBlockOfSort(sort).low, gen: genOf(sort), count: n, companions };
   });
   for (const [i, block] of blocks.entries())
     if (i > 0 && (blocks[i - 1] as (typeof blocks)[number]).low === block.low)

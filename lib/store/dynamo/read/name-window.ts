@@ -10,7 +10,7 @@
  *   (gram-blocks.ts), so the total is the whole blocks inside the range plus the two boundary
  *   blocks' parts, read; then only the blocks holding the window are read.
  * - Two fragments, first and last name, each of 1 to 3 characters and one of them of 1 or 2: the
- *   blocks of one count the matches by their partner counts of the other, so the total and window
+ *   blocks of one count the matches by their companion counts of the other, so the total and window
  *   are found the same way, with or without a created range.
  * - One gram otherwise: its postings and the marker, at once; several: the census, then the rarest
  *   gram's postings. Each posting's pairs are checked against the whole filter.
@@ -31,12 +31,12 @@ import {
 } from "../model/index.js";
 import {
   blocksTotal,
+  companionCounts,
   filterGrams,
   type Gram,
   type GramBlockIndex,
   type GramBlockRef,
-  isPartnerGram,
-  partnerCounts,
+  isCompanionGram,
   rangeSegments,
   type StoredGramCensus,
   windowParts,
@@ -97,7 +97,7 @@ const blockKey = (p: PartitionKey, gram: Gram, block: BlockRef): ItemKey => ({
 
 /**
  * The window and total of the postings of `gram` matching a query, from its blocks, given how many
- * matches each block holds (`counts`: all its postings for a lone gram, its partner count for two
+ * matches each block holds (`counts`: all its postings for a lone gram, its companion count for two
  * fragments). The boundary blocks' parts in the created range are read and their matches (`keep`;
  * all when undefined) counted: the exact total. Then only the blocks holding the window are read,
  * a block's postings up to its last match needed; each must hold what it counts, or the search
@@ -196,23 +196,23 @@ async function blockWindow(
 
 /**
  * Both names' fragments, when gram blocks count their matches: each of 1 to 3 code points (so its
- * gram is the fragment itself) and one of them of 1 or 2 (a partner of the other's blocks).
+ * gram is the fragment itself) and one of them of 1 or 2 (a companion of the other's blocks).
  */
 function fragmentPair(grams: readonly Gram[], filter: EmploymentFilter): [Gram, Gram] | undefined {
   const [first, last] = grams;
   if (grams.length !== 2 || !first || !last || first.field !== "firstName" || last.field !== "lastName")
     return undefined;
   if (filter.firstName !== first.text || filter.lastName !== last.text) return undefined;
-  return isPartnerGram(first.text) || isPartnerGram(last.text) ? [first, last] : undefined;
+  return isCompanionGram(first.text) || isCompanionGram(last.text) ? [first, last] : undefined;
 }
 
 /**
  * The window and total of two fragments' matches (`fragmentPair`) from the gram blocks of one of
- * them, each block's partner count of the other its matches; undefined when the partition is not
+ * them, each block's companion count of the other its matches; undefined when the partition is not
  * posted. The census first: the rarer fragment drives (fewer blocks to read), if the other is
- * short enough to be its partner.
+ * short enough to be its companion.
  */
-async function partnerWindow(
+async function companionWindow(
   reads: DirectoryReads,
   p: PartitionKey,
   [first, last]: [Gram, Gram],
@@ -224,10 +224,10 @@ async function partnerWindow(
   const { census } = stored;
   if (census.count(first) === 0 || census.count(last) === 0) return { page: [], total: 0 };
   const firstDrives =
-    isPartnerGram(last.text) && (!isPartnerGram(first.text) || census.count(first) <= census.count(last));
-  const [gram, partner] = firstDrives ? [first, last] : [last, first];
+    isCompanionGram(last.text) && (!isCompanionGram(first.text) || census.count(first) <= census.count(last));
+  const [gram, companion] = firstDrives ? [first, last] : [last, first];
   const blocks = checkedBlocks(stored, p, gram, await reads.grams.blocks(p, gram, at));
-  const counts = partnerCounts(blocks, partner.text);
+  const counts = companionCounts(blocks, companion.text);
   const keep = (item: Item) =>
     decodeNamePairs(bytesOf(item[A.data])).some((pair) => namesMatch(pair, query.filter));
   return windowOfBlocks(reads, p, gram, { blocks, counts }, query, at, keep);
@@ -286,7 +286,7 @@ export async function nameWindow(
   }
   const pair = fragmentPair(grams, query.filter);
   if (pair) {
-    const exact = await partnerWindow(reads, p, pair, query, at);
+    const exact = await companionWindow(reads, p, pair, query, at);
     if (exact) return exact;
   }
   const matches = await matchingPostings(reads, p, grams, query, at);

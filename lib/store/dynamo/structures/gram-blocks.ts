@@ -7,7 +7,7 @@
  * when a lower key is posted. Blocks are the `BlockRef`s of counted orders (`count` is the block's
  * postings), so locating reuses counted-order.ts.
  *
- * Each block also holds its **partner census**: for each gram of 1 or 2 code points of the other
+ * Each block also holds its **companion counts**: for each gram of 1 or 2 code points of the other
  * name, how many of its holders have one name pair holding both grams (the per-pair rule of
  * `namesMatch`), so a search by two fragments, one of them the block's gram and the other a short
  * gram, counts its matches per block without reading the postings.
@@ -20,7 +20,7 @@ import { DIRECTORY_ATTR as A } from "../../tables.js";
 import {
   type BlockRef,
   encodeGramBlock,
-  type GramPartners,
+  type GramCompanions,
   gramBlockSort,
   type Item,
   type ItemKey,
@@ -32,9 +32,9 @@ import { type BlockSizes, checkedBlockSizes } from "./block-sizes.js";
 import { blockOf, blocksOfPositions } from "./counted-order.js";
 import { type Gram, gramsOfPairs } from "./name-grams.js";
 
-/** A gram's block as stored: its low, generation, count and partners. */
+/** A gram's block as stored: its low, generation, count and companions. */
 export interface GramBlockRef extends BlockRef {
-  readonly partners: GramPartners;
+  readonly companions: GramCompanions;
 }
 
 export type GramBlockIndex = readonly GramBlockRef[];
@@ -43,43 +43,43 @@ export type GramBlockIndex = readonly GramBlockRef[];
 export interface GramBlockCounts {
   readonly low: OrderKey;
   readonly count: number;
-  readonly partners: GramPartners;
+  readonly companions: GramCompanions;
 }
 
-/** The partner grams: of 1 and 2 code points. */
-const PARTNER_SIZES = [1, 2] as const;
+/** The companion grams: of 1 and 2 code points. */
+const COMPANION_SIZES = [1, 2] as const;
 
 const otherField = (gram: Gram) => (gram.field === "firstName" ? "lastName" : "firstName");
 
 /**
  * The short grams of the other name that one of `pairs` holds together with `gram` (a pair whose
  * name holds `gram`, as `namesMatch` tests a fragment): what a holder counts into its block's
- * partners.
+ * companions.
  */
-export function partnersOf(gram: Gram, pairs: readonly NamePair[]): string[] {
+export function companionsOf(gram: Gram, pairs: readonly NamePair[]): string[] {
   const other = otherField(gram);
   const found = new Set<string>();
   for (const pair of pairs) {
     const name = pair[gram.field];
-    const partner = pair[other];
-    if (name === null || partner === null || !name.includes(gram.text)) continue;
-    for (const size of PARTNER_SIZES) for (const text of gramsOfSize(partner, size)) found.add(text);
+    const companion = pair[other];
+    if (name === null || companion === null || !name.includes(gram.text)) continue;
+    for (const size of COMPANION_SIZES) for (const text of gramsOfSize(companion, size)) found.add(text);
   }
   return [...found];
 }
 
-/** A holder's grams (`gramsOfPairs`), each with its partners. */
-export const holderGrams = (pairs: readonly NamePair[]): { gram: Gram; partners: string[] }[] =>
-  gramsOfPairs(pairs).map((gram) => ({ gram, partners: partnersOf(gram, pairs) }));
+/** A holder's grams (`gramsOfPairs`), each with its companions. */
+export const holderGrams = (pairs: readonly NamePair[]): { gram: Gram; companions: string[] }[] =>
+  gramsOfPairs(pairs).map((gram) => ({ gram, companions: companionsOf(gram, pairs) }));
 
-/** A holder of a block: its order key, and its partners in its gram's blocks. */
+/** A holder of a block: its order key, and its companions in its gram's blocks. */
 export interface Holder {
   readonly order: OrderKey;
-  readonly partners: readonly string[];
+  readonly companions: readonly string[];
 }
 
-/** The partners counted by `counts`, `delta` more of each of `grams` (none left at 0). */
-function countPartners(counts: Map<string, number>, grams: Iterable<readonly [string, number]>): void {
+/** The companions counted by `counts`, `delta` more of each of `grams` (none left at 0). */
+function countCompanions(counts: Map<string, number>, grams: Iterable<readonly [string, number]>): void {
   for (const [gram, delta] of grams) {
     const count = (counts.get(gram) ?? 0) + delta;
     if (count === 0) counts.delete(gram);
@@ -87,27 +87,27 @@ function countPartners(counts: Map<string, number>, grams: Iterable<readonly [st
   }
 }
 
-/** Two partner censuses count the same. */
-function samePartners(a: GramPartners, b: GramPartners): boolean {
+/** Two blocks' companion counts are the same. */
+function sameCompanions(a: GramCompanions, b: GramCompanions): boolean {
   if (a.size !== b.size) return false;
   for (const [gram, count] of a) if (b.get(gram) !== count) return false;
   return true;
 }
 
-/** The partners of two blocks taken as one. */
-function joinPartners(a: GramPartners, b: GramPartners): GramPartners {
+/** The companions of two blocks taken as one. */
+function joinCompanions(a: GramCompanions, b: GramCompanions): GramCompanions {
   const joined = new Map(a);
-  countPartners(joined, b);
+  countCompanions(joined, b);
   return joined;
 }
 
-/** The partner census of these holders. */
-function partnersOfHolders(holders: readonly Holder[]): GramPartners {
+/** The companion counts of these holders. */
+function companionsOfHolders(holders: readonly Holder[]): GramCompanions {
   const counts = new Map<string, number>();
   for (const holder of holders)
-    countPartners(
+    countCompanions(
       counts,
-      holder.partners.map((gram) => [gram, 1] as const),
+      holder.companions.map((gram) => [gram, 1] as const),
     );
   return counts;
 }
@@ -126,11 +126,11 @@ export const gramBlockKey = (p: PartitionKey, gram: Gram, low: OrderKey, gen: nu
   s: gramBlockSort(gram.field, gram.text, low, gen),
 });
 
-/** A gram block's item: its key, how many postings it counts and their partners. */
+/** A gram block's item: its key, how many postings it counts and their companions. */
 export const gramBlockItem = (p: PartitionKey, gram: Gram, block: GramBlockCounts, gen: number): Item => ({
   [A.partition]: p,
   [A.sort]: gramBlockSort(gram.field, gram.text, block.low, gen),
-  [A.data]: encodeGramBlock(block.count, block.partners),
+  [A.data]: encodeGramBlock(block.count, block.companions),
 });
 
 /** A gram as a map key: its field's initial, then its text. */
@@ -142,19 +142,19 @@ const gramOfId = (id: string): Gram => ({
 
 /**
  * A change to one gram's postings at an order key: +1 posted, -1 superseded (net), and how its
- * partners change (net, none at 0); never both none. `posted`: the partners of the holder posted
- * there last (a holder superseded and posted again nets 0, but its partners may differ).
+ * companions change (net, none at 0); never both none. `posted`: the companions of the holder posted
+ * there last (a holder superseded and posted again nets 0, but its companions may differ).
  */
 export interface GramDelta {
   readonly order: OrderKey;
   readonly delta: number;
-  readonly partners: GramPartners;
+  readonly companions: GramCompanions;
   readonly posted?: readonly string[];
 }
 
 interface Change {
   delta: number;
-  readonly partners: Map<string, number>;
+  readonly companions: Map<string, number>;
   posted?: readonly string[];
 }
 
@@ -164,16 +164,16 @@ export class GramDeltas {
 
   /** A holder at `order` with these name pairs posted (+1) or its postings there superseded (-1). */
   add(pairs: readonly NamePair[], order: OrderKey, delta: 1 | -1): void {
-    for (const { gram, partners } of holderGrams(pairs)) {
+    for (const { gram, companions } of holderGrams(pairs)) {
       const id = gramId(gram);
       const changes = this.byGram.get(id) ?? new Map<OrderKey, Change>();
-      const change: Change = changes.get(order) ?? { delta: 0, partners: new Map() };
+      const change: Change = changes.get(order) ?? { delta: 0, companions: new Map() };
       change.delta += delta;
-      countPartners(
-        change.partners,
-        partners.map((partner) => [partner, delta] as const),
+      countCompanions(
+        change.companions,
+        companions.map((companion) => [companion, delta] as const),
       );
-      if (delta > 0) change.posted = partners;
+      if (delta > 0) change.posted = companions;
       changes.set(order, change);
       this.byGram.set(id, changes);
     }
@@ -184,11 +184,11 @@ export class GramDeltas {
     const found: [Gram, GramDelta[]][] = [];
     for (const [id, changes] of this.byGram) {
       const deltas = [...changes]
-        .filter(([, change]) => change.delta !== 0 || change.partners.size > 0)
+        .filter(([, change]) => change.delta !== 0 || change.companions.size > 0)
         .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
         .map(
-          ([order, { delta, partners, posted }]): GramDelta =>
-            posted ? { order, delta, partners, posted } : { order, delta, partners },
+          ([order, { delta, companions, posted }]): GramDelta =>
+            posted ? { order, delta, companions, posted } : { order, delta, companions },
         );
       if (deltas.length > 0) found.push([gramOfId(id), deltas]);
     }
@@ -198,7 +198,7 @@ export class GramDeltas {
 
 /** A gram's blocks being cut while its postings are written whole, in order. */
 interface Cut {
-  readonly blocks: { low: OrderKey; count: number; partners: Map<string, number> }[];
+  readonly blocks: { low: OrderKey; count: number; companions: Map<string, number> }[];
   last: OrderKey;
 }
 
@@ -216,12 +216,12 @@ export class GramBlockCutter {
 
   /** A holder at `order` with these name pairs posted: after every holder added before. */
   add(pairs: readonly NamePair[], order: OrderKey): void {
-    for (const { gram, partners } of holderGrams(pairs)) {
+    for (const { gram, companions } of holderGrams(pairs)) {
       const id = gramId(gram);
-      const counted = partners.map((partner) => [partner, 1] as const);
+      const counted = companions.map((companion) => [companion, 1] as const);
       const cut = this.byGram.get(id);
       if (!cut) {
-        const block = { low: LOWEST_ORDER_KEY, count: 1, partners: new Map(counted) };
+        const block = { low: LOWEST_ORDER_KEY, count: 1, companions: new Map(counted) };
         this.byGram.set(id, { blocks: [block], last: order });
         continue;
       }
@@ -229,11 +229,11 @@ export class GramBlockCutter {
       cut.last = order;
       let block = cut.blocks.at(-1) as Cut["blocks"][number];
       if (block.count >= this.sizes.target) {
-        block = { low: order, count: 0, partners: new Map() };
+        block = { low: order, count: 0, companions: new Map() };
         cut.blocks.push(block);
       }
       block.count += 1;
-      countPartners(block.partners, counted);
+      countCompanions(block.companions, counted);
     }
   }
 
@@ -242,10 +242,10 @@ export class GramBlockCutter {
     return [...this.byGram].map(([id, { blocks }]) => {
       const [before, last] = blocks.slice(-2);
       if (before && last && last.count < this.sizes.min && before.count + last.count <= this.sizes.max) {
-        const partners = joinPartners(before.partners, last.partners);
+        const companions = joinCompanions(before.companions, last.companions);
         return [
           gramOfId(id),
-          [...blocks.slice(0, -2), { low: before.low, count: before.count + last.count, partners }],
+          [...blocks.slice(0, -2), { low: before.low, count: before.count + last.count, companions }],
         ];
       }
       return [gramOfId(id), blocks];
@@ -253,23 +253,23 @@ export class GramBlockCutter {
   }
 }
 
-/** How many postings each stored block counts once the deltas are applied, and their partners. */
+/** How many postings each stored block counts once the deltas are applied, and their companions. */
 function countsAfter(
   stored: GramBlockIndex,
   deltas: readonly GramDelta[],
-): { count: number; partners: Map<string, number> }[] {
-  const counts = stored.map((block) => ({ count: block.count, partners: new Map(block.partners) }));
+): { count: number; companions: Map<string, number> }[] {
+  const counts = stored.map((block) => ({ count: block.count, companions: new Map(block.companions) }));
   let slot = 0;
-  for (const { order, delta, partners } of deltas) {
+  for (const { order, delta, companions } of deltas) {
     while (slot + 1 < stored.length && (stored[slot + 1] as BlockRef).low <= order) slot += 1;
     const counted = counts[slot] as (typeof counts)[number];
     counted.count += delta;
-    countPartners(counted.partners, partners);
+    countCompanions(counted.companions, companions);
   }
-  for (const [i, { count, partners }] of counts.entries())
-    if (count < 0 || [...partners.values()].some((n) => n < 0 || n > count))
+  for (const [i, { count, companions }] of counts.entries())
+    if (count < 0 || [...companions.values()].some((n) => n < 0 || n > count))
       throw new Error(
-        `the gram block at ${hexOf(orderKeyBytes((stored[i] as BlockRef).low))} would count fewer than no postings, or a partner more often than postings`,
+        `the gram block at ${hexOf(orderKeyBytes((stored[i] as BlockRef).low))} would count fewer than no postings, or a companion more often than postings`,
       );
   return counts;
 }
@@ -305,16 +305,16 @@ export function blocksToSplit(
  * plans its scopes' blocks before it writes its postings).
  */
 export function keysAfter(read: readonly Holder[], deltas: readonly GramDelta[], range: KeyRange): Holder[] {
-  const holders = new Map(read.map((holder) => [holder.order, holder.partners]));
+  const holders = new Map(read.map((holder) => [holder.order, holder.companions]));
   for (const { order, delta, posted } of deltas) {
     if (order < range.low || (range.before !== undefined && order >= range.before)) continue;
     if (delta < 0) holders.delete(order);
-    // Superseded and posted again (net 0): the holder read is replaced, with its new partners.
+    // Superseded and posted again (net 0): the holder read is replaced, with its new companions.
     else if (delta > 0 || (posted && holders.has(order))) holders.set(order, posted ?? []);
   }
   return [...holders]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([order, partners]) => ({ order, partners }));
+    .map(([order, companions]) => ({ order, companions }));
 }
 
 /** A block of the plan: kept as stored, or written anew; `source` is the stored low its keys were read by. */
@@ -323,13 +323,13 @@ type Group =
       readonly kept: GramBlockRef;
       readonly low: OrderKey;
       readonly count: number;
-      readonly partners: GramPartners;
+      readonly companions: GramCompanions;
     }
   | {
       readonly kept?: undefined;
       readonly low: OrderKey;
       readonly count: number;
-      readonly partners: GramPartners;
+      readonly companions: GramCompanions;
       readonly source?: OrderKey;
     };
 
@@ -348,14 +348,17 @@ function dropEmpty(groups: readonly Group[]): Group[] {
   const [first] = left;
   if (!first || first.low === LOWEST_ORDER_KEY) return left;
   const source = first.kept ? first.kept.low : (first.source ?? first.low);
-  return [{ low: LOWEST_ORDER_KEY, count: first.count, partners: first.partners, source }, ...left.slice(1)];
+  return [
+    { low: LOWEST_ORDER_KEY, count: first.count, companions: first.companions, source },
+    ...left.slice(1),
+  ];
 }
 
 /** Two neighbouring groups as one, from the first's low. */
 const joined = (a: Group, b: Group): Group => ({
   low: a.low,
   count: a.count + b.count,
-  partners: joinPartners(a.partners, b.partners),
+  companions: joinCompanions(a.companions, b.companions),
 });
 
 /** Small changed blocks merged into a neighbour when the two fit in `max`. */
@@ -374,7 +377,7 @@ function mergeSmall(groups: readonly Group[], sizes: GramBlockSizes): Group[] {
   return merged;
 }
 
-/** A block above `max` cut into blocks of about `target`, from its holders as read (their partners counted anew). */
+/** A block above `max` cut into blocks of about `target`, from its holders as read (their companions counted anew). */
 function split(group: Group, contents: ReadonlyMap<OrderKey, readonly Holder[]>, sizes: GramBlockSizes) {
   if (group.count <= sizes.max) return [group];
   const source = group.kept ? group.kept.low : (group.source ?? group.low);
@@ -392,7 +395,7 @@ function split(group: Group, contents: ReadonlyMap<OrderKey, readonly Holder[]>,
     groups.push({
       low: at === 0 ? group.low : (piece[0] as Holder).order,
       count: piece.length,
-      partners: partnersOfHolders(piece),
+      companions: companionsOfHolders(piece),
     });
   }
   return groups;
@@ -414,29 +417,29 @@ export function planGramBlocks(
   let groups: Group[];
   if (stored.length === 0) {
     const count = deltas.reduce((sum, { delta }) => sum + delta, 0);
-    const partners = new Map<string, number>();
-    for (const delta of deltas) countPartners(partners, delta.partners);
-    if (count < 0 || [...partners.values()].some((n) => n < 0 || n > count))
+    const companions = new Map<string, number>();
+    for (const delta of deltas) countCompanions(companions, delta.companions);
+    if (count < 0 || [...companions.values()].some((n) => n < 0 || n > count))
       throw new Error("a gram with no block would count fewer than no postings");
-    groups = [{ low: LOWEST_ORDER_KEY, count, partners }];
+    groups = [{ low: LOWEST_ORDER_KEY, count, companions }];
   } else {
     const counts = countsAfter(stored, deltas);
     // A block holds no keys: one whose counts are the same (a key moved within it) stays as it is.
     groups = stored.map((block, i): Group => {
-      const { count, partners } = counts[i] as (typeof counts)[number];
-      return count !== block.count || !samePartners(partners, block.partners)
-        ? { low: block.low, count, partners, source: block.low }
-        : { kept: block, low: block.low, count, partners };
+      const { count, companions } = counts[i] as (typeof counts)[number];
+      return count !== block.count || !sameCompanions(companions, block.companions)
+        ? { low: block.low, count, companions, source: block.low }
+        : { kept: block, low: block.low, count, companions };
     });
   }
   const planned = mergeSmall(dropEmpty(groups), sizes).flatMap((group) => split(group, contents, sizes));
   const kept = new Set(planned.flatMap((group) => (group.kept ? [group.kept] : [])));
   return {
     blocks: planned.map(
-      (group) => group.kept ?? { low: group.low, gen, count: group.count, partners: group.partners },
+      (group) => group.kept ?? { low: group.low, gen, count: group.count, companions: group.companions },
     ),
     written: planned.flatMap((group) =>
-      group.kept ? [] : [{ low: group.low, count: group.count, partners: group.partners }],
+      group.kept ? [] : [{ low: group.low, count: group.count, companions: group.companions }],
     ),
     superseded: stored.filter((block) => !kept.has(block)),
   };
@@ -500,14 +503,14 @@ export function windowParts(
 }
 
 /**
- * How many matches of two fragments each block holds, when its gram is one fragment and `partner`
- * (a gram of 1 or 2 code points of the other name) the other: its partner count.
+ * How many matches of two fragments each block holds, when its gram is one fragment and `companion`
+ * (a gram of 1 or 2 code points of the other name) the other: its companion count.
  */
-export const partnerCounts = (blocks: GramBlockIndex, partner: string): number[] =>
-  blocks.map((block) => block.partners.get(partner) ?? 0);
+export const companionCounts = (blocks: GramBlockIndex, companion: string): number[] =>
+  blocks.map((block) => block.companions.get(companion) ?? 0);
 
-/** Whether a gram is short enough to be a partner: 1 or 2 code points. */
-export const isPartnerGram = (text: string): boolean => {
+/** Whether a gram is short enough to be a companion: 1 or 2 code points. */
+export const isCompanionGram = (text: string): boolean => {
   const length = [...text].length;
   return length >= 1 && length <= 2;
 };

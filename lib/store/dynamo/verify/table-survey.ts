@@ -320,8 +320,8 @@ export class TableSurvey {
     const data = bytesOf(item[A.data]);
     if (isGramMarkerSort(key.s)) return this.marker(key, owner, data, gen);
     if (isGramBlockSort(key.s)) {
-      const { n, partners } = decodeGramBlock(data);
-      return this.grams.block(key, owner, n, partners);
+      const { n, companions } = decodeGramBlock(data);
+      return this.grams.block(key, owner, n, companions);
     }
     if (!isCensus) return this.grams.posting(key, owner, data);
     const first = { p: key.p, s: gramCensusSort(gen, 0) };

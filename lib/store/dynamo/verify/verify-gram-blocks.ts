@@ -3,22 +3,22 @@
  * marker is visible, each gram its census counts has blocks that tile its postings from the lowest
  * order key, each counting exactly the visible postings between its low and the next block's (none
  * empty, none above the most a block holds), the whole the census's count; no other block is
- * visible. Each partner count is exactly the block's holders whose pairs hold both grams. A table
+ * visible. Each companion count is exactly the block's holders whose pairs hold both grams. A table
  * is read in key order, and a gram's blocks sort just before its postings, so each posting is
  * counted into its block as it is read: kept are the blocks (about one per 1,000 postings), never
- * the postings; a block's partner counts are settled (and let go) once the postings pass it.
+ * the postings; a block's companion counts are settled (and let go) once the postings pass it.
  */
 
 import type { NamePair } from "../../../search/matching.js";
 import type { OrderKey } from "../../binary-keys.js";
-import type { GramPartners, ItemKey } from "../model/index.js";
+import type { GramCompanions, ItemKey } from "../model/index.js";
 import { type GramField, gramBlockOfSort, LOWEST_ORDER_KEY } from "../model/index.js";
-import { GRAM_BLOCK_ENTRIES, type GramCensus, partnersOf } from "../structures/index.js";
+import { companionsOf, GRAM_BLOCK_ENTRIES, type GramCensus } from "../structures/index.js";
 import type { Problem } from "./verify-rules.js";
 
 /**
  * A visible block as read: its low, its count, the postings seen in its range, its key; its
- * partner counts less those of the holders seen (all 0 once its postings are read; undefined once
+ * companion counts less those of the holders seen (all 0 once its postings are read; undefined once
  * settled), and what was wrong with them when settled.
  */
 interface SeenBlock {
@@ -26,8 +26,8 @@ interface SeenBlock {
   readonly count: number;
   seen: number;
   readonly key: ItemKey;
-  partners: Map<string, number> | undefined;
-  stored: GramPartners | undefined;
+  companions: Map<string, number> | undefined;
+  stored: GramCompanions | undefined;
   wrong?: string;
 }
 
@@ -55,19 +55,19 @@ function holding(blocks: readonly SeenBlock[], order: OrderKey): SeenBlock | und
   return blocks[low - 1];
 }
 
-/** A block's partner counts against its holders seen: what is wrong, kept; the counts let go. */
+/** A block's companion counts against its holders seen: what is wrong, kept; the counts let go. */
 function settle(block: SeenBlock): void {
-  const { partners, stored } = block;
-  if (!partners || !stored) return;
-  const wrong = [...partners]
+  const { companions, stored } = block;
+  if (!companions || !stored) return;
+  const wrong = [...companions]
     .filter(([, left]) => left !== 0)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))[0];
   if (wrong) {
-    const [partner, left] = wrong;
-    const counted = stored.get(partner) ?? 0;
-    block.wrong ??= `a gram block that counts ${counted} holders of partner "${partner}", where ${counted - left} are`;
+    const [companion, left] = wrong;
+    const counted = stored.get(companion) ?? 0;
+    block.wrong ??= `a gram block that counts ${counted} holders of companion "${companion}", where ${counted - left} are`;
   }
-  block.partners = undefined;
+  block.companions = undefined;
   block.stored = undefined;
 }
 
@@ -77,7 +77,7 @@ export class GramBlockTally {
   private readonly early = new Map<string, ItemKey>();
 
   /** A visible gram block: what is wrong with it on its own, if anything. */
-  block(key: ItemKey, owner: string, count: number, partners: GramPartners): string | undefined {
+  block(key: ItemKey, owner: string, count: number, companions: GramCompanions): string | undefined {
     const { field, text, low } = gramBlockOfSort(key.s);
     if (count === 0) return "a gram block that counts no posting";
     if (count > GRAM_BLOCK_ENTRIES.max)
@@ -89,21 +89,21 @@ export class GramBlockTally {
       return last.low === low
         ? "a second visible version of a gram block"
         : "gram blocks read out of key order";
-    if ([...partners.values()].some((n) => n > count))
-      return "a gram block that counts a partner more often than postings";
+    if ([...companions.values()].some((n) => n > count))
+      return "a gram block that counts a companion more often than postings";
     gram.blocks.push({
       low,
       count,
       seen: 0,
       key,
-      partners: new Map(partners),
-      stored: partners,
+      companions: new Map(companions),
+      stored: companions,
     });
     this.grams.set(id, gram);
     return undefined;
   }
 
-  /** A visible posting (its holder's pairs), counted into its gram's block and partners. */
+  /** A visible posting (its holder's pairs), counted into its gram's block and companions. */
   posting(
     key: ItemKey,
     owner: string,
@@ -122,9 +122,9 @@ export class GramBlockTally {
     if (seen.open && seen.open !== block) settle(seen.open);
     seen.open = block;
     block.seen += 1;
-    if (block.partners)
-      for (const partner of partnersOf(gram, pairs))
-        block.partners.set(partner, (block.partners.get(partner) ?? 0) - 1);
+    if (block.companions)
+      for (const companion of companionsOf(gram, pairs))
+        block.companions.set(companion, (block.companions.get(companion) ?? 0) - 1);
   }
 
   /** One owner's gram's blocks against its postings and its census's count. */

@@ -9,7 +9,7 @@
  */
 import type { NamePair } from "../../../search/matching.js";
 import { ORDER_KEY_BYTES, type OrderKey } from "../../binary-keys.js";
-import type { GramPartners, ItemKey } from "../model/index.js";
+import type { GramCompanions, ItemKey } from "../model/index.js";
 import { decodeNamePairs, type GramField, genOf, type PartitionKey, postingOfSort } from "../model/index.js";
 import { type Gram, GramCensus, gramsOfPairs, postingKey } from "../structures/index.js";
 import { GramBlockTally } from "./verify-gram-blocks.js";
@@ -112,8 +112,8 @@ export class GramTally {
   }
 
   /** A visible gram block: what is wrong with it on its own, if anything. */
-  block(key: ItemKey, owner: string, count: number, partners: GramPartners): string | undefined {
-    return this.blocks.block(key, owner, count, partners);
+  block(key: ItemKey, owner: string, count: number, companions: GramCompanions): string | undefined {
+    return this.blocks.block(key, owner, count, companions);
   }
 
   /** Each owner with a visible posting, marker or census, and one such item's key. */

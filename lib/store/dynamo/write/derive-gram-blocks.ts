@@ -27,13 +27,13 @@ import type {
 } from "../structures/index.js";
 import {
   blocksToSplit,
+  companionsOf,
   GRAM_BLOCK_ENTRIES,
   gramBlockItem,
   gramBlockKey,
   gramId,
   type KeyRange,
   keysAfter,
-  partnersOf,
   planGramBlocks,
 } from "../structures/index.js";
 import { type ChunkContext, loadAt } from "./chunk-context.js";
@@ -43,7 +43,7 @@ const IN_FLIGHT = 16;
 
 /**
  * Bytes a posting is taken to hold (keys and its names entry's pairs: generous), and a gram block
- * (a count and its holders' partners, 0.5-2 KB when full), for the choice below.
+ * (a count and its holders' companions, 0.5-2 KB when full), for the choice below.
  */
 const POSTING_BYTES = 256;
 const BLOCK_BYTES = { base: 128, perHolder: 64, most: 2_048 };
@@ -158,7 +158,7 @@ export async function gramBlockWrites(
       const holders = read.map(
         (posting): Holder => ({
           order: posting.order,
-          partners: partnersOf(gram, decodeNamePairs(bytesOf(posting.item[A.data]))),
+          companions: companionsOf(gram, decodeNamePairs(bytesOf(posting.item[A.data]))),
         }),
       );
       return written ? holders : keysAfter(holders, changes, range);

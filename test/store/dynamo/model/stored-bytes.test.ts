@@ -225,16 +225,16 @@ describe("stored keys are byte for byte those of the documented layout", () => {
     expect(hex(bytes())).toBe(expected);
   });
 
-  it("writes a gram block's partners: kind 2, its count, then each partner (sorted, UTF-8) and its count", () => {
-    const partners = new Map([
+  it("writes a gram block's companions: kind 2, its count, then each companion (sorted, UTF-8) and its count", () => {
+    const companions = new Map([
       ["é", 1],
       ["a", 200],
     ]);
     const stored = "0302000004010201" + "61c801" + "02c3a901";
-    expect(hex(encodeGramBlock(1025, partners))).toBe(stored);
-    expect(decodeGramBlock(fromHex(stored))).toEqual({ n: 1025, partners });
-    expect(decodeGramBlock(fromHex("03020000000100"))).toEqual({ n: 1, partners: new Map() });
-    // Another kind, out of order, a partner counted 0, or bytes past the end: refused.
+    expect(hex(encodeGramBlock(1025, companions))).toBe(stored);
+    expect(decodeGramBlock(fromHex(stored))).toEqual({ n: 1025, companions });
+    expect(decodeGramBlock(fromHex("03020000000100"))).toEqual({ n: 1, companions: new Map() });
+    // Another kind, out of order, a companion counted 0, or bytes past the end: refused.
     expect(() => decodeGramBlock(fromHex("030100000401"))).toThrow(FormatError);
     expect(() => decodeGramBlock(fromHex("03030000040100"))).toThrow(FormatError);
     expect(() => decodeGramBlock(fromHex("030200000401" + "0202c3a901" + "0161c801"))).toThrow(FormatError);

@@ -5,6 +5,8 @@ import { LOWEST_ORDER_KEY } from "../../../../lib/store/dynamo/model/layout.js";
 import {
   blocksToSplit,
   blocksTotal,
+  companionCounts,
+  companionsOf,
   GramBlockCutter,
   type GramBlockIndex,
   type GramBlockSizes,
@@ -13,8 +15,6 @@ import {
   type Holder,
   holderGrams,
   keysAfter,
-  partnerCounts,
-  partnersOf,
   planGramBlocks,
   rangeSegments,
   windowParts,
@@ -29,17 +29,17 @@ const B: Gram = { field: "lastName", text: "a" };
 
 const pair = (firstName: string | null, lastName: string | null): NamePair => ({ firstName, lastName });
 
-/** A holder of gram A: its order key, and its partners among `pairs` (none: no last name). */
+/** A holder of gram A: its order key, and its companions among `pairs` (none: no last name). */
 const holderOf = (order: OrderKey, pairs: readonly NamePair[]): Holder => ({
   order,
-  partners: partnersOf(A, pairs),
+  companions: companionsOf(A, pairs),
 });
 
-/** The partner census of holders, as a block counts it. */
-function censusOf(holders: readonly Holder[]): Map<string, number> {
+/** The companion counts of holders, as a block holds them. */
+function companionCountsOf(holders: readonly Holder[]): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const { partners } of holders)
-    for (const gram of partners) counts.set(gram, (counts.get(gram) ?? 0) + 1);
+  for (const { companions } of holders)
+    for (const gram of companions) counts.set(gram, (counts.get(gram) ?? 0) + 1);
   return counts;
 }
 
@@ -68,7 +68,7 @@ function applyDeltas(
   return planGramBlocks(index, deltas, gen, contents, SMALL);
 }
 
-/** Every invariant of gram A's blocks counting its holders `held`, partners included. */
+/** Every invariant of gram A's blocks counting its holders `held`, companions included. */
 function expectTiles(index: GramBlockIndex, held: ReadonlyMap<OrderKey, readonly NamePair[]>) {
   if (held.size === 0) {
     expect(index).toEqual([]);
@@ -83,7 +83,7 @@ function expectTiles(index: GramBlockIndex, held: ReadonlyMap<OrderKey, readonly
       .filter(([k]) => k >= block.low && (next === undefined || k < next))
       .map(([k, pairs]) => holderOf(k, pairs));
     expect(block.count).toBe(inside.length);
-    expect(block.partners).toEqual(censusOf(inside));
+    expect(block.companions).toEqual(companionCountsOf(inside));
     expect(block.count).toBeGreaterThan(0);
     expect(block.count).toBeLessThanOrEqual(SMALL.max);
   }
@@ -115,25 +115,25 @@ function loadInto(
 }
 
 const NONE = new Map<string, number>();
-const adds = (...ns: number[]) => ns.map((n) => ({ order: key(n), delta: 1, partners: NONE }));
-const removes = (...ns: number[]) => ns.map((n) => ({ order: key(n), delta: -1, partners: NONE }));
-/** Blocks with no partner counted. */
+const adds = (...ns: number[]) => ns.map((n) => ({ order: key(n), delta: 1, companions: NONE }));
+const removes = (...ns: number[]) => ns.map((n) => ({ order: key(n), delta: -1, companions: NONE }));
+/** Blocks with no companion counted. */
 const stored = (...blocks: { low: OrderKey; count: number; gen?: number }[]): GramBlockIndex =>
-  blocks.map(({ low, count, gen }) => ({ low, count, gen: gen ?? 1, partners: NONE }));
+  blocks.map(({ low, count, gen }) => ({ low, count, gen: gen ?? 1, companions: NONE }));
 
 describe("gram blocks", () => {
-  it("counts a holder's partners per pair, as namesMatch matches both fragments", () => {
+  it("counts a holder's companions per pair, as namesMatch matches both fragments", () => {
     // "ann smith" and "bob avery": "a" is held with the grams of smith, not with avery's "av".
     const pairs = [pair("ann", "smith"), pair("bob", "avery")];
-    expect(partnersOf(A, pairs).sort()).toEqual(["h", "i", "it", "m", "mi", "s", "sm", "t", "th"]);
-    expect(partnersOf({ field: "lastName", text: "ave" }, pairs).sort()).toEqual(["b", "bo", "o", "ob"]);
-    expect(partnersOf(A, [pair("ann", null)])).toEqual([]);
+    expect(companionsOf(A, pairs).sort()).toEqual(["h", "i", "it", "m", "mi", "s", "sm", "t", "th"]);
+    expect(companionsOf({ field: "lastName", text: "ave" }, pairs).sort()).toEqual(["b", "bo", "o", "ob"]);
+    expect(companionsOf(A, [pair("ann", null)])).toEqual([]);
     const grams = holderGrams([pair("ab", "q")]);
     expect(grams).toEqual([
-      { gram: { field: "firstName", text: "ab" }, partners: ["q"] },
-      { gram: { field: "firstName", text: "a" }, partners: ["q"] },
-      { gram: { field: "firstName", text: "b" }, partners: ["q"] },
-      { gram: { field: "lastName", text: "q" }, partners: ["a", "b", "ab"] },
+      { gram: { field: "firstName", text: "ab" }, companions: ["q"] },
+      { gram: { field: "firstName", text: "a" }, companions: ["q"] },
+      { gram: { field: "firstName", text: "b" }, companions: ["q"] },
+      { gram: { field: "lastName", text: "q" }, companions: ["a", "b", "ab"] },
     ]);
   });
 
@@ -147,14 +147,14 @@ describe("gram blocks", () => {
       [
         B,
         [
-          { order: key(2), delta: -1, partners: NONE },
-          { order: key(3), delta: 1, partners: NONE, posted: [] },
+          { order: key(2), delta: -1, companions: NONE },
+          { order: key(3), delta: 1, companions: NONE, posted: [] },
         ],
       ],
     ]);
   });
 
-  it("keeps a holder reposted with other partners as a change of partners only", () => {
+  it("keeps a holder reposted with other companions as a change of companions only", () => {
     const deltas = new GramDeltas();
     deltas.add([pair("a", "x")], key(1), -1);
     deltas.add([pair("a", "y")], key(1), 1);
@@ -165,7 +165,7 @@ describe("gram blocks", () => {
         {
           order: key(1),
           delta: 0,
-          partners: new Map([
+          companions: new Map([
             ["x", -1],
             ["y", 1],
           ]),
@@ -174,7 +174,7 @@ describe("gram blocks", () => {
       ],
     ]);
     const blocks = planGramBlocks(
-      [{ low: LOWEST_ORDER_KEY, gen: 1, count: 2, partners: new Map([["x", 2]]) }],
+      [{ low: LOWEST_ORDER_KEY, gen: 1, count: 2, companions: new Map([["x", 2]]) }],
       changed?.[1] ?? [],
       5,
     ).blocks;
@@ -183,19 +183,19 @@ describe("gram blocks", () => {
         low: LOWEST_ORDER_KEY,
         gen: 5,
         count: 2,
-        partners: new Map([
+        companions: new Map([
           ["x", 1],
           ["y", 1],
         ]),
       },
     ]);
-    // Read before the change, the holder is there with its new partners.
+    // Read before the change, the holder is there with its new companions.
     expect(
-      keysAfter([{ order: key(1), partners: ["x"] }], changed?.[1] ?? [], {
+      keysAfter([{ order: key(1), companions: ["x"] }], changed?.[1] ?? [], {
         low: LOWEST_ORDER_KEY,
         before: undefined,
       }),
-    ).toEqual([{ order: key(1), partners: ["y"] }]);
+    ).toEqual([{ order: key(1), companions: ["y"] }]);
     // Not read (posted and superseded within the load): not there.
     expect(keysAfter([], changed?.[1] ?? [], { low: LOWEST_ORDER_KEY, before: undefined })).toEqual([]);
   });
@@ -209,15 +209,15 @@ describe("gram blocks", () => {
       [
         A,
         [
-          { low: LOWEST_ORDER_KEY, count: 4, partners: only(4) },
-          { low: key(5), count: 5, partners: only(4) },
+          { low: LOWEST_ORDER_KEY, count: 4, companions: only(4) },
+          { low: key(5), count: 5, companions: only(4) },
         ],
       ],
       [
         B,
         [
-          { low: LOWEST_ORDER_KEY, count: 4, partners: only(4) },
-          { low: key(6), count: 4, partners: only(4) },
+          { low: LOWEST_ORDER_KEY, count: 4, companions: only(4) },
+          { low: key(6), count: 4, companions: only(4) },
         ],
       ],
     ]);
@@ -235,33 +235,36 @@ describe("gram blocks", () => {
     expect(plan.superseded).toEqual([]);
     const changed = planGramBlocks(index, adds(1, 25), 5, new Map(), SMALL);
     expect(changed.written).toEqual([
-      { low: LOWEST_ORDER_KEY, count: 5, partners: NONE },
-      { low: key(20), count: 5, partners: NONE },
+      { low: LOWEST_ORDER_KEY, count: 5, companions: NONE },
+      { low: key(20), count: 5, companions: NONE },
     ]);
     expect(changed.superseded).toEqual([index[0], index[2]]);
     expect(changed.blocks.map((block) => block.gen)).toEqual([5, 1, 5]);
-    // A partner more than the postings, or fewer than none: refused.
-    const partner = (n: number, count: number) => [
-      { order: key(n), delta: 0, partners: new Map([["q", count]]) },
+    // A companion more than the postings, or fewer than none: refused.
+    const companion = (n: number, count: number) => [
+      { order: key(n), delta: 0, companions: new Map([["q", count]]) },
     ];
-    expect(() => planGramBlocks(index, partner(1, -1), 5, new Map(), SMALL)).toThrow(
+    expect(() => planGramBlocks(index, companion(1, -1), 5, new Map(), SMALL)).toThrow(
       /fewer than no postings/,
     );
-    expect(() => planGramBlocks(index, partner(1, 5), 5, new Map(), SMALL)).toThrow(/partner more often/);
+    expect(() => planGramBlocks(index, companion(1, 5), 5, new Map(), SMALL)).toThrow(/companion more often/);
   });
 
-  it("counts a split block's partners anew from the holders read, as partnerCounts gives them", () => {
-    const holders = [1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => ({ order: key(n), partners: n < 3 ? ["q"] : [] }));
+  it("counts a split block's companions anew from the holders read, as companionCounts gives them", () => {
+    const holders = [1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => ({
+      order: key(n),
+      companions: n < 3 ? ["q"] : [],
+    }));
     const split = planGramBlocks(
-      [{ low: LOWEST_ORDER_KEY, gen: 1, count: 8, partners: new Map([["q", 2]]) }],
+      [{ low: LOWEST_ORDER_KEY, gen: 1, count: 8, companions: new Map([["q", 2]]) }],
       adds(9),
       5,
       new Map([[LOWEST_ORDER_KEY, holders]]),
       SMALL,
     );
-    expect(split.blocks.map((block) => block.partners)).toEqual([new Map([["q", 2]]), NONE]);
-    expect(partnerCounts(split.blocks, "q")).toEqual([2, 0]);
-    expect(partnerCounts(split.blocks, "r")).toEqual([0, 0]);
+    expect(split.blocks.map((block) => block.companions)).toEqual([new Map([["q", 2]]), NONE]);
+    expect(companionCounts(split.blocks, "q")).toEqual([2, 0]);
+    expect(companionCounts(split.blocks, "r")).toEqual([0, 0]);
   });
 
   it("merges a block below `min` into the one before, and a small first block with the next", () => {
@@ -272,17 +275,17 @@ describe("gram blocks", () => {
     );
     const merged = planGramBlocks(index, removes(11, 12), 5, new Map(), SMALL);
     expect(merged.blocks).toEqual([
-      { low: LOWEST_ORDER_KEY, gen: 5, count: 5, partners: NONE },
-      { low: key(20), gen: 1, count: 4, partners: NONE },
+      { low: LOWEST_ORDER_KEY, gen: 5, count: 5, companions: NONE },
+      { low: key(20), gen: 1, count: 4, companions: NONE },
     ]);
     const first = planGramBlocks(index, removes(1, 2, 3), 5, new Map(), SMALL);
     expect(first.blocks).toEqual([
-      { low: LOWEST_ORDER_KEY, gen: 5, count: 4, partners: NONE },
-      { low: key(20), gen: 1, count: 4, partners: NONE },
+      { low: LOWEST_ORDER_KEY, gen: 5, count: 4, companions: NONE },
+      { low: key(20), gen: 1, count: 4, companions: NONE },
     ]);
     // An emptied first block passes its low to the next.
     const emptied = planGramBlocks(index, removes(1, 2, 3, 4), 5, new Map(), SMALL);
-    expect(emptied.blocks[0]).toEqual({ low: LOWEST_ORDER_KEY, gen: 5, count: 3, partners: NONE });
+    expect(emptied.blocks[0]).toEqual({ low: LOWEST_ORDER_KEY, gen: 5, count: 3, companions: NONE });
     // Every posting gone: no block left.
     const none = planGramBlocks(index.slice(0, 1), removes(1, 2, 3, 4), 5, new Map(), SMALL);
     expect(none).toEqual({ blocks: [], written: [], superseded: [index[0]] });
@@ -293,11 +296,11 @@ describe("gram blocks", () => {
     const deltas = adds(9);
     expect(blocksToSplit(index, deltas, SMALL)).toEqual([{ low: LOWEST_ORDER_KEY, before: undefined }]);
     expect(() => planGramBlocks(index, deltas, 5, new Map(), SMALL)).toThrow(/not read/);
-    const holders = [1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => ({ order: key(n), partners: [] }));
+    const holders = [1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => ({ order: key(n), companions: [] }));
     const plan = planGramBlocks(index, deltas, 5, new Map([[LOWEST_ORDER_KEY, holders]]), SMALL);
     expect(plan.blocks).toEqual([
-      { low: LOWEST_ORDER_KEY, gen: 5, count: 5, partners: NONE },
-      { low: key(6), gen: 5, count: 4, partners: NONE },
+      { low: LOWEST_ORDER_KEY, gen: 5, count: 5, companions: NONE },
+      { low: key(6), gen: 5, count: 4, companions: NONE },
     ]);
     expect(() =>
       planGramBlocks(index, deltas, 5, new Map([[LOWEST_ORDER_KEY, holders.slice(1)]]), SMALL),
@@ -309,12 +312,12 @@ describe("gram blocks", () => {
 
   it("applies a chunk's changes to a range's holders read before them", () => {
     const deltas = [...adds(1, 3), ...removes(4), ...adds(9)];
-    const read = (...ns: number[]) => ns.map((n) => ({ order: key(n), partners: [] }));
+    const read = (...ns: number[]) => ns.map((n) => ({ order: key(n), companions: [] }));
     expect(keysAfter(read(2, 4), deltas, { low: key(2), before: key(9) })).toEqual(read(2, 3));
     expect(keysAfter(read(4), deltas, { low: LOWEST_ORDER_KEY, before: undefined })).toEqual(read(1, 3, 9));
   });
 
-  it("keeps blocks tiling the postings, partners counted exactly, through any sequence of changes", () => {
+  it("keeps blocks tiling the postings, companions counted exactly, through any sequence of changes", () => {
     const name = (letters: string) =>
       fc.oneof(
         fc.constant(null),

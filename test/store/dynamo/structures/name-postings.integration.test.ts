@@ -56,7 +56,7 @@ const BLOCKS = { target: 3, max: 4, min: 2 };
 const day = (n: number) => instantKey(`2024-03-${String(n).padStart(2, "0")}T00:00:00Z`);
 /**
  * Answered from gram blocks: a short fragment alone with a created range; two fragments of 1 to 3
- * characters, one of them 1 or 2, with or without one (their partner counts); and two trigrams
+ * characters, one of them 1 or 2, with or without one (their companion counts); and two trigrams
  * (not: the postings of the rarer).
  */
 const RANGED: [object, object][] = [
@@ -246,11 +246,11 @@ describeEachEngine(`name postings (TURN_SEED=${TURN_SEED})`, (getEngine, engineN
           offset: 0,
           limit: 50,
         });
-      /** A block as stored, its count (and a partner's) changed; no partner counted above `n`. */
-      const counting = (block: Item, n: number, partner?: [string, number]) => {
-        const { partners } = decodeGramBlock(block[A.data] as Uint8Array);
-        const changed = new Map([...partners].map(([gram, count]) => [gram, Math.min(count, n)]));
-        if (partner) changed.set(...partner);
+      /** A block as stored, its count (and a companion's) changed; no companion counted above `n`. */
+      const counting = (block: Item, n: number, companion?: [string, number]) => {
+        const { companions } = decodeGramBlock(block[A.data] as Uint8Array);
+        const changed = new Map([...companions].map(([gram, count]) => [gram, Math.min(count, n)]));
+        if (companion) changed.set(...companion);
         return { ...block, [A.data]: encodeGramBlock(n, changed) };
       };
       await items().put(counting(second, 9));
@@ -267,8 +267,8 @@ describeEachEngine(`name postings (TURN_SEED=${TURN_SEED})`, (getEngine, engineN
       );
       await items().put(first);
       await items().put(second);
-      // A partner counted once too often: a search of both names reading the block fails, verify
-      // names it. "g" (8 holders) is rarer than "a" (10): its blocks are read, their partner "a".
+      // A companion counted once too often: a search of both names reading the block fails, verify
+      // names it. "g" (8 holders) is rarer than "a" (10): its blocks are read, their companion "a".
       const both = () =>
         dynamo.employees({
           filter: employmentFilter(["gamma"], { firstName: "a", lastName: "g" }),
@@ -280,12 +280,12 @@ describeEachEngine(`name postings (TURN_SEED=${TURN_SEED})`, (getEngine, engineN
       expect((await both()).total).toBe(6);
       const [ofG] = await blocksOf("g", "lastName");
       if (!ofG) throw new Error('gamma\'s "g" has no block');
-      const { n, partners } = decodeGramBlock(ofG[A.data] as Uint8Array);
-      const held = partners.get("a") ?? 0;
+      const { n, companions } = decodeGramBlock(ofG[A.data] as Uint8Array);
+      const held = companions.get("a") ?? 0;
       await items().put(counting(ofG, n, ["a", held + 1]));
       await expect(both()).rejects.toThrow(`counts ${held + 1} matches, but ${held} were read`);
       expect((await verifyDirectory(documents(), table())).problem?.what).toBe(
-        `a gram block that counts ${held + 1} holders of partner "a", where ${held} are`,
+        `a gram block that counts ${held + 1} holders of companion "a", where ${held} are`,
       );
       // A block of a kind no load writes (1) is damage: searches reading it fail, verify names it.
       const otherKind = encodeGramBlock(n, new Map());

@@ -119,7 +119,7 @@ const query = (
 /**
  * Answered from gram blocks (tiny here, see BLOCKS), at offsets from the first match, inside the
  * range, and past its total: a short fragment alone with a created range; two fragments of 1 to 3
- * characters, one of them 1 or 2 (partner counts), with or without one. "ë" + "ok": person 1 holds
+ * characters, one of them 1 or 2 (companion counts), with or without one. "ë" + "ok": person 1 holds
  * both once record 9 is theirs, but in two pairs (Zoëlle García, Zoey Garcia-Okafor): no match.
  */
 const RANGED: [object, object][] = [
