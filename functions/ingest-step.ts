@@ -30,7 +30,7 @@ import { INGEST_RETRY_LIMITS } from "../lib/store/retry-limits.js";
 import { DIRECTORY_TABLE } from "../lib/store/tables.js";
 
 /**
- * Time left when a step stops starting new work: the last chunk, the flip, saving the ids, and a
+ * Time left when a step stops starting new work: the last `apply`, the flip, saving the ids, and a
  * DynamoDB call's worst case (retryBudgetMs(INGEST_RETRY_LIMITS), 61 s) within it.
  */
 const RESERVE_MS = 120_000;

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { type DynamoDBClient, ScanCommand } from "@aws-sdk/client-dynamodb";
-import { batched, type DemoSummary, demoDataChunks } from "../directory/demo-data.js";
+import { type DemoSummary, demoDataByRecord, writesOf } from "../directory/demo-data.js";
 import type { LoadMode } from "../load/change-lines.js";
 import type { EngineName } from "../local/engines.js";
 import { createTables } from "../store/create-tables.js";
@@ -81,8 +81,8 @@ function* terminated(lines: Iterable<string>): Generator<string> {
   for (const line of lines) yield `${line}\n`;
 }
 
-async function writeFileOf(path: string, chunks: Iterable<string>): Promise<number> {
-  await pipeline(Readable.from(batched(chunks)), createWriteStream(path));
+async function writeFileOf(path: string, texts: Iterable<string>): Promise<number> {
+  await pipeline(Readable.from(writesOf(texts)), createWriteStream(path));
   return (await stat(path)).size;
 }
 
@@ -191,7 +191,7 @@ export async function runLoadsBenchmark(options: LoadsBenchOptions): Promise<Loa
     const demo = { companies: 1, employees: options.records, seed: options.seed };
     const file = join(dir, "directory.ndjson");
     progress.start("writing the file".padEnd(52), 1);
-    const fileBytes = await writeFileOf(file, demoDataChunks(demo, "ndjson", summary));
+    const fileBytes = await writeFileOf(file, demoDataByRecord(demo, "ndjson", summary));
     progress.finish();
 
     const table = await freshTable(run, "loads");

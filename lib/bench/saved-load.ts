@@ -2,9 +2,9 @@
  * A benchmark's load kept in a folder (`--engine-dir`): a million records take longer to load than
  * one sitting allows. dynalite keeps its tables in `tables/`; `load.json` says what is loaded and
  * where the load stands, and `load-ids.bin` holds the ids it has validated, both saved after every
- * step. Asked to stop, the load suspends at its next chunk; the same command goes on from the last
- * saved step, and once the load applied, later runs go straight to the measurements, until a run's
- * measured writes change the tables.
+ * step. Asked to stop, the load suspends after its current `apply`; the same command goes on from
+ * the last saved step, and once the load applied, later runs go straight to the measurements, until
+ * a run's measured writes change the tables.
  */
 
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
@@ -99,9 +99,9 @@ export interface SavedLoadJob {
   readonly mode: "merge" | "snapshot";
   readonly scopes?: readonly (readonly string[])[];
   readonly onProgress?: LoadFileOptions["onProgress"];
-  /** Changes per chunk (the load's default when absent). */
-  readonly chunk?: number;
-  /** Suspends the load at its next chunk (Ctrl-C). */
+  /** Changes per `apply` (the load's default when absent). */
+  readonly changesPerApply?: number;
+  /** Suspends the load after its current `apply` (Ctrl-C). */
   readonly stop: AbortSignal;
 }
 
@@ -160,7 +160,7 @@ export async function savedLoad(
     job.mode,
     {
       ...(job.onProgress ? { onProgress: job.onProgress } : {}),
-      ...(job.chunk === undefined ? {} : { chunk: job.chunk }),
+      ...(job.changesPerApply === undefined ? {} : { changesPerApply: job.changesPerApply }),
     },
     {
       ...(from ? { from } : {}),

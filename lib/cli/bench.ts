@@ -11,7 +11,7 @@
  * mix under keys of 1, 50 and every company, a hot company, the mix in a 1,024 MB heap and a full
  * sync, checked against the scale targets.
  * --engine-dir keeps dynalite's tables and the load in a folder: Ctrl-C (or SIGTERM) suspends the
- * load at its next chunk, the same command goes on with it, and once it applied, later runs measure
+ * load after its current `apply`, the same command goes on with it, and once it applied, later runs measure
  * at once (lib/bench/saved-load.ts).
  * Tables go to stdout, progress to stderr; docs/performance.md explains every figure.
  */
@@ -101,7 +101,7 @@ async function runLoads(values: Values, engine: EngineName, progress: Progress):
 function stopOnInterrupt(): AbortSignal {
   const stop = new AbortController();
   const suspend = () => {
-    sayLines("\nsuspending the load at its next chunk (again to end at once)");
+    sayLines("\nsuspending the load once the changes in hand are applied (again to end at once)");
     stop.abort();
   };
   process.once("SIGINT", suspend).once("SIGTERM", suspend);

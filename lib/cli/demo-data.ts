@@ -10,12 +10,12 @@ import { dirname } from "node:path";
 import { Readable, type Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import {
-  batched,
   DEMO_LIMITS,
   type DemoOptions,
   type DemoSummary,
   demoCompanyIds,
-  demoDataChunks,
+  demoDataByRecord,
+  writesOf,
 } from "../directory/demo-data.js";
 import { type CommandLine, cli, type OptionValues, required, wholeNumberOption } from "./args.js";
 import { say } from "./terminal-text.js";
@@ -50,10 +50,10 @@ function demoOptions(values: OptionValues<typeof OPTIONS>): DemoOptions & { out:
 async function main({ values }: CommandLine<typeof OPTIONS>): Promise<void> {
   const options = demoOptions(values);
   const summary: DemoSummary = { persons: 0, employees: 0 };
-  const chunks = batched(demoDataChunks(options, options.ndjson ? "ndjson" : "json", summary));
+  const writes = writesOf(demoDataByRecord(options, options.ndjson ? "ndjson" : "json", summary));
   if (options.out !== "-") mkdirSync(dirname(options.out), { recursive: true });
   const target: Writable = options.out === "-" ? process.stdout : createWriteStream(options.out);
-  await pipeline(Readable.from(chunks), target);
+  await pipeline(Readable.from(writes), target);
   const companies = demoCompanyIds(options.companies);
   const shown = companies.length > 10 ? `${companies.slice(0, 10).join(", ")}, …` : companies.join(", ");
   say(

@@ -148,9 +148,9 @@ async function loadHere(file: LocalLoadFile, mode: LoadMode, values: CommandLine
   if (values.table === undefined) await createTables(client, LOCAL_TABLE_NAMES);
   try {
     const directory = dynamoDirectory(documentClientFor(client), table);
-    // Ctrl-C (or a TERM) stops it, while reading or between chunks: the load is undone and its
-    // lease released. So does
-    // a kill of the npm that ran it, which would otherwise leave this process loading on its own.
+    // Ctrl-C (or a TERM) stops it, while reading or between `apply` calls: the load is undone and
+    // its lease released. So does a kill of the npm that ran it, which would otherwise leave this
+    // process loading on its own.
     const interrupt = new AbortController();
     const stop = () => interrupt.abort(new Error("interrupted"));
     process.once("SIGINT", stop).once("SIGTERM", stop);

@@ -377,10 +377,11 @@ export interface DemoSummary {
 }
 
 /**
- * The file as text chunks, for streaming a large file. JSON puts one record on a line; it walks
- * the (deterministic) records twice, persons then employees, instead of holding them in memory.
+ * The file's text a record at a time, for streaming a large file. JSON puts one record on a line;
+ * it walks the (deterministic) records twice, persons then employees, instead of holding them in
+ * memory.
  */
-export function* demoDataChunks(
+export function* demoDataByRecord(
   options: DemoOptions,
   format: DemoFormat,
   summary: DemoSummary = { persons: 0, employees: 0 },
@@ -389,17 +390,17 @@ export function* demoDataChunks(
     if (record.kind === "person") summary.persons += 1;
     else summary.employees += 1;
   };
-  yield* format === "ndjson" ? ndjsonChunks(options, count) : jsonChunks(options, count);
+  yield* format === "ndjson" ? ndjsonByRecord(options, count) : jsonByRecord(options, count);
 }
 
-function* ndjsonChunks(options: DemoOptions, count: (record: DemoRecord) => void): Generator<string> {
+function* ndjsonByRecord(options: DemoOptions, count: (record: DemoRecord) => void): Generator<string> {
   for (const record of demoRecords(options)) {
     count(record);
     yield `${JSON.stringify(record.kind === "person" ? { person: record.value } : { employee: record.value })}\n`;
   }
 }
 
-function* jsonChunks(options: DemoOptions, count: (record: DemoRecord) => void): Generator<string> {
+function* jsonByRecord(options: DemoOptions, count: (record: DemoRecord) => void): Generator<string> {
   for (const kind of ["person", "employee"] as const) {
     yield kind === "person" ? '{"persons":[\n' : '\n],"employees":[\n';
     let first = true;
@@ -415,14 +416,14 @@ function* jsonChunks(options: DemoOptions, count: (record: DemoRecord) => void):
 
 /** The whole file as one string (tests, small files). */
 export function demoDataText(options: DemoOptions, format: DemoFormat): string {
-  return [...demoDataChunks(options, format)].join("");
+  return [...demoDataByRecord(options, format)].join("");
 }
 
-/** Joins the many small chunks into ~64 KiB writes. */
-export function* batched(chunks: Iterable<string>): Generator<string> {
+/** Joins the many small texts into ~64 KiB writes. */
+export function* writesOf(texts: Iterable<string>): Generator<string> {
   let buffer = "";
-  for (const chunk of chunks) {
-    buffer += chunk;
+  for (const text of texts) {
+    buffer += text;
     if (buffer.length >= 65_536) {
       yield buffer;
       buffer = "";

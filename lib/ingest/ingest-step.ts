@@ -30,8 +30,8 @@ export interface IngestContext {
   readonly now?: () => Date;
   /** How long an ingest waits for another load's lease before it gives up (default 6 hours). */
   readonly maxWaitMs?: number;
-  /** Changes per apply (default 1,000). */
-  readonly chunk?: number;
+  /** Changes per `apply` (default 1,000). */
+  readonly changesPerApply?: number;
   /** The largest object applied (default MAX_OBJECT_BYTES); a larger one is refused. */
   readonly maxObjectBytes?: number;
 }
@@ -211,7 +211,7 @@ function stepContext(run: Run, progress: LoadProgress, ids: LoadIds): StepContex
     directory: context.directory,
     ids,
     deadline: context.deadline,
-    chunk: context.chunk ?? 1_000,
+    changesPerApply: context.changesPerApply ?? 1_000,
     // The report is written before the lease is released: a second delivery finds it.
     onPublished: async (summary) => {
       await run.report({ status: "applied", ...summary });

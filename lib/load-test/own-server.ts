@@ -18,7 +18,7 @@ export interface OwnServerOptions {
   readonly engine: EngineName;
   readonly throttle: LoadKeySpec["throttle"];
   /** Receives everything the server writes to stdout and stderr; else stdout is dropped, stderr shown. */
-  readonly output?: (chunk: Buffer) => void;
+  readonly output?: (data: Buffer) => void;
 }
 
 function startChild(output: OwnServerOptions["output"]) {

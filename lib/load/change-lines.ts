@@ -133,20 +133,20 @@ export async function startsWithChangeLine(open: OpenBytes, signal?: AbortSignal
 }
 
 async function readWhole(open: OpenBytes, signal?: AbortSignal): Promise<string> {
-  const parts: Uint8Array[] = [];
+  const pieces: Uint8Array[] = [];
   let length = 0;
-  for await (const chunk of open(0)) {
+  for await (const data of open(0)) {
     signal?.throwIfAborted();
-    length += chunk.length;
+    length += data.length;
     if (length > MAX_DOCUMENT_BYTES)
       throw new DataFileError(
         "data file",
         null,
         "is a JSON document over 256 MiB, which is read whole; write it as NDJSON (one record a line)",
       );
-    parts.push(chunk);
+    pieces.push(data);
   }
-  return Buffer.concat(parts, length).toString("utf8");
+  return Buffer.concat(pieces, length).toString("utf8");
 }
 
 /** A data file's records as upserts, persons first, from the `from`-th (a JSON file, demo data). */
@@ -167,8 +167,8 @@ export function* dataFileChanges(data: DataFile, from: number): Generator<Positi
 
 /**
  * The file's changes in order from `from` (default: its start), each validated and with the
- * position after it; the first problem throws `DataFileError`. `signal` is asked at every chunk of
- * bytes read, so a load stops while reading as well as between changes.
+ * position after it; the first problem throws `DataFileError`. `signal` is asked at every read of
+ * the file, so a load stops while reading as well as between changes.
  */
 export async function* readChanges(
   open: OpenBytes,

@@ -53,7 +53,7 @@ export class LineTooLongError extends DataFileError {
 
 /**
  * Every line from `from` on, blank ones included (callers skip those), with positions. `signal`
- * is asked at every chunk read, so a load stops mid-line as well as between lines.
+ * is asked at every read, so a load stops mid-line as well as between lines.
  */
 export async function* linesFrom(
   open: OpenBytes,
@@ -65,11 +65,11 @@ export async function* linesFrom(
   let pending: Uint8Array[] = [];
   let pendingLength = 0;
   const tooLong = () => new LineTooLongError(number + 1, prefix(pending, 1024));
-  for await (const chunk of open(from.offset)) {
+  for await (const data of open(from.offset)) {
     signal?.throwIfAborted();
     let start = 0;
-    for (let at = chunk.indexOf(NEWLINE); at >= 0; at = chunk.indexOf(NEWLINE, start)) {
-      const piece = chunk.subarray(start, at);
+    for (let at = data.indexOf(NEWLINE); at >= 0; at = data.indexOf(NEWLINE, start)) {
+      const piece = data.subarray(start, at);
       if (pendingLength + piece.length > MAX_LINE_BYTES) {
         pending.push(piece);
         pendingLength += piece.length;
@@ -83,9 +83,9 @@ export async function* linesFrom(
       yield { text: lineText(bytes, number), number, next: { offset, line: number } };
       start = at + 1;
     }
-    if (start < chunk.length) {
-      pending.push(chunk.subarray(start));
-      pendingLength += chunk.length - start;
+    if (start < data.length) {
+      pending.push(data.subarray(start));
+      pendingLength += data.length - start;
       if (pendingLength > MAX_LINE_BYTES) throw tooLong();
     }
   }
@@ -96,25 +96,25 @@ export async function* linesFrom(
   }
 }
 
-function concat(parts: readonly Uint8Array[], length: number): Uint8Array {
+function concat(pieces: readonly Uint8Array[], length: number): Uint8Array {
   const out = new Uint8Array(length);
   let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
+  for (const piece of pieces) {
+    out.set(piece, at);
+    at += piece.length;
   }
   return out;
 }
 
-/** The first `length` bytes (at most) of `parts` laid end to end. */
-function prefix(parts: readonly Uint8Array[], length: number): Uint8Array {
+/** The first `length` bytes (at most) of `pieces` laid end to end. */
+function prefix(pieces: readonly Uint8Array[], length: number): Uint8Array {
   const out: Uint8Array[] = [];
   let kept = 0;
-  for (const part of parts) {
+  for (const piece of pieces) {
     if (kept >= length) break;
-    const piece = part.subarray(0, length - kept);
-    out.push(piece);
-    kept += piece.length;
+    const head = piece.subarray(0, length - kept);
+    out.push(head);
+    kept += head.length;
   }
   return concat(out, kept);
 }

@@ -2,8 +2,8 @@
  * Applies a load file to the directory in this process, all or nothing (docs/data-format.md,
  * "Keeping the directory current"): the steps of lib/load/load-steps.ts, run to the end. The file
  * is read twice, through one open descriptor (lib/load/local-file.ts): first to validate every
- * line (nothing is touched if one is malformed), then to apply it in chunks inside one load
- * session, which searches see only once it commits.
+ * line (nothing is touched if one is malformed), then to apply it, `changesPerApply` a call,
+ * inside one load session, which searches see only once it commits.
  */
 import type { DataFile } from "../directory/source.js";
 import type { DirectoryWriter } from "../store/port.js";
@@ -32,9 +32,12 @@ export type { LoadProgress, LoadSummary };
 
 export interface LoadFileOptions {
   /** Changes per `apply`: bounds what is held in memory at once. */
-  readonly chunk?: number;
+  readonly changesPerApply?: number;
   readonly onProgress?: StepContext["onProgress"];
-  /** Stops the load, while reading or between chunks; what it wrote is undone and the lease released. */
+  /**
+   * Stops the load, while reading or between `apply` calls; what it wrote is undone and the lease
+   * released.
+   */
   readonly signal?: AbortSignal;
   /** A snapshot may delete more than 10% of the stored records or persons (else it is refused). */
   readonly allowShrink?: boolean;
@@ -49,7 +52,7 @@ export interface SteppedRun {
   /** A saved step to go on from; the first step when absent. */
   readonly from?: { readonly progress: LoadProgress; readonly ids: LoadIds };
   readonly onStep: (progress: LoadProgress, ids: LoadIds) => Promise<void>;
-  /** Ends the step at its next chunk; the load is then suspended where `onStep` last saved it. */
+  /** Ends the step after its current `apply`; the load is then suspended where `onStep` last saved it. */
   readonly suspend: AbortSignal;
   /** How long a step goes on before it is saved. */
   readonly stepMs: number;
@@ -103,7 +106,7 @@ function stepContext(
     directory,
     ids: stepped?.from?.ids ?? new LoadIds(),
     deadline: stepped ? () => stepped.suspend.aborted || performance.now() > step.ends : () => false,
-    chunk: options.chunk ?? 1_000,
+    changesPerApply: options.changesPerApply ?? 1_000,
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   };

@@ -5,9 +5,9 @@
  * (lib/ingest). Same phases, same validation, same lease, same all-or-nothing flip:
  *
  * the lease (a step of its own) → validate (every line, ids once) → guard (a snapshot: count what
- * it would delete, refuse too much; lib/load/shrink-guard.ts) → apply (in chunks) → snapshot
- * (delete the stored ids the file lacks) → commit (the flip, then clean-up) ; abort (undo and
- * release) after any failure. Every phase runs in the load session: a load waiting for the lease
+ * it would delete, refuse too much; lib/load/shrink-guard.ts) → apply (`changesPerApply` a call)
+ * → snapshot (delete the stored ids the file lacks) → commit (the flip, then clean-up) ; abort
+ * (undo and release) after any failure. Every phase runs in the load session: a load waiting for the lease
  * has read nothing, so an ingest that waits holds no Lambda instance while another one works.
  */
 import { DataFileError } from "../directory/source.js";
@@ -88,11 +88,11 @@ export interface StepContext {
   readonly ids: LoadIds;
   readonly deadline: Deadline;
   /** Changes per `apply`: bounds what is held in memory at once. */
-  readonly chunk: number;
+  readonly changesPerApply: number;
   readonly onProgress?: (progress: { phase: "validated" | "applied" | "snapshot"; changes: number }) => void;
   /** Runs between the flip and the clean-up, while the load still holds the lease. */
   readonly onPublished?: (summary: LoadSummary) => Promise<void>;
-  /** Stops the load between chunks; what it wrote is undone and the lease released. */
+  /** Stops the load between `apply` calls; what it wrote is undone and the lease released. */
   readonly signal?: AbortSignal;
 }
 
@@ -164,27 +164,27 @@ async function validate(progress: LoadProgress, context: StepContext): Promise<L
   return { ...progress, phase: guarded ? "guard" : "apply", position: FILE_START, validated };
 }
 
-/** Applies the file from its position in chunks, until the end or the deadline. */
+/** Applies the file from its position, `changesPerApply` changes a call, until the end or the deadline. */
 async function applyFile(progress: LoadProgress, session: LoadSession, context: StepContext) {
   let { applied, position } = progress;
   let changed = progress.changed ?? 0;
-  let chunk: Change[] = [];
+  let pending: Change[] = [];
   const flush = async () => {
     context.signal?.throwIfAborted();
-    changed += await session.apply(chunk);
-    applied += chunk.length;
+    changed += await session.apply(pending);
+    applied += pending.length;
     context.onProgress?.({ phase: "applied", changes: applied });
-    chunk = [];
+    pending = [];
   };
   for await (const { change, next } of context.read(progress.position)) {
-    chunk.push(change);
+    pending.push(change);
     position = next;
-    if (chunk.length >= context.chunk) {
+    if (pending.length >= context.changesPerApply) {
       await flush();
       if (context.deadline()) return { ...progress, applied, changed, position };
     }
   }
-  if (chunk.length > 0) await flush();
+  if (pending.length > 0) await flush();
   const done = { ...progress, applied, changed, position };
   return progress.mode === "snapshot"
     ? { ...done, phase: "snapshot" as const, scan: { kind: "employee" as const } }
@@ -193,7 +193,7 @@ async function applyFile(progress: LoadProgress, session: LoadSession, context: 
 
 /**
  * Deletes the page's ids the file lacks: how many, and whether all of them (a page can hold
- * thousands: the deadline is asked after each chunk, and the page is scanned again next step,
+ * thousands: the deadline is asked after each `apply`, and the page is scanned again next step,
  * where the ids already deleted are no longer stored).
  */
 async function deletePage(
@@ -206,11 +206,11 @@ async function deletePage(
     .filter((id) => !context.ids.holds(kind, id))
     .map((id) => (kind === "person" ? { op: "delete", person: id } : { op: "delete", employee: id }));
   let count = 0;
-  for (let i = 0; i < absent.length; i += context.chunk) {
+  for (let i = 0; i < absent.length; i += context.changesPerApply) {
     context.signal?.throwIfAborted();
-    const chunk = absent.slice(i, i + context.chunk);
-    await session.apply(chunk);
-    count += chunk.length;
+    const changes = absent.slice(i, i + context.changesPerApply);
+    await session.apply(changes);
+    count += changes.length;
     if (count < absent.length && context.deadline()) return { count, whole: false };
   }
   return { count, whole: true };

@@ -12,7 +12,8 @@ import { type FileHandle, open } from "node:fs/promises";
 import { DataFileError } from "../directory/source.js";
 import type { OpenBytes } from "./lines.js";
 
-const CHUNK_BYTES = 64 * 1024;
+/** Bytes a read of the file asks for. */
+const READ_BYTES = 64 * 1024;
 
 export interface LocalLoadFile {
   readonly path: string;
@@ -49,13 +50,13 @@ export async function openLoadFile(path: string): Promise<LocalLoadFile> {
     const hash = offset === 0 ? createHash("sha256") : undefined;
     for (let at = offset; ; ) {
       // A new buffer each time: a reader may keep the last one's bytes (a line not yet ended).
-      const buffer = new Uint8Array(CHUNK_BYTES);
-      const { bytesRead } = await handle.read(buffer, 0, CHUNK_BYTES, at);
+      const buffer = new Uint8Array(READ_BYTES);
+      const { bytesRead } = await handle.read(buffer, 0, READ_BYTES, at);
       if (bytesRead === 0) break;
-      const chunk = buffer.subarray(0, bytesRead);
-      hash?.update(chunk);
+      const data = buffer.subarray(0, bytesRead);
+      hash?.update(data);
       at += bytesRead;
-      yield chunk;
+      yield data;
     }
     if (!hash) return;
     const read = hash.digest("hex");

@@ -239,9 +239,9 @@ function spawnJava(
     stdio: ["pipe", "pipe", "pipe"],
   });
   let output = "";
-  const collect = (chunk: Buffer) => {
+  const collect = (data: Buffer) => {
     // Keep only the tail: enough to explain a failed start.
-    output = (output + chunk.toString("utf8")).slice(-8_000);
+    output = (output + data.toString("utf8")).slice(-8_000);
   };
   child.stdout?.on("data", collect);
   child.stderr?.on("data", collect);

@@ -21,16 +21,16 @@ import {
 } from "./refusals.js";
 
 async function readBody(request: IncomingMessage): Promise<{ body: Buffer; tooLarge: boolean }> {
-  const chunks: Buffer[] = [];
+  const received: Buffer[] = [];
   let size = 0;
   let tooLarge = false;
-  for await (const chunk of request as AsyncIterable<Buffer>) {
-    size += chunk.length;
+  for await (const data of request as AsyncIterable<Buffer>) {
+    size += data.length;
     // Keep reading (so the client sees a response, not a reset) but keep nothing past the limit.
     if (size > GATEWAY_MAX_BODY_BYTES) tooLarge = true;
-    else chunks.push(chunk);
+    else received.push(data);
   }
-  return { body: tooLarge ? Buffer.alloc(0) : Buffer.concat(chunks), tooLarge };
+  return { body: tooLarge ? Buffer.alloc(0) : Buffer.concat(received), tooLarge };
 }
 
 /** A request Node refused before it reached the gateway. */

@@ -64,13 +64,13 @@ export function sendTimed(baseUrl: string, probe: ProbeRequest): Promise<TimedAn
         timeout: GIVE_UP_MS,
       },
       (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        const received: Buffer[] = [];
+        res.on("data", (data: Buffer) => received.push(data));
         res.on("end", () =>
           resolve({
             status: res.statusCode ?? -1,
             headers: res.headers,
-            body: Buffer.concat(chunks).toString("utf8"),
+            body: Buffer.concat(received).toString("utf8"),
             ms: elapsed(),
           }),
         );

@@ -37,8 +37,8 @@ function runCli(name: string, args: readonly string[], killAfterMs: number): Pro
   });
   const stdout: Buffer[] = [];
   const stderr: Buffer[] = [];
-  child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk));
-  child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
+  child.stdout.on("data", (data: Buffer) => stdout.push(data));
+  child.stderr.on("data", (data: Buffer) => stderr.push(data));
   const killer = setTimeout(() => child.kill("SIGKILL"), killAfterMs);
   return new Promise((resolve) => {
     child.on("close", (code) => {

@@ -47,13 +47,13 @@ const OWN_DATASET = { records: 2_000, companies: 4 };
 
 type Values = OptionValues<typeof OPTIONS>;
 
-/** Captured output, kept as bytes so a character split across chunks is read whole. */
+/** Captured output, kept as bytes so a character split across writes is read whole. */
 class Captured {
-  readonly #chunks: Buffer[] = [];
-  add = (chunk: Buffer | string): void => {
-    this.#chunks.push(typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk);
+  readonly #received: Buffer[] = [];
+  add = (data: Buffer | string): void => {
+    this.#received.push(typeof data === "string" ? Buffer.from(data, "utf8") : data);
   };
-  text = (): string => Buffer.concat(this.#chunks).toString("utf8");
+  text = (): string => Buffer.concat(this.#received).toString("utf8");
 }
 
 async function openTarget(

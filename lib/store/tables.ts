@@ -40,7 +40,7 @@ export const DIRECTORY_ATTR = {
   partition: "p",
   /** Sort key: family byte + instant (9 bytes) + uuid (16) + generation (4) in a company. */
   sort: "s",
-  /** Format version byte, then the value: name pairs, a compressed record or bundle chunk, a location. */
+  /** Format version byte, then the value: name pairs, a compressed record or bundle part, a location. */
   data: "d",
   /** The generation of the load that superseded this version (absent while it is current). */
   supersededAt: "x",
@@ -51,11 +51,11 @@ export const DIRECTORY_ATTR = {
   phone: "t",
   /** The linked person's createdAt (9 bytes) and id (16), on record items. */
   person: "q",
-  /** Number of chunks of a person's bundle version, on each chunk. */
-  chunks: "n",
-  /** On a bundle's chunks: 1 when the version holds the person (0: only records linking to a missing one). */
+  /** Number of parts of a value stored in parts (a bundle version, a census, an order index), on each. */
+  parts: "n",
+  /** On a bundle's parts: 1 when the version holds the person (0: only records linking to a missing one). */
   hasPerson: "k",
-  /** On record items and bundle chunks: the generation of the record's or the person's entries. */
+  /** On record items and bundle parts: the generation of the record's or the person's entries. */
   entriesGen: "e",
   /** On a location item: the generation its current value was written in; `pd`, `pg`: the value before. */
   gen: "g",

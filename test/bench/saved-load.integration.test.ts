@@ -19,7 +19,7 @@ import { documentClientFor } from "../../lib/store/dynamo-client.js";
 const dataset = buildDataset({ records: 240, companies: 6, seed: 5, companySizes: { zipf: 1 } });
 const companies = dataset.summary.companyIds;
 const scopes = [companies, companies.slice(0, 3)];
-const CHUNK = 50;
+const PER_APPLY = 50;
 
 let engine: Engine;
 let folder: string;
@@ -59,7 +59,7 @@ async function suspendedRun(target: ReturnType<typeof directoryIn>, saved: Saved
     dataset,
     mode: "snapshot",
     scopes,
-    chunk: CHUNK,
+    changesPerApply: PER_APPLY,
     stop: stop.signal,
   });
 }
@@ -77,7 +77,7 @@ const answers = async (directory: ReturnType<typeof directoryIn>["directory"]) =
 test("a load suspended before every step goes on run after run, to what one load makes", async () => {
   const reference = await table("reference");
   await keepScopes(reference.directory, scopes);
-  await loadData(dataset.data, reference.directory, "snapshot", { chunk: CHUNK });
+  await loadData(dataset.data, reference.directory, "snapshot", { changesPerApply: PER_APPLY });
 
   const kept = await table("kept");
   const saved = new SavedLoadFolder(folder);
@@ -91,8 +91,8 @@ test("a load suspended before every step goes on run after run, to what one load
       return undefined;
     });
   }
-  // The lease, validation, every chunk of 50 and the commit's steps each took a run.
-  expect(runs).toBeGreaterThan(dataset.data.employees.length / CHUNK);
+  // The lease, validation, every apply of 50 and the commit's steps each took a run.
+  expect(runs).toBeGreaterThan(dataset.data.employees.length / PER_APPLY);
   expect(figures?.writeCalls).toBeGreaterThan(0);
   const expected = await answers(reference.directory);
   expect(expected.named.total).toBeGreaterThan(0);
@@ -141,7 +141,7 @@ test("a load that fails is undone, and the folder then says to remove it", async
       savedLoad(saved, missing.client, missing.directory, {
         dataset,
         mode: "snapshot",
-        chunk: CHUNK,
+        changesPerApply: PER_APPLY,
         stop: new AbortController().signal,
       });
     await expect(run()).rejects.toThrow(`; the load kept in ${failing} was undone: remove it to load again`);

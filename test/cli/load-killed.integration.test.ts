@@ -87,8 +87,8 @@ describe("npm run load, its npm killed", () => {
     let stderr = "";
     const done = closed(child, () => stderr);
     await new Promise<void>((resolve) =>
-      child.stderr?.on("data", (chunk: Buffer) => {
-        stderr += chunk.toString();
+      child.stderr?.on("data", (data: Buffer) => {
+        stderr += data.toString();
         if (stderr.includes("validated:")) resolve();
       }),
     );

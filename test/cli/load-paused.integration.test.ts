@@ -78,8 +78,8 @@ describeEachEngine(`npm run load paused past its lease (TURN_SEED=${TURN_SEED})`
       { cwd: ROOT, detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env } },
     );
     let stderr = "";
-    child.stderr?.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
+    child.stderr?.on("data", (data: Buffer) => {
+      stderr += data.toString();
     });
     const exited = new Promise<number | null>((resolve) => child.once("close", resolve));
     const group = child.pid as number;

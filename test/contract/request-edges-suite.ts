@@ -31,8 +31,8 @@ export function requestEdgesSuite(engineName: string, start: Start): void {
       process.env.POWERTOOLS_LOG_LEVEL = "INFO";
       const { startLocalService } = await import("../../lib/local/service.js");
       const write = process.stdout.write.bind(process.stdout);
-      process.stdout.write = ((chunk: string | Uint8Array) => {
-        output.push(String(chunk));
+      process.stdout.write = ((written: string | Uint8Array) => {
+        output.push(String(written));
         return true;
       }) as typeof process.stdout.write;
       restoreStdout = () => {

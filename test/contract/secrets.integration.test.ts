@@ -81,8 +81,8 @@ let port: number;
 function capture(): void {
   for (const stream of [process.stdout, process.stderr]) {
     const write = stream.write.bind(stream);
-    stream.write = ((chunk: string | Uint8Array) => {
-      output.push(typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8"));
+    stream.write = ((written: string | Uint8Array) => {
+      output.push(typeof written === "string" ? written : Buffer.from(written).toString("utf8"));
       return true;
     }) as typeof stream.write;
     restore.push(() => {

@@ -54,8 +54,10 @@ describe("body size limit (1 MiB, checked before parsing)", () => {
 });
 
 describe("body bytes: UTF-8, counted as received", () => {
-  const bytes = (...parts: (string | number[])[]) =>
-    Buffer.concat(parts.map((part) => (typeof part === "string" ? Buffer.from(part) : Buffer.from(part))));
+  const bytes = (...pieces: (string | number[])[]) =>
+    Buffer.concat(
+      pieces.map((piece) => (typeof piece === "string" ? Buffer.from(piece) : Buffer.from(piece))),
+    );
   const sent = (body: Buffer) => ({ body: body.toString("base64"), isBase64Encoded: true });
   const NOT_UTF8 = { error: "invalid_input", message: "request body is not valid UTF-8" };
 

@@ -11,25 +11,25 @@ export interface CapturedOutput {
 }
 
 export function captureOutput(): CapturedOutput {
-  const chunks: string[] = [];
+  const captured: string[] = [];
   const streams = [process.stdout, process.stderr];
   const originals = streams.map((stream) => stream.write);
   for (const stream of streams) {
-    stream.write = ((chunk: string | Uint8Array) => {
-      chunks.push(typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8"));
+    stream.write = ((written: string | Uint8Array) => {
+      captured.push(typeof written === "string" ? written : Buffer.from(written).toString("utf8"));
       return true;
     }) as typeof stream.write;
   }
   return {
-    text: () => chunks.join(""),
+    text: () => captured.join(""),
     entries: () =>
-      chunks
+      captured
         .join("")
         .split("\n")
         .filter((line) => line.startsWith("{"))
         .map((line) => JSON.parse(line) as Record<string, unknown>),
     clear: () => {
-      chunks.length = 0;
+      captured.length = 0;
     },
     restore: () => {
       streams.forEach((stream, index) => {

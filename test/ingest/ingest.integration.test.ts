@@ -84,7 +84,7 @@ describeEachEngine(`the ingest (LOAD_TEST_SEED=${SEED})`, (getEngine, engineName
     crash: deadLetter?.crash,
   });
   const APPLIED = { status: "applied", error: undefined };
-  const ingest = (options: { every?: number; chunk?: number; maxObjectBytes?: number } = {}) => {
+  const ingest = (options: { every?: number; changesPerApply?: number; maxObjectBytes?: number } = {}) => {
     const directory = dynamoDirectory(ready().table.documents, ready().table.table, {
       writer: { graceMs: 0 },
     });
@@ -93,7 +93,7 @@ describeEachEngine(`the ingest (LOAD_TEST_SEED=${SEED})`, (getEngine, engineName
         inbox: inbox(),
         directory,
         deadline: everyNth(options.every ?? 2),
-        chunk: options.chunk ?? 25,
+        changesPerApply: options.changesPerApply ?? 25,
         ...(options.maxObjectBytes === undefined ? {} : { maxObjectBytes: options.maxObjectBytes }),
       });
   };
@@ -249,7 +249,7 @@ describeEachEngine(`the ingest (LOAD_TEST_SEED=${SEED})`, (getEngine, engineName
     });
     await table.expectState(world.beforeState);
     const allowed = await put("snapshot/shrinks.ndjson", body);
-    expect(await ended(await runLocalExecution(allowed, ingest({ chunk: 100 })))).toEqual(APPLIED);
+    expect(await ended(await runLocalExecution(allowed, ingest({ changesPerApply: 100 })))).toEqual(APPLIED);
     expect((await inbox().report(allowed))?.deletedBySnapshot).toBe(
       world.before.employees.length + world.before.persons.length - 1,
     );
@@ -286,7 +286,7 @@ describeEachEngine(`the ingest (LOAD_TEST_SEED=${SEED})`, (getEngine, engineName
       writer: { graceMs: 0, leaseTtlMs: 1, renewEveryMs: 3_600_000 },
     });
     const execution = runLocalExecution(object, (state) =>
-      ingestStep(state, { inbox: inbox(), directory: paused, deadline: everyNth(2), chunk: 25 }),
+      ingestStep(state, { inbox: inbox(), directory: paused, deadline: everyNth(2), changesPerApply: 25 }),
     );
     await pause.reached;
 

@@ -82,8 +82,8 @@ it("revokes its keys when interrupted", async () => {
     },
   );
   let stderr = "";
-  run.stderr?.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString();
+  run.stderr?.on("data", (data: Buffer) => {
+    stderr += data.toString();
   });
   // "close": after its stderr is read to the end ("exit" may come first).
   const exited = new Promise<number | null>((resolve) => run.once("close", resolve));

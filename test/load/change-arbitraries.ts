@@ -136,13 +136,13 @@ export interface StepSpec {
   changes: ChangeSpec[];
   /** Load the same file a second time: the directory must not change. */
   repeat: boolean;
-  /** Changes per `apply`: small chunks make later changes of an id meet the load's own earlier writes. */
-  chunk: number;
+  /** Changes per `apply`: a few make later changes of an id meet the load's own earlier writes. */
+  changesPerApply: number;
 }
 
 export const stepArbitrary: fc.Arbitrary<StepSpec> = fc.record({
   mode: fc.constantFrom<LoadMode>("changes", "changes", "changes", "snapshot", "merge"),
   changes: fc.array(changeSpec, { minLength: 1, maxLength: 10 }),
   repeat: fc.oneof({ weight: 4, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
-  chunk: fc.constantFrom(1, 3, 1_000, 1_000),
+  changesPerApply: fc.constantFrom(1, 3, 1_000, 1_000),
 });

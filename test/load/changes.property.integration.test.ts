@@ -189,10 +189,10 @@ async function loadEverywhere(
   path: string,
   mode: LoadMode,
   file: StepFile,
-  chunk = 1_000,
+  changesPerApply = 1_000,
 ) {
   for (const store of stores) {
-    const outcome = await loadFile(path, mode, store, { chunk, allowShrink: true }).then(
+    const outcome = await loadFile(path, mode, store, { changesPerApply, allowShrink: true }).then(
       () => undefined,
       (error: unknown) => error,
     );
@@ -241,7 +241,7 @@ async function runStep(
   const path = join(run.folder, `step-${index}`);
   await writeFile(path, file.text);
   for (let times = step.repeat ? 2 : 1; times > 0; times -= 1)
-    await loadEverywhere(run.stores, path, step.mode, file, step.chunk);
+    await loadEverywhere(run.stores, path, step.mode, file, step.changesPerApply);
   const committed = file.dangling.length === 0 ? file.expected : before;
   expect(run.memory.state().persons).toEqual(committed.persons);
   expect(run.memory.state().employees).toEqual(committed.employees);

@@ -84,9 +84,9 @@ export interface KillProxy {
 
 const bodyOf = (message: IncomingMessage) =>
   new Promise<Buffer>((resolve, reject) => {
-    const parts: Buffer[] = [];
-    message.on("data", (part: Buffer) => parts.push(part));
-    message.on("end", () => resolve(Buffer.concat(parts)));
+    const received: Buffer[] = [];
+    message.on("data", (data: Buffer) => received.push(data));
+    message.on("end", () => resolve(Buffer.concat(received)));
     message.on("error", reject);
   });
 

@@ -77,9 +77,7 @@ describe("lease holder liveness", () => {
     };
     try {
       const pid = Number(
-        await new Promise<string>((resolve) =>
-          parent.stdout?.once("data", (chunk) => resolve(String(chunk))),
-        ),
+        await new Promise<string>((resolve) => parent.stdout?.once("data", (data) => resolve(String(data)))),
       );
       // Waits on states, never on time: a busy machine only takes longer.
       await until(() => commandOf(parent.pid) === "sleep");

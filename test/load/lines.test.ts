@@ -7,7 +7,7 @@ import {
   type OpenBytes,
 } from "../../lib/load/lines.js";
 
-/** A file's bytes served in chunks of the given sizes, from any offset. */
+/** A file's bytes served in reads of the given sizes, from any offset. */
 const served = (bytes: Uint8Array, sizes: readonly number[]): OpenBytes =>
   async function* (offset) {
     let at = offset;
@@ -27,7 +27,7 @@ async function all(open: OpenBytes, from?: Line["next"]) {
 const encode = (text: string) => new TextEncoder().encode(text);
 
 describe("linesFrom", () => {
-  it("gives every line with its number, whatever the chunks, and goes on from any line's end exactly", async () => {
+  it("gives every line with its number, whatever the reads, and goes on from any line's end exactly", async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(
@@ -63,14 +63,14 @@ describe("linesFrom", () => {
     expect(lines.map((line) => line.text)).toEqual(["one", "two"]);
   });
 
-  it("keeps a multi-byte character whole across chunk boundaries", async () => {
+  it("keeps a multi-byte character whole across reads", async () => {
     const lines = await all(served(encode("żółw\nnaïve\n"), [1]));
     expect(lines.map((line) => line.text)).toEqual(["żółw", "naïve"]);
   });
 });
 
 describe("a line over 1 MiB", () => {
-  /** An endless line after `before`: chunks of spaces, counting the bytes handed out. */
+  /** An endless line after `before`: reads of spaces, counting the bytes handed out. */
   const endless = (before: string, served: { bytes: number }): OpenBytes =>
     async function* () {
       const head = encode(before);
@@ -82,7 +82,7 @@ describe("a line over 1 MiB", () => {
       }
     };
 
-  it("refuses the file naming the line, having read no more than the limit and a chunk", async () => {
+  it("refuses the file naming the line, having read no more than the limit and a read", async () => {
     const served = { bytes: 0 };
     const refusal = await all(endless("first\n", served)).then(
       () => undefined,
@@ -103,13 +103,13 @@ describe("a line over 1 MiB", () => {
 });
 
 describe("an abort signal", () => {
-  it("stops reading mid-line, at the next chunk", async () => {
+  it("stops reading mid-line, at the next read", async () => {
     const interrupt = new AbortController();
-    let chunks = 0;
+    let reads = 0;
     const open: OpenBytes = async function* () {
       for (;;) {
-        chunks += 1;
-        if (chunks === 3) interrupt.abort(new Error("interrupted"));
+        reads += 1;
+        if (reads === 3) interrupt.abort(new Error("interrupted"));
         yield encode("   ");
       }
     };
@@ -117,6 +117,6 @@ describe("an abort signal", () => {
       for await (const _ of linesFrom(open, undefined, interrupt.signal)) throw new Error("no line ends");
     };
     await expect(read()).rejects.toThrow("interrupted");
-    expect(chunks).toBe(3);
+    expect(reads).toBe(3);
   });
 });

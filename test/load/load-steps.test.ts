@@ -57,7 +57,7 @@ async function inSteps(
       read: (from) => readChanges(fileBytes(path), mode, from),
       directory,
       ids,
-      chunk: 7,
+      changesPerApply: 7,
       deadline: () => {
         asked += 1;
         return asked % every === 0;
@@ -158,7 +158,7 @@ describe("a load in steps", () => {
       },
       directory,
       ids: new LoadIds(),
-      chunk: 10,
+      changesPerApply: 10,
       deadline: () => false,
     };
     await expect(loadStep(start, context)).rejects.toBeInstanceOf(LoadInProgressError);

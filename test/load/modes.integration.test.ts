@@ -31,8 +31,8 @@ const RECORDS = [
   employee(5, { personId: P(1), companyId: "beta" }),
 ];
 
-/** Chunk sizes: every line in one apply, and one line per apply (a later chunk overrides an earlier). */
-const CHUNKS = [{ chunk: 1_000 }, { chunk: 1 }];
+/** Changes per apply: every line in one, and one line each (a later apply overrides an earlier). */
+const PER_APPLY = [{ changesPerApply: 1_000 }, { changesPerApply: 1 }];
 
 describeEachStore("load modes", (directory, it) => {
   beforeEach(async () => {
@@ -108,8 +108,8 @@ describeEachStore("load modes", (directory, it) => {
     expect(await seen(directory())).toEqual(before);
   });
 
-  it.each(CHUNKS)(
-    "changes applies lines in file order: an upsert then a delete of the same id deletes it (chunk $chunk)",
+  it.each(PER_APPLY)(
+    "changes applies lines in file order: an upsert then a delete of the same id deletes it ($changesPerApply per apply)",
     async (options) => {
       await changes(
         directory(),
@@ -135,8 +135,8 @@ describeEachStore("load modes", (directory, it) => {
     },
   );
 
-  it.each(CHUNKS)(
-    "changes applies lines in file order: a delete then an upsert of the same id keeps the upsert (chunk $chunk)",
+  it.each(PER_APPLY)(
+    "changes applies lines in file order: a delete then an upsert of the same id keeps the upsert ($changesPerApply per apply)",
     async (options) => {
       await changes(
         directory(),
@@ -155,8 +155,8 @@ describeEachStore("load modes", (directory, it) => {
     },
   );
 
-  it.each(CHUNKS)(
-    "changes applies lines in file order: of two upserts of the same id the later wins (chunk $chunk)",
+  it.each(PER_APPLY)(
+    "changes applies lines in file order: of two upserts of the same id the later wins ($changesPerApply per apply)",
     async (options) => {
       await changes(
         directory(),

@@ -9,16 +9,16 @@ import { MAX_DOCUMENT_BYTES, readChanges } from "../../lib/load/change-lines.js"
 import { MAX_LINE_BYTES, type OpenBytes } from "../../lib/load/lines.js";
 import { employeeInput, testUuid } from "../support/records.js";
 
-const CHUNK = 64 * 1024;
+const READ_BYTES = 64 * 1024;
 
-/** `bytes` served in chunks from any offset, counting what is handed out. */
+/** `bytes` served in reads of 64 KiB from any offset, counting what is handed out. */
 function counted(bytes: Uint8Array) {
   const served = { bytes: 0 };
   const open: OpenBytes = async function* (offset) {
-    for (let at = offset; at < bytes.length; at += CHUNK) {
-      const chunk = bytes.subarray(at, at + CHUNK);
-      served.bytes += chunk.length;
-      yield chunk;
+    for (let at = offset; at < bytes.length; at += READ_BYTES) {
+      const data = bytes.subarray(at, at + READ_BYTES);
+      served.bytes += data.length;
+      yield data;
     }
   };
   return { open, served };
@@ -59,20 +59,20 @@ describe("readChanges", () => {
       changes: 0,
       refused: "line 1: longer than 1 MiB (1,048,576 bytes); a line holds one record or change",
     });
-    expect(served.bytes).toBeLessThanOrEqual(2 * (MAX_LINE_BYTES + CHUNK));
+    expect(served.bytes).toBeLessThanOrEqual(2 * (MAX_LINE_BYTES + READ_BYTES));
     const document = Buffer.from(`{"persons": [${" ".repeat(3 * MAX_LINE_BYTES)}`);
     const read = counted(document);
     expect((await outcome(read.open)).refused).toMatch(/^data file: not valid JSON/);
-    expect(read.served.bytes).toBeLessThanOrEqual(document.length + MAX_LINE_BYTES + CHUNK);
+    expect(read.served.bytes).toBeLessThanOrEqual(document.length + MAX_LINE_BYTES + READ_BYTES);
   });
 
   it("refuses a JSON document over its limit while reading it, before holding more", async () => {
     const served = { bytes: 0 };
-    const spaces = new Uint8Array(CHUNK).fill(0x20); // one buffer, handed out again and again
+    const spaces = new Uint8Array(READ_BYTES).fill(0x20); // one buffer, handed out again and again
     const open: OpenBytes = async function* () {
       yield Buffer.from('{"persons": [\n');
       for (;;) {
-        served.bytes += CHUNK;
+        served.bytes += READ_BYTES;
         yield spaces;
       }
     };
@@ -81,6 +81,6 @@ describe("readChanges", () => {
       refused:
         "data file: is a JSON document over 256 MiB, which is read whole; write it as NDJSON (one record a line)",
     });
-    expect(served.bytes).toBeLessThanOrEqual(MAX_DOCUMENT_BYTES + CHUNK);
+    expect(served.bytes).toBeLessThanOrEqual(MAX_DOCUMENT_BYTES + READ_BYTES);
   });
 });

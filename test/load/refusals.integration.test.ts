@@ -190,7 +190,7 @@ describeEachStore("refused files", (directory, it) => {
           directory(),
           [upsertEmployee(employee(8, { personId: P(2) })), deleteEmployee(E(3)), deletePerson(P(2))],
           {
-            chunk: 1,
+            changesPerApply: 1,
           },
         ),
       dangling(P(2), [E(8)]),

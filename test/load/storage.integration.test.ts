@@ -124,11 +124,11 @@ describeEachEngine(`load storage (TURN_SEED=${TURN_SEED})`, (getEngine, engineNa
 
   it("a refused load leaves every item as it was, the manifest included", async () => {
     const before = await stored({ manifest: true });
-    // Written chunk by chunk before the dangling link is found at the end.
+    // Written a change at a time before the dangling link is found at the end.
     const lines = [upsertEmployee(employee(7, { personId: P(2) })), deleteEmployee(E(1)), deletePerson(P(2))];
-    await expect(load(directoryOn(getEngine()), "changes", ndjson(lines), { chunk: 1 })).rejects.toThrow(
-      `names person ${P(2)}`,
-    );
+    await expect(
+      load(directoryOn(getEngine()), "changes", ndjson(lines), { changesPerApply: 1 }),
+    ).rejects.toThrow(`names person ${P(2)}`);
     expect(await stored({ manifest: true })).toEqual(before);
   });
 
@@ -136,7 +136,7 @@ describeEachEngine(`load storage (TURN_SEED=${TURN_SEED})`, (getEngine, engineNa
     const before = await stored({ manifest: true });
     const interrupt = new AbortController();
     const attempt = load(directoryOn(getEngine()), "changes", FILES[2].text, {
-      chunk: 1,
+      changesPerApply: 1,
       signal: interrupt.signal,
       onProgress: ({ phase, changes }) => {
         if (phase === "applied" && changes === 3) interrupt.abort(new Error("interrupted"));

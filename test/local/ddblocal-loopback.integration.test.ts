@@ -53,8 +53,8 @@ function listTables(socket: Socket): Promise<string> {
     if (socket.readableEnded) return reject(new Error("closed by the server"));
     let received = Buffer.alloc(0);
     const closed = () => reject(new Error("closed by the server"));
-    const data = (chunk: Buffer) => {
-      received = Buffer.concat([received, chunk]);
+    const data = (bytes: Buffer) => {
+      received = Buffer.concat([received, bytes]);
       const head = received.indexOf("\r\n\r\n");
       if (head < 0) return;
       const headers = received.subarray(0, head).toString();

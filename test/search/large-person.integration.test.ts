@@ -1,7 +1,7 @@
 /**
  * A person with 300 large employments in one company comes back whole, in order, on both engines.
  * Each carries 14,000 characters that do not compress (records are stored brotli-compressed), so
- * the person's bundle is about 2.6 MB in several chunks, and reading it spans several 1 MB Query
+ * the person's bundle is about 2.6 MB in several parts, and reading it spans several 1 MB Query
  * pages. The writer cuts orders into blocks a tenth of its default (256 entries) and name postings
  * into blocks a sixteenth of theirs (1,024), so these 300 cross as many blocks as thousands of
  * employments would, at a fraction of the records (a load's cost grows with its records).
@@ -82,7 +82,7 @@ describeEachEngine("a person with 300 employments", (getEngine) => {
     repository = await loadedDirectory(getEngine(), DATA, WRITER);
   });
 
-  it("stores the person's bundle in several chunks, over 2 MB: more than one Query page", async () => {
+  it("stores the person's bundle in several parts, over 2 MB: more than one Query page", async () => {
     const pages = [];
     for await (const page of queryPages(documentClientFor(getEngine().client), {
       TableName: getEngine().tables.directory,
@@ -91,11 +91,11 @@ describeEachEngine("a person with 300 employments", (getEngine) => {
       ExpressionAttributeValues: { ":p": personPartition(BIG) },
     }))
       pages.push(page);
-    const chunks = pages.flat();
-    const bytes = chunks.reduce((sum, item) => sum + (item[A.data] as Uint8Array).length, 0);
-    expect({ pages: pages.length > 1, chunks: chunks.length > 3, bytes: bytes > 2_000_000 }).toEqual({
+    const parts = pages.flat();
+    const bytes = parts.reduce((sum, item) => sum + (item[A.data] as Uint8Array).length, 0);
+    expect({ pages: pages.length > 1, parts: parts.length > 3, bytes: bytes > 2_000_000 }).toEqual({
       pages: true,
-      chunks: true,
+      parts: true,
       bytes: true,
     });
   });

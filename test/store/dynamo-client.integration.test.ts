@@ -25,8 +25,8 @@ beforeAll(async () => {
   server = createServer((request) => {
     // Read the call (to learn which client made it), never answer it.
     let body = "";
-    request.on("data", (chunk: Buffer) => {
-      body += chunk.toString("utf8");
+    request.on("data", (data: Buffer) => {
+      body += data.toString("utf8");
     });
     request.on("end", () => attempts.push(String((JSON.parse(body) as { TableName?: string }).TableName)));
   });

@@ -33,8 +33,8 @@ export function send(port: number, raw: RawRequest): Promise<RawResponse> {
   headers["content-length"] = String(raw.body.length);
   return new Promise((resolve, reject) => {
     const req = request({ host: "127.0.0.1", port, method: raw.method, path: raw.path, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      const received: Buffer[] = [];
+      res.on("data", (data: Buffer) => received.push(data));
       res.on("end", () => {
         const seen = new Headers();
         for (const [name, value] of Object.entries(res.headers)) {
@@ -44,7 +44,7 @@ export function send(port: number, raw: RawRequest): Promise<RawResponse> {
           status: res.statusCode ?? 0,
           headers: seen,
           rawHeaders: res.rawHeaders,
-          body: Buffer.concat(chunks).toString("utf8"),
+          body: Buffer.concat(received).toString("utf8"),
         });
       });
       res.on("error", reject);
@@ -92,8 +92,8 @@ export function exchange(port: number, requests: readonly string[]): Promise<Soc
       if (text !== undefined) socket.write(text, "latin1");
     };
     const socket = connect(port, "127.0.0.1", writeNext);
-    socket.on("data", (chunk: Buffer) => {
-      buffer = Buffer.concat([buffer, chunk]);
+    socket.on("data", (data: Buffer) => {
+      buffer = Buffer.concat([buffer, data]);
       for (let parsed = parseResponse(buffer); parsed; parsed = parseResponse(buffer)) {
         responses.push(parsed.response);
         buffer = buffer.subarray(parsed.length);

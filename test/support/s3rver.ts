@@ -65,9 +65,9 @@ const KEPT_METADATA = new Set<string>(
 );
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
-  return Buffer.concat(chunks);
+  const received: Buffer[] = [];
+  for await (const data of stream) received.push(Buffer.isBuffer(data) ? data : Buffer.from(data));
+  return Buffer.concat(received);
 }
 
 export async function startLocalS3(bucket = "inbox"): Promise<LocalS3> {

@@ -22,8 +22,9 @@ export interface ItemKey {
 /** An item's key as text, hex partition `/` hex sort: a Map key, and what journal entries hold. */
 export type KeyText = Brand<string, "KeyText">;
 
-const BATCH_GET_CHUNK = 100;
-const BATCH_WRITE_CHUNK = 25;
+/** The most keys one BatchGetItem, and requests one BatchWriteItem, takes. */
+const BATCH_GET_MAX = 100;
+const BATCH_WRITE_MAX = 25;
 const IN_FLIGHT = 4;
 const MAX_ATTEMPTS = 10;
 
@@ -46,17 +47,18 @@ export function keyOfText(text: KeyText): ItemKey {
 }
 const keyAttributes = (key: ItemKey) => ({ [A.partition]: key.p, [A.sort]: key.s });
 
-function chunks<T>(items: readonly T[], size: number): T[][] {
+/** `items` cut into batches of at most `size`. */
+function batchesOf<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
 }
 
-/** Runs `work` over the chunks, `IN_FLIGHT` at a time. */
-async function eachChunk<T>(list: readonly T[][], work: (chunk: T[]) => Promise<void>): Promise<void> {
+/** Runs `work` over the batches, `IN_FLIGHT` at a time. */
+async function eachBatch<T>(list: readonly T[][], work: (batch: T[]) => Promise<void>): Promise<void> {
   let next = 0;
   const worker = async () => {
-    for (let chunk = list[next++]; chunk; chunk = list[next++]) await work(chunk);
+    for (let batch = list[next++]; batch; batch = list[next++]) await work(batch);
   };
   await Promise.all(Array.from({ length: Math.min(list.length, IN_FLIGHT) }, worker));
 }
@@ -69,8 +71,8 @@ export async function batchGet(
   consistent = false,
 ): Promise<Map<KeyText, Item>> {
   const found = new Map<KeyText, Item>();
-  await eachChunk(chunks(keys, BATCH_GET_CHUNK), async (chunk) => {
-    let pending: Record<string, unknown>[] = chunk.map(keyAttributes);
+  await eachBatch(batchesOf(keys, BATCH_GET_MAX), async (batch) => {
+    let pending: Record<string, unknown>[] = batch.map(keyAttributes);
     for (let attempt = 0; pending.length > 0; attempt += 1) {
       if (attempt >= MAX_ATTEMPTS) throw new Error(`BatchGetItem left ${pending.length} keys unprocessed`);
       if (attempt > 0) await sleep(backoff(attempt));
@@ -92,8 +94,8 @@ export async function batchWrite(
   table: string,
   requests: readonly WriteRequest[],
 ): Promise<void> {
-  await eachChunk(chunks(requests, BATCH_WRITE_CHUNK), async (chunk) => {
-    let pending: Record<string, unknown>[] = chunk.map((request) =>
+  await eachBatch(batchesOf(requests, BATCH_WRITE_MAX), async (batch) => {
+    let pending: Record<string, unknown>[] = batch.map((request) =>
       "put" in request
         ? { PutRequest: { Item: request.put } }
         : { DeleteRequest: { Key: keyAttributes(request.delete) } },

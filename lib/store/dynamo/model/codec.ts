@@ -57,13 +57,13 @@ export const decompress = <T>(stored: Uint8Array): T =>
   JSON.parse(utf8Of(brotliDecompressSync(valueReader(stored).rest()))) as T;
 
 /**
- * Whether a compressed value (in chunks, or one) ends where its brotli stream ends: brotli ignores
+ * Whether a compressed value (in parts, or one) ends where its brotli stream ends: brotli ignores
  * bytes past it, so verify checks that the value without its last byte no longer decompresses.
  * (Not by compressing again: brotli's output may change with its library.)
  */
-export function endsWithItsStream(chunks: readonly Uint8Array[]): boolean {
+export function endsWithItsStream(parts: readonly Uint8Array[]): boolean {
   const joined = new ByteWriter();
-  for (const chunk of chunks) joined.bytes(valueReader(chunk).rest());
+  for (const part of parts) joined.bytes(valueReader(part).rest());
   const body = joined.done();
   try {
     brotliDecompressSync(body.subarray(0, -1));
@@ -74,23 +74,23 @@ export function endsWithItsStream(chunks: readonly Uint8Array[]): boolean {
 }
 
 /**
- * A compressed value split into chunks of at most `chunkBytes` after the format byte, which every
- * chunk starts with (so each is a value of its own, and verify checks them alike).
+ * A compressed value split into parts of at most `partBytes` after the format byte, which every
+ * part starts with (so each is a value of its own, and verify checks them alike).
  */
-export function compressInChunks(json: unknown, chunkBytes: number): Uint8Array[] {
+export function compressInParts(json: unknown, partBytes: number): Uint8Array[] {
   const body = valueReader(compress(json)).rest();
-  const count = Math.max(1, Math.ceil(body.length / chunkBytes));
+  const count = Math.max(1, Math.ceil(body.length / partBytes));
   return Array.from({ length: count }, (_, index) =>
     value()
-      .bytes(body.subarray(index * chunkBytes, (index + 1) * chunkBytes))
+      .bytes(body.subarray(index * partBytes, (index + 1) * partBytes))
       .done(),
   );
 }
 
-/** The value of chunks in order: each one's bytes after its format byte, joined. */
-export function decompressChunks<T>(chunks: readonly Uint8Array[]): T {
+/** The value of parts in order: each one's bytes after its format byte, joined. */
+export function decompressParts<T>(parts: readonly Uint8Array[]): T {
   const joined = value();
-  for (const chunk of chunks) joined.bytes(valueReader(chunk).rest());
+  for (const part of parts) joined.bytes(valueReader(part).rest());
   return decompress<T>(joined.done());
 }
 

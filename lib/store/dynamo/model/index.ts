@@ -20,7 +20,7 @@ export {
 } from "./batch.js";
 export {
   compress,
-  compressInChunks,
+  compressInParts,
   decodeGramBlock,
   decodeLocation,
   decodeNamePairs,
@@ -29,7 +29,7 @@ export {
   decodeScopeCompanies,
   decodeScopeMarker,
   decompress,
-  decompressChunks,
+  decompressParts,
   emptyValue,
   encodeGramBlock,
   encodeLocation,
@@ -67,8 +67,8 @@ export {
 } from "./items.js";
 export {
   ALL_POSTINGS,
-  bundleChunkOf,
   bundleGenOf,
+  bundlePartOf,
   bundleSort,
   COMPANY_ORDERS,
   companyOfPartition,
@@ -84,8 +84,8 @@ export {
   gramBlockOfSort,
   gramBlockRange,
   gramBlockSort,
-  gramCensusChunkOf,
   gramCensusGenOf,
+  gramCensusPartOf,
   gramCensusSort,
   gramMarkerSort,
   ID_BUCKETS,
@@ -143,10 +143,10 @@ export {
 export type { BlockRef, Bundle, OrderIndex, ReadAt, StoredBundle, VersionedItem } from "./shapes.js";
 export { GRACE_MS, MANIFEST_TTL_MS, MAX_READ_AGE_MS } from "./timing.js";
 export {
-  type ChunkedKeys,
   companyItemVisible,
   newestVersion,
+  type PartKeys,
   supersededAt,
-  visibleChunks,
+  visibleParts,
 } from "./versions.js";
 export { Writes } from "./writes.js";

@@ -9,7 +9,7 @@ import { DIRECTORY_ATTR as A } from "../../tables.js";
 import type { Item, ItemKey } from "./batch.js";
 import {
   compress,
-  compressInChunks,
+  compressInParts,
   decodeLocation,
   emptyValue,
   encodeLocation,
@@ -37,7 +37,7 @@ import {
 import type { Bundle } from "./shapes.js";
 
 /** A compressed bundle larger than this is split over several items (an item holds 400 KB). */
-const BUNDLE_CHUNK_BYTES = 350_000;
+const BUNDLE_PART_BYTES = 350_000;
 
 export const employmentOrder = (record: SourceEmployee): OrderKey =>
   orderKey(instantKey(record.createdAt), record.id);
@@ -209,7 +209,7 @@ export const itemKey = (item: Item): ItemKey => ({
 });
 
 /**
- * A bundle version's chunks: the person and every record, compressed, split when large; each
+ * A bundle version's parts: the person and every record, compressed, split when large; each
  * with `e`, the generation of the person's entries (older than the bundle's when they stayed).
  */
 export function bundleItems(
@@ -217,13 +217,13 @@ export function bundleItems(
   bundle: Bundle,
   gen: number,
   entries: number,
-  chunkBytes = BUNDLE_CHUNK_BYTES,
+  partBytes = BUNDLE_PART_BYTES,
 ): Item[] {
-  return compressInChunks(bundle, chunkBytes).map((data, index, chunks) => ({
+  return compressInParts(bundle, partBytes).map((data, index, parts) => ({
     [A.partition]: personPartition(personId),
     [A.sort]: bundleSort(gen, index),
     [A.data]: data,
-    [A.chunks]: chunks.length,
+    [A.parts]: parts.length,
     [A.hasPerson]: bundle.person === null ? 0 : 1,
     [A.entriesGen]: entries,
   }));
@@ -242,8 +242,8 @@ export function idEntryItem(kind: IdKind, id: string, gen: number): Item {
   return { [A.partition]: p, [A.sort]: s, [A.data]: emptyValue() };
 }
 
-export const bundleKeys = (personId: string, gen: number, chunks: number): ItemKey[] =>
-  Array.from({ length: chunks }, (_, index) => ({ p: personPartition(personId), s: bundleSort(gen, index) }));
+export const bundleKeys = (personId: string, gen: number, parts: number): ItemKey[] =>
+  Array.from({ length: parts }, (_, index) => ({ p: personPartition(personId), s: bundleSort(gen, index) }));
 
 /** A location item: the current value (absent once deleted) at `gen`, and the value before it. */
 export function locationItem(

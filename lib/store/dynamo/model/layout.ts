@@ -94,7 +94,7 @@ export const GRAMS = {
    * blocks (`gramBlockSort`) sort just before its postings, in the same run.
    */
   postings: 0x0b,
-  /** gen + chunk: per field, the records holding each gram, compressed (choosing the rarest). */
+  /** gen + part: per field, the records holding each gram, compressed (choosing the rarest). */
   census: 0x0c,
   /** gen: the partition's postings are complete; without one, searches read the names entries. */
   marker: 0x0f,
@@ -354,13 +354,13 @@ export function gramBlockOfSort(sort: Uint8Array): { field: GramField; text: str
   return { field, text, low: orderKeyOfBytes(reader.bytes(ORDER_KEY_BYTES)) };
 }
 
-/** A census chunk: family + generation + chunk number (2 bytes), a version's chunks together. */
-export const gramCensusSort = (gen: number, chunk: number): SortKey =>
-  sortKey(new ByteWriter(1 + GEN_BYTES + 2).u8(GRAMS.census).u32(gen).u16(chunk));
+/** A census part: family + generation + part number (2 bytes), a version's parts together. */
+export const gramCensusSort = (gen: number, part: number): SortKey =>
+  sortKey(new ByteWriter(1 + GEN_BYTES + 2).u8(GRAMS.census).u32(gen).u16(part));
 export const isGramCensusSort = (sort: Uint8Array): boolean =>
   sort.length === 1 + GEN_BYTES + 2 && sort[0] === GRAMS.census;
 export const gramCensusGenOf = (sort: Uint8Array): number => new ByteReader(sort, 1).u32();
-export const gramCensusChunkOf = (sort: Uint8Array): number => new ByteReader(sort, 1 + GEN_BYTES).u16();
+export const gramCensusPartOf = (sort: Uint8Array): number => new ByteReader(sort, 1 + GEN_BYTES).u16();
 
 /** The postings marker: family + generation. */
 export const gramMarkerSort = (gen: number): SortKey =>
@@ -368,11 +368,11 @@ export const gramMarkerSort = (gen: number): SortKey =>
 export const isGramMarkerSort = (sort: Uint8Array): boolean =>
   sort.length === 1 + GEN_BYTES && sort[0] === GRAMS.marker;
 
-/** A bundle chunk: generation + chunk number (2 bytes), so a person's versions sort by generation. */
-export const bundleSort = (gen: number, chunk: number): SortKey =>
-  sortKey(new ByteWriter(GEN_BYTES + 2).u32(gen).u16(chunk));
+/** A bundle part: generation + part number (2 bytes), so a person's versions sort by generation. */
+export const bundleSort = (gen: number, part: number): SortKey =>
+  sortKey(new ByteWriter(GEN_BYTES + 2).u32(gen).u16(part));
 export const bundleGenOf = (sort: Uint8Array): number => new ByteReader(sort).u32();
-export const bundleChunkOf = (sort: Uint8Array): number => new ByteReader(sort, GEN_BYTES).u16();
+export const bundlePartOf = (sort: Uint8Array): number => new ByteReader(sort, GEN_BYTES).u16();
 
 /** A journal item: the sequence number of the chunk it journals. */
 export const journalSort = (seq: number): SortKey => sortKey(new ByteWriter(4).u32(seq));

@@ -27,12 +27,12 @@ export interface VersionedItem {
 
 /**
  * A person's bundle as stored: the version read, its generation, the generation of the person's
- * entries (`e`: at most the bundle's) and its chunk count.
+ * entries (`e`: at most the bundle's) and its part count.
  */
 export interface StoredBundle {
   readonly gen: number;
   readonly entries: number;
-  readonly chunks: number;
+  readonly parts: number;
   readonly bundle: Bundle;
 }
 

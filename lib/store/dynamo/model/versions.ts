@@ -1,6 +1,6 @@
 /**
  * Which version of a versioned item a reader at one generation sees (docs/data-model.md,
- * "Generations"): of company items, of chunked values (bundles, censuses), of items whose newest
+ * "Generations"): of company items, of values in parts (bundles, censuses), of items whose newest
  * version is the one.
  */
 import { type DynamoDBDocumentClient, QueryCommand } from "@aws-sdk/lib-dynamodb";
@@ -21,26 +21,26 @@ const sortOf = (item: Item) => bytesOf(item[A.sort]);
 export const companyItemVisible = (item: Item, at: Generation): boolean =>
   visibleAt(genOf(sortOf(item)), supersededAt(item), at);
 
-/** How a chunked value's sort keys name its version and chunk: a bundle's, a census's. */
-export interface ChunkedKeys {
+/** How the sort keys of a value in parts name its version and part: a bundle's, a census's. */
+export interface PartKeys {
   readonly genOf: (sort: Uint8Array) => number;
-  readonly chunkOf: (sort: Uint8Array) => number;
+  readonly partOf: (sort: Uint8Array) => number;
 }
 
 /**
- * Of a chunked value's items, newest first: the chunks of the version visible at `at`, in order.
- * `what` names the value when a chunk is missing.
+ * Of the items of a value in parts, newest first: the parts of the version visible at `at`, in order.
+ * `what` names the value when a part is missing.
  */
-export function visibleChunks(items: readonly Item[], keys: ChunkedKeys, at: ReadAt, what: string) {
+export function visibleParts(items: readonly Item[], keys: PartKeys, at: ReadAt, what: string) {
   // Newest first: the first visible generation is the one.
   const visible = items.filter((item) => visibleAt(keys.genOf(sortOf(item)), supersededAt(item), at));
   const gen = visible[0] && keys.genOf(sortOf(visible[0]));
   if (gen === undefined) return undefined;
-  const chunks = visible
+  const parts = visible
     .filter((item) => keys.genOf(sortOf(item)) === gen)
-    .sort((a, b) => keys.chunkOf(sortOf(a)) - keys.chunkOf(sortOf(b)));
-  if (chunks.length !== chunks[0]?.[A.chunks]) throw new Error(`${what} is missing chunks`);
-  return { gen, chunks };
+    .sort((a, b) => keys.partOf(sortOf(a)) - keys.partOf(sortOf(b)));
+  if (parts.length !== parts[0]?.[A.parts]) throw new Error(`${what} is missing parts`);
+  return { gen, parts };
 }
 
 /**

@@ -19,8 +19,8 @@ import {
   genOf,
   gramBlockOfSort,
   gramBlockRange,
-  gramCensusChunkOf,
   gramCensusGenOf,
+  gramCensusPartOf,
   gramCensusSort,
   gramMarkerSort,
   isGramBlockSort,
@@ -32,7 +32,7 @@ import {
   postingRange,
   queryAll,
   queryPages,
-  visibleChunks,
+  visibleParts,
 } from "../model/index.js";
 import {
   type Gram,
@@ -43,7 +43,7 @@ import {
   type StoredGramCensus,
 } from "../structures/index.js";
 
-const CENSUS_KEYS = { genOf: gramCensusGenOf, chunkOf: gramCensusChunkOf };
+const CENSUS_KEYS = { genOf: gramCensusGenOf, partOf: gramCensusPartOf };
 
 /** A gram's visible block items, in order, as blocks; two visible versions of one block are damage. */
 function blockIndex(visible: readonly Item[]): { blocks: GramBlockIndex; first?: ItemKey } {
@@ -94,10 +94,10 @@ export class GramReads {
       ),
       ScanIndexForward: false,
     });
-    const version = visibleChunks(items, CENSUS_KEYS, at, "a names census");
+    const version = visibleParts(items, CENSUS_KEYS, at, "a names census");
     if (!version) return undefined;
-    const census = GramCensus.decode(version.chunks.map((chunk) => bytesOf(chunk[A.data])));
-    return { census, gen: version.gen, chunks: version.chunks.length };
+    const census = GramCensus.decode(version.parts.map((part) => bytesOf(part[A.data])));
+    return { census, gen: version.gen, parts: version.parts.length };
   }
 
   /**

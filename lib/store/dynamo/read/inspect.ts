@@ -43,7 +43,7 @@ export interface StoredEmployee {
 
 export interface StoredPerson {
   readonly committed: number;
-  readonly stored: { readonly generation: number; readonly chunks: number };
+  readonly stored: { readonly generation: number; readonly parts: number };
   readonly person: SourcePerson;
   readonly employees: readonly SourceEmployee[];
 }
@@ -100,7 +100,7 @@ async function person(source: Table, id: string): Promise<StoredPerson | undefin
   if (!found?.bundle.person) return undefined;
   return {
     committed: at.gen,
-    stored: { generation: found.gen, chunks: found.chunks },
+    stored: { generation: found.gen, parts: found.parts },
     person: found.bundle.person,
     employees: found.bundle.employees,
   };

@@ -8,7 +8,7 @@
  *   when the two disagree, the search fails (damage, or a read the reader asks again).
  * - The same with a created range: the gram's blocks count its postings by ranges of order keys
  *   (gram-blocks.ts), so the total is the whole blocks inside the range plus the two boundary
- *   blocks' parts, read; then only the blocks holding the window are read.
+ *   segments, read; then only the blocks holding the window are read.
  * - Two fragments, first and last name, each of 1 to 3 characters and one of them of 1 or 2: the
  *   blocks of one count the matches by their companion counts of the other, so the total and window
  *   are found the same way, with or without a created range.
@@ -39,7 +39,7 @@ import {
   isCompanionGram,
   rangeSegments,
   type StoredGramCensus,
-  windowParts,
+  windowSpans,
 } from "../structures/index.js";
 import type { DirectoryReads } from "./reads.js";
 
@@ -98,7 +98,7 @@ const blockKey = (p: PartitionKey, gram: Gram, block: BlockRef): ItemKey => ({
 /**
  * The window and total of the postings of `gram` matching a query, from its blocks, given how many
  * matches each block holds (`counts`: all its postings for a lone gram, its companion count for two
- * fragments). The boundary blocks' parts in the created range are read and their matches (`keep`;
+ * fragments). The boundary segments in the created range are read and their matches (`keep`;
  * all when undefined) counted: the exact total. Then only the blocks holding the window are read,
  * a block's postings up to its last match needed; each must hold what it counts, or the search
  * fails as `exactWindow`'s does.
@@ -115,22 +115,22 @@ async function windowOfBlocks(
   const range = orderRange(query.created);
   if (emptyOrderRange(range)) return { page: [], total: 0 };
   const segments = rangeSegments(blocks, range.from, range.before);
-  // The boundary blocks' parts in the range are read: they give their counts and their matches.
-  const parts = await Promise.all(
+  // The boundary segments are read: they give their counts and their matches.
+  const boundary = await Promise.all(
     segments.map((segment) =>
       segment.whole ? undefined : reads.grams.matchingBetween(p, gram, segment, at, keep),
     ),
   );
-  const matches = segments.map((segment, i) => parts[i]?.length ?? (counts[segment.block] as number));
+  const matches = segments.map((segment, i) => boundary[i]?.length ?? (counts[segment.block] as number));
   const total = matches.reduce((sum, count) => sum + count, 0);
   const pieces = await Promise.all(
-    windowParts(matches, query.offset, query.limit).map(async ({ segment: i, start, end }) => {
+    windowSpans(matches, query.offset, query.limit).map(async ({ segment: i, start, end }) => {
       const segment = segments[i] as (typeof segments)[number];
       const block = blocks[segment.block] as GramBlockRef;
       // Matches spread evenly: a Query page of about as many postings as should hold them.
       const step = keep ? Math.ceil((end / (matches[i] as number)) * block.count * 1.25) + 16 : end;
       const read =
-        parts[i] ??
+        boundary[i] ??
         (await reads.grams.matchingBetween(
           p,
           gram,

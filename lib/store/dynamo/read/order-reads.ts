@@ -61,7 +61,7 @@ export class OrderReads {
     );
     if (!item) return undefined;
     const gen = genOf(bytesOf(item[A.sort]));
-    const n = item[A.chunks];
+    const n = item[A.parts];
     const parts = typeof n === "number" ? n : 1;
     if (parts === 1) return { index: decodeOrderIndex(bytesOf(item[A.data])), gen, parts };
     const keys = orderIndexKeys(partition, order, gen, parts);

@@ -12,15 +12,14 @@ import type { Bundle, ItemKey, ReadAt, StoredBundle, VersionedItem } from "../mo
 import {
   batchGet,
   betweenQuery,
-  bundleChunkOf,
   bundleGenOf,
+  bundlePartOf,
   bundleSort,
   bytesOf,
-  type ChunkedKeys,
   companyItemVisible,
   companyPartition,
   decompress,
-  decompressChunks,
+  decompressParts,
   entrySort,
   FAMILY,
   type Family,
@@ -31,9 +30,10 @@ import {
   keyText,
   newestVersion,
   orderOfSort,
+  type PartKeys,
   personPartition,
   queryAll,
-  visibleChunks,
+  visibleParts,
 } from "../model/index.js";
 import { ScopeHomes } from "../structures/index.js";
 import { GramReads } from "./gram-reads.js";
@@ -47,7 +47,7 @@ const versioned = (item: Item): VersionedItem => {
 /** Record Queries of one page at once: a page holds at most 100 records (the bundles' 50 likewise). */
 const RECORDS_IN_FLIGHT = 50;
 
-const BUNDLE_KEYS: ChunkedKeys = { genOf: bundleGenOf, chunkOf: bundleChunkOf };
+const BUNDLE_KEYS: PartKeys = { genOf: bundleGenOf, partOf: bundlePartOf };
 
 export class DirectoryReads {
   private readonly client: DynamoDBDocumentClient;
@@ -101,7 +101,7 @@ export class DirectoryReads {
     return items.filter((item) => companyItemVisible(item, at)).map(versioned);
   }
 
-  /** The person's bundle version visible at `at`, with its generation and chunk count. */
+  /** The person's bundle version visible at `at`, with its generation and part count. */
   async bundle(personId: string, at: ReadAt): Promise<StoredBundle | undefined> {
     const items = await this.query(
       {
@@ -112,12 +112,12 @@ export class DirectoryReads {
       },
       at,
     );
-    const version = visibleChunks(items, BUNDLE_KEYS, at, `bundle of person ${personId}`);
+    const version = visibleParts(items, BUNDLE_KEYS, at, `bundle of person ${personId}`);
     if (!version) return undefined;
-    const bundle = decompressChunks<Bundle>(version.chunks.map((chunk) => bytesOf(chunk[A.data])));
-    const entries = version.chunks[0]?.[A.entriesGen];
+    const bundle = decompressParts<Bundle>(version.parts.map((part) => bytesOf(part[A.data])));
+    const entries = version.parts[0]?.[A.entriesGen];
     if (typeof entries !== "number") throw new Error(`bundle of person ${personId} has no \`e\``);
-    return { gen: version.gen, entries, chunks: version.chunks.length, bundle };
+    return { gen: version.gen, entries, parts: version.parts.length, bundle };
   }
 
   /**

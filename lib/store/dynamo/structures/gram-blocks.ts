@@ -450,7 +450,7 @@ export const blocksTotal = (blocks: OrderIndex): number =>
   blocks.reduce((sum, block) => sum + block.count, 0);
 
 /**
- * A block's part of a created range, to count or read: the whole block (its count is known), or
+ * A block's segment of a created range, to count or read: the whole block (its count is known), or
  * the postings from `from` and before `before` (undefined: the block's end).
  */
 export interface RangeSegment {
@@ -460,7 +460,7 @@ export interface RangeSegment {
   readonly whole: boolean;
 }
 
-/** The blocks a range [from, before) of order keys (or their prefixes) meets, each with its part. */
+/** The blocks a range [from, before) of order keys (or their prefixes) meets, each with its segment. */
 export function rangeSegments(
   blocks: OrderIndex,
   from: OrderKey | undefined,
@@ -483,7 +483,7 @@ export function rangeSegments(
 }
 
 /** Which positions [start, end) of each segment, counted `counts`, hold matches [offset, offset + limit). */
-export function windowParts(
+export function windowSpans(
   counts: readonly number[],
   offset: number,
   limit: number,
@@ -492,14 +492,14 @@ export function windowParts(
   for (const count of counts) starts.push((starts.at(-1) as number) + count);
   const held = blocksOfPositions(starts, offset, offset + limit);
   if (!held) return [];
-  const parts: { segment: number; start: number; end: number }[] = [];
+  const spans: { segment: number; start: number; end: number }[] = [];
   for (let i = held.first; i <= held.last; i++) {
     const begins = starts[i] as number;
     const start = Math.max(offset - begins, 0);
     const end = Math.min(offset + limit - begins, counts[i] as number);
-    if (start < end) parts.push({ segment: i, start, end });
+    if (start < end) spans.push({ segment: i, start, end });
   }
-  return parts;
+  return spans;
 }
 
 /**

@@ -33,7 +33,7 @@ export {
   keysAfter,
   planGramBlocks,
   rangeSegments,
-  windowParts,
+  windowSpans,
 } from "./gram-blocks.js";
 export {
   censusItems,

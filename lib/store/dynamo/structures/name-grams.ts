@@ -13,8 +13,8 @@ import { compareText } from "../../bytes.js";
 import { DIRECTORY_ATTR as A } from "../../tables.js";
 import type { Item, ItemKey } from "../model/index.js";
 import {
-  compressInChunks,
-  decompressChunks,
+  compressInParts,
+  decompressParts,
   type GramField,
   gramCensusSort,
   type PartitionKey,
@@ -99,21 +99,21 @@ export function postingItems(
 }
 
 /** The keys of a census version's items. */
-export const censusKeys = (p: PartitionKey, gen: number, chunks: number): ItemKey[] =>
-  Array.from({ length: chunks }, (_, chunk) => ({ p, s: gramCensusSort(gen, chunk) }));
+export const censusKeys = (p: PartitionKey, gen: number, parts: number): ItemKey[] =>
+  Array.from({ length: parts }, (_, part) => ({ p, s: gramCensusSort(gen, part) }));
 
 /** A census version's items, at generation `gen`. */
 export function censusItems(p: PartitionKey, gen: number, census: GramCensus): Item[] {
-  const chunks = census.encode();
-  return chunks.map((data, chunk) => ({
-    ...keyAttributes({ p, s: gramCensusSort(gen, chunk) }),
+  const parts = census.encode();
+  return parts.map((data, part) => ({
+    ...keyAttributes({ p, s: gramCensusSort(gen, part) }),
     [A.data]: data,
-    [A.chunks]: chunks.length,
+    [A.parts]: parts.length,
   }));
 }
 
 /** A compressed census is split over items of this many bytes (an item holds 400 KB). */
-const CENSUS_CHUNK_BYTES = 350_000;
+const CENSUS_PART_BYTES = 350_000;
 
 /** As stored: per field, [gram, records holding it] sorted by gram, none with 0 records. */
 interface StoredCensus {
@@ -180,12 +180,12 @@ export class GramCensus {
   }
 
   /** The values of a census version's items, compressed and split when large. */
-  encode(chunkBytes = CENSUS_CHUNK_BYTES): Uint8Array[] {
-    return compressInChunks(this.stored(), chunkBytes);
+  encode(partBytes = CENSUS_PART_BYTES): Uint8Array[] {
+    return compressInParts(this.stored(), partBytes);
   }
 
-  static decode(chunks: readonly Uint8Array[]): GramCensus {
-    const stored = decompressChunks<StoredCensus>(chunks);
+  static decode(parts: readonly Uint8Array[]): GramCensus {
+    const stored = decompressParts<StoredCensus>(parts);
     const census = new GramCensus();
     for (const [text, count] of stored.f) census.counts.firstName.set(text, count);
     for (const [text, count] of stored.l) census.counts.lastName.set(text, count);
@@ -207,9 +207,9 @@ export class GramCensus {
   }
 }
 
-/** A census version as stored: its counts, generation and number of chunks. */
+/** A census version as stored: its counts, generation and number of parts. */
 export interface StoredGramCensus {
   readonly census: GramCensus;
   readonly gen: number;
-  readonly chunks: number;
+  readonly parts: number;
 }

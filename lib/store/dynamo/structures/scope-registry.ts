@@ -50,7 +50,7 @@ function registeredValue(scopeId: ScopeId, item: Item, gen: number): RegisteredS
 export const scopesOf = (lists: readonly (readonly string[])[]): Map<ScopeId, readonly string[]> =>
   new Map(distinctScopes(lists).map((companies) => [scopeIdOf(companies), companies]));
 
-/** The generation of a scope partition's item: a census chunk's is before its chunk number. */
+/** The generation of a scope partition's item: a census part's is before its part number. */
 const genOfScopeItem = (sort: Uint8Array) => (isGramCensusSort(sort) ? gramCensusGenOf(sort) : genOf(sort));
 
 /** The items of a scope or the registry partition visible at `at`, with their generations. */

@@ -18,8 +18,8 @@ import { equalBytes, FormatError, hexOf } from "../../bytes.js";
 import { DIRECTORY_ATTR as A } from "../../tables.js";
 import type { Bundle, OrderIndex } from "../model/index.js";
 import {
-  bundleChunkOf,
   bundleGenOf,
+  bundlePartOf,
   bundleSort,
   bytesOf,
   companyOfPartition,
@@ -31,15 +31,15 @@ import {
   decodeScopeCompanies,
   decodeScopeMarker,
   decompress,
-  decompressChunks,
+  decompressParts,
   endsWithItsStream,
   entrySort,
   FAMILY,
   FORMAT,
   genOf,
   genOfJournal,
-  gramCensusChunkOf,
   gramCensusGenOf,
+  gramCensusPartOf,
   gramCensusSort,
   type Item,
   type ItemKey,
@@ -114,7 +114,7 @@ export const orderBlockId = (family: number, company: string, low: OrderKey, gen
   `${orderId(family, company)}/${hexOf(orderKeyBytes(low))}/${gen}`;
 
 const PAST_END = "`d` holds bytes past the end of its compressed value";
-/** A name posting's, gram block's, names census chunk's or postings marker's sort key. */
+/** A name posting's, gram block's, names census part's or postings marker's sort key. */
 const isGramItemSort = (s: Uint8Array) =>
   isPostingSort(s) || isGramBlockSort(s) || isGramCensusSort(s) || isGramMarkerSort(s);
 const sameBytes = (a: unknown, b: Uint8Array | undefined) =>
@@ -143,8 +143,8 @@ export class TableSurvey {
   private readonly scopeMarkers = new Map<string, ScopeMarker>();
   /** Visible name postings, markers and censuses, for verify-grams.ts. */
   readonly grams = new GramTally({ partitionOf: ownerPartition, isScope: isScopeOwner });
-  /** Chunks of bundles and censuses read so far, by their first chunk's key, which names them. */
-  private readonly chunks = new Map<
+  /** Values in parts being gathered, by their first part's key, which names them. */
+  private readonly gathering = new Map<
     KeyText,
     { first: ItemKey; n: number; k: unknown; e: unknown; what: string; parts: Uint8Array[] }
   >();
@@ -181,11 +181,11 @@ export class TableSurvey {
     return visibleAt(gen, x, this.rules.at) ? undefined : null;
   }
 
-  /** Bundles and censuses whose chunks were not all found. */
+  /** Bundles and censuses whose parts were not all found. */
   incomplete(): Problem | undefined {
-    for (const pending of this.chunks.values()) {
+    for (const pending of this.gathering.values()) {
       const found = pending.parts.filter(Boolean).length;
-      return { key: pending.first, what: `${pending.what} has ${found} of its ${pending.n} chunks` };
+      return { key: pending.first, what: `${pending.what} has ${found} of its ${pending.n} parts` };
     }
     return undefined;
   }
@@ -217,7 +217,7 @@ export class TableSurvey {
     const { p } = key;
     if (equalBytes(p, MANIFEST_KEY.p)) return undefined;
     if (isJournalPartition(p)) return this.rules.journal(genOfJournal(p));
-    if (isPersonPartition(p)) return this.bundleChunk(key, item);
+    if (isPersonPartition(p)) return this.bundlePart(key, item);
     if (isLocationPartition(p)) return this.location(key, item);
     if (isIdsPartition(p)) return this.idEntry(key, item);
     if (isScopesPartition(p)) return this.scope(key, item);
@@ -276,9 +276,9 @@ export class TableSurvey {
     const order = (key.s[1] ?? 0) as OrderFamily;
     const first = { p: key.p, s: orderIndexSort(order, gen) };
     const data = bytesOf(item[A.data]);
-    // An index in one item says nothing of parts; one in parts is gathered like a bundle's chunks.
+    // An index in one item says nothing of parts; one in parts is gathered like a bundle's parts.
     const parts =
-      item[A.chunks] === undefined && isOrderIndexSort(key.s)
+      item[A.parts] === undefined && isOrderIndexSort(key.s)
         ? [data]
         : this.gather(
             first,
@@ -311,7 +311,7 @@ export class TableSurvey {
     return this.grams.marker(key, owner);
   }
 
-  /** A name posting, gram block, census chunk or postings marker of a company or a scope: kept when visible. */
+  /** A name posting, gram block, census part or postings marker of a company or a scope: kept when visible. */
   private gramItem(key: ItemKey, item: Item, owner: string): string | undefined {
     const isCensus = isGramCensusSort(key.s);
     const gen = isCensus ? gramCensusGenOf(key.s) : genOf(key.s);
@@ -325,7 +325,7 @@ export class TableSurvey {
     }
     if (!isCensus) return this.grams.posting(key, owner, data);
     const first = { p: key.p, s: gramCensusSort(gen, 0) };
-    const gathered = this.gather(first, gramCensusChunkOf(key.s), item, "names census");
+    const gathered = this.gather(first, gramCensusPartOf(key.s), item, "names census");
     if (gathered === undefined || typeof gathered === "string") return gathered;
     if (!endsWithItsStream(gathered)) return PAST_END;
     return this.grams.census(first, owner, GramCensus.decode(gathered));
@@ -393,28 +393,28 @@ export class TableSurvey {
     return undefined;
   }
 
-  private bundleChunk(key: ItemKey, item: Item): string | undefined {
-    if (key.s.length !== 6) return "a bundle chunk with a malformed sort key";
+  private bundlePart(key: ItemKey, item: Item): string | undefined {
+    if (key.s.length !== 6) return "a bundle part with a malformed sort key";
     const gen = bundleGenOf(key.s);
     const unseen = this.unseen(gen, item);
     if (unseen !== undefined) return unseen ?? undefined;
     const first = { p: key.p, s: bundleSort(gen, 0) };
-    const gathered = this.gather(first, bundleChunkOf(key.s), item, "bundle");
+    const gathered = this.gather(first, bundlePartOf(key.s), item, "bundle");
     if (gathered === undefined || typeof gathered === "string") return gathered;
-    const bundle = decompressChunks<Bundle>(gathered);
+    const bundle = decompressParts<Bundle>(gathered);
     if (!endsWithItsStream(gathered)) return PAST_END;
     return this.bundle(idOfPartition(key.p), gen, bundle, item);
   }
 
   /**
-   * A visible chunk of a chunked value (a bundle, a census) whose first chunk is `first`: its
-   * chunks once all are read, undefined until then, or what is wrong.
+   * A visible part of a value in parts (a bundle, a census) whose first part is `first`: its
+   * parts once all are read, undefined until then, or what is wrong.
    */
-  private gather(first: ItemKey, chunk: number, item: Item, what: string): Uint8Array[] | string | undefined {
-    const n = item[A.chunks];
-    if (typeof n !== "number" || chunk >= n) return `chunk ${chunk} of a ${what} of ${String(n)} chunks`;
+  private gather(first: ItemKey, part: number, item: Item, what: string): Uint8Array[] | string | undefined {
+    const n = item[A.parts];
+    if (typeof n !== "number" || part >= n) return `part ${part} of a ${what} of ${String(n)} parts`;
     const text = keyText(first);
-    const pending = this.chunks.get(text) ?? {
+    const pending = this.gathering.get(text) ?? {
       first,
       n,
       k: item[A.hasPerson],
@@ -423,11 +423,11 @@ export class TableSurvey {
       parts: [],
     };
     if (pending.n !== n || pending.k !== item[A.hasPerson] || pending.e !== item[A.entriesGen])
-      return `chunk count \`n\`, \`k\` or \`e\` differs from the ${what}'s other chunks`;
-    pending.parts[chunk] = bytesOf(item[A.data]);
-    this.chunks.set(text, pending);
+      return `part count \`n\`, \`k\` or \`e\` differs from the ${what}'s other parts`;
+    pending.parts[part] = bytesOf(item[A.data]);
+    this.gathering.set(text, pending);
     if (pending.parts.filter(Boolean).length < n) return undefined;
-    this.chunks.delete(text);
+    this.gathering.delete(text);
     return pending.parts;
   }
 

@@ -146,7 +146,7 @@ function strayWrites(work: GramWork, page: readonly Item[]): Writes {
 function censusWrites(work: GramWork, stored: StoredGramCensus | undefined, writes: Writes): Writes {
   const { p, gen, covered, census } = work;
   if (!stored || !census.equals(stored.census)) {
-    if (stored) writes.supersede(censusKeys(p, stored.gen, stored.chunks), stored.gen);
+    if (stored) writes.supersede(censusKeys(p, stored.gen, stored.parts), stored.gen);
     for (const item of censusItems(p, gen, census)) writes.put(item);
   }
   // From the flip on, searches of this company read its postings.

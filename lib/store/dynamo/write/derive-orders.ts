@@ -69,8 +69,8 @@ function planWrites(
         [A.partition]: partition,
         [A.sort]: key.s,
         [A.data]: encodeOrderIndex(parts[i] as OrderIndex),
-        // Like a bundle's chunks: every part says how many there are.
-        ...(parts.length > 1 ? { [A.chunks]: parts.length } : {}),
+        // Like a bundle's parts: every part says how many there are.
+        ...(parts.length > 1 ? { [A.parts]: parts.length } : {}),
       });
   }
   return writes;

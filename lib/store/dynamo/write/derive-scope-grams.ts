@@ -99,7 +99,7 @@ export async function changeScopePostings(
   if (!marker) {
     const writes = new Writes(gen);
     writes.supersede([markerKey], posted.markerGen);
-    writes.supersede(censusKeys(p, posted.census.gen, posted.census.chunks), posted.census.gen);
+    writes.supersede(censusKeys(p, posted.census.gen, posted.census.parts), posted.census.gen);
     await writeInPieces(writer, writes);
     return;
   }
@@ -157,7 +157,7 @@ async function supersedeLeftovers(context: ChunkContext, writer: ChunkWriter, p:
   const stored = await context.reads.grams.census(p, loadAt(context));
   if (!stored) return;
   const writes = new Writes(context.gen);
-  writes.supersede(censusKeys(p, stored.gen, stored.chunks), stored.gen);
+  writes.supersede(censusKeys(p, stored.gen, stored.parts), stored.gen);
   await writeInPieces(writer, writes);
 }
 

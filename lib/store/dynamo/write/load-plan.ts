@@ -208,7 +208,7 @@ function writeBundle(
     bundle.person !== null &&
     personEntriesText(old.person, old.employees) === personEntriesText(bundle.person, bundle.employees);
   if (stored) {
-    writes.supersede(bundleKeys(personId, stored.gen, stored.chunks), stored.gen);
+    writes.supersede(bundleKeys(personId, stored.gen, stored.parts), stored.gen);
     if (!kept) writes.supersede(personEntryKeys(personId, stored.bundle, stored.entries), stored.entries);
   }
   if (bundle.person === null && bundle.employees.length === 0) return !kept;

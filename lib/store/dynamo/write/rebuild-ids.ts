@@ -7,8 +7,8 @@
 import { ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { DIRECTORY_ATTR as A } from "../../tables.js";
 import {
-  bundleChunkOf,
   bundleGenOf,
+  bundlePartOf,
   companyItemVisible,
   genOf,
   type Item,
@@ -37,7 +37,7 @@ function wanted(item: Item, at: ReturnType<typeof loadAt>): Item | undefined {
     const seen = locationAt(item, at);
     return seen && idEntryItem("employee", idOfPartition(p), seen.value.entries);
   }
-  if (!isPersonPartition(p) || bundleChunkOf(s) !== 0 || item[A.hasPerson] !== 1) return undefined;
+  if (!isPersonPartition(p) || bundlePartOf(s) !== 0 || item[A.hasPerson] !== 1) return undefined;
   const gen = bundleGenOf(s);
   const entries = item[A.entriesGen];
   return visibleAt(gen, supersededAt(item), at) && typeof entries === "number"

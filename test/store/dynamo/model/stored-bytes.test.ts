@@ -44,8 +44,8 @@ import {
   recordKey,
 } from "../../../../lib/store/dynamo/model/items.js";
 import {
-  bundleChunkOf,
   bundleGenOf,
+  bundlePartOf,
   bundleSort,
   companyOfPartition,
   companyPartition,
@@ -266,7 +266,7 @@ describe("stored keys read back", () => {
     expect(genOf(sort)).toBe(5);
     expect(orderOfSort(sort)).toBe(ORDER);
     expect(bundleGenOf(fromHex("000000030102"))).toBe(3);
-    expect(bundleChunkOf(fromHex("000000030102"))).toBe(258);
+    expect(bundlePartOf(fromHex("000000030102"))).toBe(258);
   });
 });
 
@@ -457,10 +457,10 @@ describe("stored items are byte for byte those of the documented layout", () => 
     ]);
   });
 
-  it("writes a bundle's chunks, each starting with the format byte", () => {
+  it("writes a bundle's parts, each starting with the format byte", () => {
     const bundle = { person, employees: [record] };
-    const chunks = bundleItems(PERSON, bundle, 6, 5, 100);
-    expect(chunks.map((item) => itemHex(item, true))).toEqual([
+    const parts = bundleItems(PERSON, bundle, 6, 5, 100);
+    expect(parts.map((item) => itemHex(item, true))).toEqual([
       {
         p: "000a1b2c3d4e5f4a6b8c7d8e9fa0b1c2d3",
         s: "000000060000",
@@ -491,8 +491,8 @@ describe("stored items are byte for byte those of the documented layout", () => 
       },
     ]);
     const body = compress(bundle).subarray(1);
-    expect(chunks.map((item) => hex(item.d as Uint8Array))).toEqual(
-      chunks.map((_, index) => `03${hex(body.subarray(index * 100, (index + 1) * 100))}`),
+    expect(parts.map((item) => hex(item.d as Uint8Array))).toEqual(
+      parts.map((_, index) => `03${hex(body.subarray(index * 100, (index + 1) * 100))}`),
     );
   });
 

@@ -17,7 +17,7 @@ import {
   keysAfter,
   planGramBlocks,
   rangeSegments,
-  windowParts,
+  windowSpans,
 } from "../../../../lib/store/dynamo/structures/gram-blocks.js";
 import type { Gram } from "../../../../lib/store/dynamo/structures/name-grams.js";
 
@@ -348,7 +348,7 @@ describe("gram blocks", () => {
     );
   });
 
-  it("parts a range into whole blocks and the two boundary blocks' parts", () => {
+  it("cuts a range into segments: whole blocks and the two boundary segments", () => {
     const blocks = stored(
       { low: LOWEST_ORDER_KEY, count: 4 },
       { low: key(10), count: 4 },
@@ -372,15 +372,15 @@ describe("gram blocks", () => {
     expect(rangeSegments([], undefined, undefined)).toEqual([]);
   });
 
-  it("finds the parts of the segments holding a window", () => {
-    expect(windowParts([2, 0, 4, 4], 0, 3)).toEqual([
+  it("finds the spans of the segments holding a window", () => {
+    expect(windowSpans([2, 0, 4, 4], 0, 3)).toEqual([
       { segment: 0, start: 0, end: 2 },
       { segment: 2, start: 0, end: 1 },
     ]);
-    expect(windowParts([2, 0, 4, 4], 5, 50)).toEqual([
+    expect(windowSpans([2, 0, 4, 4], 5, 50)).toEqual([
       { segment: 2, start: 3, end: 4 },
       { segment: 3, start: 0, end: 4 },
     ]);
-    expect(windowParts([2, 4], 6, 10)).toEqual([]);
+    expect(windowSpans([2, 4], 6, 10)).toEqual([]);
   });
 });

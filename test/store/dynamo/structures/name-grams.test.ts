@@ -7,7 +7,7 @@ import { normalizeName, trigramsOf } from "../../../../lib/directory/name.js";
 import { employmentFilter, namesMatch } from "../../../../lib/search/matching.js";
 import { orderKey } from "../../../../lib/store/binary-keys.js";
 import { compareBytes } from "../../../../lib/store/bytes.js";
-import { decompressChunks, encodeNamePairs } from "../../../../lib/store/dynamo/model/codec.js";
+import { decompressParts, encodeNamePairs } from "../../../../lib/store/dynamo/model/codec.js";
 import {
   companyPartition,
   genOf,
@@ -249,7 +249,7 @@ describe("the census", () => {
     const stored = GramCensus.of(
       [pair("Anna", "Ng"), pair("Ann", "Ngo"), pair(null, "Ngo")].map(gramsOfPair),
     ).encode();
-    expect(decompressChunks(stored)).toEqual({
+    expect(decompressParts(stored)).toEqual({
       f: [
         ["a", 2],
         ["an", 2],
@@ -272,9 +272,9 @@ describe("the census", () => {
 
   it("reads back what it writes, even when it takes several items", () => {
     expect(GramCensus.decode(census.encode()).equals(census)).toBe(true);
-    const chunks = census.encode(16);
-    expect(chunks.length).toBeGreaterThan(1);
-    expect(GramCensus.decode(chunks).equals(census)).toBe(true);
+    const parts = census.encode(16);
+    expect(parts.length).toBeGreaterThan(1);
+    expect(GramCensus.decode(parts).equals(census)).toBe(true);
     expect(GramCensus.decode(new GramCensus().encode()).equals(new GramCensus())).toBe(true);
   });
 });

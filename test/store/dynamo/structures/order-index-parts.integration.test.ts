@@ -167,7 +167,7 @@ describeEachEngine(`order index in parts (TURN_SEED=${TURN_SEED})`, (getEngine, 
     if (!part) throw new Error("no part to remove");
     await tableItems(documents(), table()).remove(keyOf(part));
     expect((await verifyDirectory(documents(), table())).problem?.what).toMatch(
-      /counted order's index has 1 of its 2 chunks/,
+      /counted order's index has 1 of its 2 parts/,
     );
     const sort = bytesOf(part[A.sort]);
     await expect(

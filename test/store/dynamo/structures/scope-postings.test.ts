@@ -74,13 +74,13 @@ describe("a rewritten bundle's postings in the posted scopes", () => {
     p,
     companies: new Set(companies),
     marker: { base: markerGen, changed },
-    census: { census: holders, gen: markerGen, chunks: 1 },
+    census: { census: holders, gen: markerGen, parts: 1 },
   });
   /** The person as stored at `gen` (their entries too), with `employees`. */
   const storedAt = (gen: number, employees: SourceEmployee[]) => ({
     gen,
     entries: gen,
-    chunks: 1,
+    parts: 1,
     bundle: { person, employees },
   });
   const postings = (keys: Iterable<{ s: Uint8Array }>) =>
@@ -243,12 +243,12 @@ describe("a person reposted when a scope's companies change", () => {
       p,
       companies: new Set(["acme", "beta"]),
       marker: { base: 3, changed: new Map() },
-      census: { census, gen: 3, chunks: 1 },
+      census: { census, gen: 3, parts: 1 },
     });
   const stored = (employees: SourceEmployee[]) => ({
     gen: 2,
     entries: 2,
-    chunks: 1,
+    parts: 1,
     bundle: { person, employees },
   });
   const gensOf = (keys: Iterable<{ s: Uint8Array }>) => new Set([...keys].map((key) => genOf(key.s)));

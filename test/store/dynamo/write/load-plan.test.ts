@@ -43,7 +43,7 @@ const storedLocation = (record: SourceEmployee): StoredLocation => ({
 const storedBundle = (employees: SourceEmployee[]) => ({
   gen: RECORD_GEN,
   entries: ENTRIES_GEN,
-  chunks: 1,
+  parts: 1,
   bundle: { person, employees },
 });
 
@@ -58,7 +58,7 @@ function chunkOf(next: SourceEmployee, scoped = false): ChunkInput {
           census: {
             census: GramCensus.of([scopeGramsOf(namesInScope([stored], new Set(["acme"])))]),
             gen: 2,
-            chunks: 1,
+            parts: 1,
           },
         },
       ]
