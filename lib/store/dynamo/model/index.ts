@@ -149,4 +149,4 @@ export {
   supersededAt,
   visibleParts,
 } from "./versions.js";
-export { Writes } from "./writes.js";
+export { type Rewrite, Writes } from "./writes.js";

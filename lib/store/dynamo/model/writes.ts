@@ -1,6 +1,28 @@
 /** The writes a load plans, before they are journaled and sent (write/load-chunk.ts). */
+import { equalBytes } from "../../bytes.js";
 import { type Item, type ItemKey, type KeyText, keyText } from "./batch.js";
 import { itemKey } from "./items.js";
+
+/**
+ * A put at a key that may hold an item already, as read: an item a repair writes at the generation
+ * it carries (an entry, a company's posting, an id entry), not a new version. Its undo puts back
+ * the item read, or deletes it when none was.
+ */
+export interface Rewrite {
+  readonly item: Item;
+  readonly stored: Item | undefined;
+}
+
+/** Whether two items hold the same attributes with the same values. */
+function sameItem(a: Item, b: Item | undefined): boolean {
+  if (!b || Object.keys(a).length !== Object.keys(b).length) return false;
+  return Object.entries(a).every(([name, value]) => {
+    const other = b[name];
+    return value instanceof Uint8Array && other instanceof Uint8Array
+      ? equalBytes(value, other)
+      : value === other;
+  });
+}
 
 /** A load's writes being planned: new versions put, the versions they replace superseded. */
 export class Writes {
@@ -8,6 +30,7 @@ export class Writes {
   readonly puts = new Map<KeyText, Item>();
   readonly deletes = new Map<KeyText, ItemKey>();
   readonly stamps = new Map<KeyText, ItemKey>();
+  readonly rewrites = new Map<KeyText, Rewrite>();
   constructor(gen: number) {
     this.gen = gen;
   }
@@ -16,6 +39,11 @@ export class Writes {
     const key = keyText(itemKey(item));
     this.deletes.delete(key);
     this.puts.set(key, item);
+  }
+
+  /** `item` over what its key holds (`stored`, as read); nothing when that is the same item. */
+  rewrite(item: Item, stored: Item | undefined): void {
+    if (!sameItem(item, stored)) this.rewrites.set(keyText(itemKey(item)), { item, stored });
   }
 
   /** Versions written at `gen` are replaced: this load's own are deleted, older ones stamped. */

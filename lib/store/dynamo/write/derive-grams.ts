@@ -54,6 +54,7 @@ import type { ChunkContext } from "./chunk-context.js";
 import { gramBlockWrites, wholeGramBlockWrites } from "./derive-gram-blocks.js";
 import { writeInPieces } from "./derive-orders.js";
 import type { ChunkWriter } from "./load-chunk.js";
+import { rewritesOfStored } from "./rewrites.js";
 
 /** Items of a partition between two sort keys, every version, a page at a time (strongly consistent). */
 function rawPages(context: ChunkContext, p: PartitionKey, range: { low: SortKey; high: SortKey }) {
@@ -85,10 +86,15 @@ interface GramWork extends Generation {
   readonly cutter: GramBlockCutter;
 }
 
-/** The posting writes of a page of names entries; counts them into the census. */
-function pageWrites(work: GramWork, page: readonly Item[]): Writes {
+/**
+ * The posting writes of a page of names entries; counts them into the census. Postings of entries
+ * of earlier generations (posted whole) may be stored already: they are rewritten where they are
+ * (`inPlace`, rewrites.ts).
+ */
+function pageWrites(work: GramWork, page: readonly Item[]): { writes: Writes; inPlace: Item[] } {
   const { p, gen, covered, census } = work;
   const writes = new Writes(gen);
+  const inPlace: Item[] = [];
   for (const item of page) {
     const change = changeOf(item, work, covered);
     if (change === 0) continue;
@@ -104,15 +110,16 @@ function pageWrites(work: GramWork, page: readonly Item[]): Writes {
       // Posted whole: the entries come in order, so the blocks are cut as they go.
       work.cutter.add([pair], order);
     }
-    if (change === 1)
-      for (const posting of postingItems(p, grams, order, entryGen, data)) writes.put(posting);
-    else
+    if (change === -1)
       writes.supersede(
         grams.map((gram) => postingKey(p, gram, order, entryGen)),
         entryGen,
       );
+    else if (entryGen === gen)
+      for (const posting of postingItems(p, grams, order, entryGen, data)) writes.put(posting);
+    else inPlace.push(...postingItems(p, grams, order, entryGen, data));
   }
-  return writes;
+  return { writes, inPlace };
 }
 
 /**
@@ -207,8 +214,11 @@ export async function deriveCompanyGrams(
     deltas: new GramDeltas(),
     cutter: new GramBlockCutter(context.gramBlocks),
   };
-  for await (const page of namesEntries(context, p, covered ? touched : undefined))
-    await writeInPieces(writer, pageWrites(work, page));
+  for await (const page of namesEntries(context, p, covered ? touched : undefined)) {
+    const { writes, inPlace } = pageWrites(work, page);
+    await rewritesOfStored(context, writes, inPlace);
+    await writeInPieces(writer, writes);
+  }
   if (!covered)
     for await (const page of rawPages(context, p, ALL_POSTINGS))
       await writeInPieces(writer, strayWrites(work, page));

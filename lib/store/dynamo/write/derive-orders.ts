@@ -39,6 +39,7 @@ export async function writeInPieces(writer: ChunkWriter, writes: Writes): Promis
     deletes: [...writes.deletes.values()],
     stamps: [...writes.stamps.values()],
     locations: [],
+    rewrites: [...writes.rewrites.values()],
   });
 }
 

@@ -35,6 +35,7 @@ import {
   seqOfJournal,
   storedLocation,
 } from "../model/index.js";
+import { type JournaledRewrite, undoneRewrite } from "./rewrites.js";
 
 export interface JournalEntry {
   /** Items written at the load's generation. */
@@ -43,6 +44,8 @@ export interface JournalEntry {
   readonly stamps: KeyText[];
   /** Record ids whose location item the load rewrote. */
   readonly locations: string[];
+  /** Items a repair rewrote where they are, each with the item it replaced (absent in older entries). */
+  readonly rewrites?: JournaledRewrite[];
 }
 
 const STAMPS_IN_FLIGHT = 16;
@@ -236,10 +239,12 @@ export class Journal {
   }
 
   /**
-   * Undoes a generation that never committed: its items go, stamps and locations are restored.
-   * Entry by entry, each deleted once undone: false when `deadline` came first (call again).
-   * `keepLast`: the last entry is undone but kept, for a loader that lost its lease may still be
-   * sending that entry's writes (it journals before it writes): the next undo goes over it again.
+   * Undoes a generation that never committed: its items go, stamps and locations are restored, the
+   * items it rewrote are put back. Entry by entry, each deleted once undone: false when `deadline`
+   * came first (call again). `keepLast`: the last entry is undone but kept, for a loader that lost
+   * its lease may still be sending that entry's writes (it journals before it writes): the next
+   * undo goes over it again. Its rewrites are dropped from it: a later load may rewrite the same
+   * keys, and a late rewrite of the lost loader lands only over the item it read.
    */
   async undo(gen: number, deadline: Deadline = () => false, keepLast = false): Promise<boolean> {
     const last = keepLast ? await this.lastSeq(gen) : -1;
@@ -247,15 +252,17 @@ export class Journal {
     for await (const { key, entry } of this.entries(gen)) {
       // One entry at least per call: each call makes progress, however early its deadline.
       if (!goOn) return false;
-      await batchWrite(
-        this.client,
-        this.table,
-        entry.puts.map((text) => ({ delete: keyOfText(text) })),
-      );
+      const rewrites = entry.rewrites ?? [];
+      await batchWrite(this.client, this.table, [
+        ...entry.puts.map((text) => ({ delete: keyOfText(text) })),
+        ...rewrites.map(undoneRewrite),
+      ]);
       await this.stamp(entry.stamps.map(keyOfText), gen, true);
       // A restore whose location a later load rewrote meanwhile is refused, and rightly left.
       await writeLocations(this.client, this.table, gen, locationRestores(await this.locations(entry), gen));
-      if (seqOfJournal(key.s) !== last) await batchWrite(this.client, this.table, [{ delete: key }]);
+      const seq = seqOfJournal(key.s);
+      if (seq !== last) await batchWrite(this.client, this.table, [{ delete: key }]);
+      else if (rewrites.length > 0) await this.write(gen, seq, { ...entry, rewrites: [] });
       goOn = !deadline();
     }
     return true;

@@ -9,6 +9,7 @@ import type { StoredBundle } from "../model/index.js";
 import {
   batchGet,
   batchWrite,
+  type Item,
   type ItemKey,
   idOfPartition,
   inParallel,
@@ -19,6 +20,7 @@ import {
   LOCATION_SORT,
   locationPartition,
   locationSeenAt,
+  type Rewrite,
   type ScopeId,
   type StoredLocation,
 } from "../model/index.js";
@@ -34,12 +36,10 @@ import {
   touchedPersons,
 } from "./load-plan.js";
 import { postedScopes } from "./posted-scopes.js";
+import { type JournaledRewrite, journaledRewrite, writeRewrites } from "./rewrites.js";
 import { CompaniesToDerive, touchedEntries } from "./touched-entries.js";
 
 const BUNDLES_IN_FLIGHT = 16;
-/** Keys one journal entry names at most: about 110 characters each, so well under an item's 400 KB. */
-const KEYS_PER_ENTRY = 2_000;
-
 /** The last change of each id in a chunk: a later line about the same id wins. */
 function finalValues(changes: readonly Change[]) {
   const records = new Map<string, SourceEmployee | null>();
@@ -110,7 +110,7 @@ async function readChunk(
   return { gen: context.gen, ...input, scopes };
 }
 
-const journalEntry = (plan: PlannedWrites): JournalEntry => ({
+const journalEntry = (plan: PlannedWrites, rewrites: JournaledRewrite[]): JournalEntry => ({
   // Location items are restored from their own previous value, not deleted.
   puts: plan.puts
     .map(keyOf)
@@ -118,6 +118,7 @@ const journalEntry = (plan: PlannedWrites): JournalEntry => ({
     .map(keyText),
   stamps: plan.stamps.map(keyText),
   locations: plan.locations,
+  ...(rewrites.length > 0 ? { rewrites } : {}),
 });
 
 /**
@@ -163,8 +164,10 @@ export interface ChunkProgress {
   readonly touched?: Readonly<Record<string, readonly string[]>>;
 }
 
-/** The writes of a chunk, or of a derived structure, as journaled and sent. */
-type PlannedWrites = Pick<ChunkPlan, "puts" | "deletes" | "stamps" | "locations">;
+/** The writes of a chunk, or of a derived structure (with a repair's rewrites), as journaled and sent. */
+type PlannedWrites = Pick<ChunkPlan, "puts" | "deletes" | "stamps" | "locations"> & {
+  readonly rewrites?: readonly Rewrite[];
+};
 
 /**
  * Per company, the entries the writes touch: its orders and postings are derived from those. A
@@ -235,27 +238,29 @@ export class ChunkWriter {
 
   /**
    * Journals writes, then sends them: the one way a load writes, so undo and clean-up see all. In
-   * pieces of at most `KEYS_PER_ENTRY` keys, each journaled before it is sent: a journal entry is
-   * one item (400 KB at most), and a chunk that rewrites persons posted in several scopes, or a
-   * first derive of a large order, names tens of thousands of keys. The chunk's locations go with
-   * its first piece (undo restores only those the load rewrote).
+   * pieces (`journalPieces`), each journaled before it is sent: a journal entry is one item (400 KB
+   * at most), and a chunk that rewrites persons posted in several scopes, or a first derive of a
+   * large order, names tens of thousands of keys. The chunk's locations go with its first piece
+   * (undo restores only those the load rewrote).
    */
   async write(plan: PlannedWrites, read: LocationsRead = new Map()): Promise<void> {
     const { client, table, journal, gen, committed } = this.context;
-    const all = [
-      ...plan.puts.map((put) => ({ put })),
-      ...plan.deletes.map((del) => ({ del })),
-      ...plan.stamps.map((stamp) => ({ stamp })),
-    ];
-    for (let i = 0; i < all.length; i += KEYS_PER_ENTRY) {
-      const piece = all.slice(i, i + KEYS_PER_ENTRY);
+    for (const [i, piece] of journalPieces(plan).entries()) {
       const part: PlannedWrites = {
         puts: piece.flatMap((w) => ("put" in w ? [w.put] : [])),
         deletes: piece.flatMap((w) => ("del" in w ? [w.del] : [])),
         stamps: piece.flatMap((w) => ("stamp" in w ? [w.stamp] : [])),
         locations: i === 0 ? plan.locations : [],
       };
-      await journal.write(gen, this.seq++, journalEntry(part));
+      const rewrites = piece.flatMap((w) => ("rewrite" in w ? [w] : []));
+      await journal.write(
+        gen,
+        this.seq++,
+        journalEntry(
+          part,
+          rewrites.map((w) => w.journaled),
+        ),
+      );
       const location = (key: ItemKey) => isLocationPartition(key.p);
       await batchWrite(client, table, [
         ...part.puts.filter((put) => !location(keyOf(put))).map((put) => ({ put })),
@@ -271,7 +276,61 @@ export class ChunkWriter {
         throw new Error(
           `this load lost its lease: a later load rewrote ${refused} of its records' locations`,
         );
+      const changed = await writeRewrites(
+        client,
+        table,
+        rewrites.map((w) => w.rewrite),
+      );
+      if (changed > 0)
+        throw new Error(
+          `this load lost its lease: ${changed} of the items it rewrites in place changed since it read them`,
+        );
       await journal.stamp(part.stamps, gen, false, committed);
     }
   }
+}
+
+/** Keys one journal entry names at most: about 110 characters each, so well under an item's 400 KB. */
+const KEYS_PER_ENTRY = 2_000;
+/** Characters of replaced items (as JSON) one journal entry holds at most, beside its keys. */
+const REPLACED_PER_ENTRY = 150_000;
+
+/** One write of a piece: a put, a delete, a stamp, or a rewrite with what its journal entry names. */
+type PieceWrite =
+  | { readonly put: Item }
+  | { readonly del: ItemKey }
+  | { readonly stamp: ItemKey }
+  | { readonly rewrite: Rewrite; readonly journaled: JournaledRewrite; readonly chars: number };
+
+/**
+ * Writes in the pieces one journal entry each names: at most `KEYS_PER_ENTRY` keys, and the items
+ * rewrites replace at most `REPLACED_PER_ENTRY` characters (a piece holds one write at least).
+ */
+export function journalPieces(
+  plan: PlannedWrites,
+  limits = { keys: KEYS_PER_ENTRY, replaced: REPLACED_PER_ENTRY },
+): PieceWrite[][] {
+  const all: PieceWrite[] = [
+    ...plan.puts.map((put) => ({ put })),
+    ...plan.deletes.map((del) => ({ del })),
+    ...plan.stamps.map((stamp) => ({ stamp })),
+    ...(plan.rewrites ?? []).map((rewrite) => {
+      const journaled = journaledRewrite(rewrite);
+      return { rewrite, journaled, chars: journaled.before ? JSON.stringify(journaled.before).length : 0 };
+    }),
+  ];
+  const pieces: PieceWrite[][] = [];
+  let piece: PieceWrite[] = [];
+  let chars = 0;
+  for (const write of all) {
+    const adds = "chars" in write ? write.chars : 0;
+    if (piece.length > 0 && (piece.length >= limits.keys || chars + adds > limits.replaced)) {
+      pieces.push(piece);
+      [piece, chars] = [[], 0];
+    }
+    piece.push(write);
+    chars += adds;
+  }
+  if (piece.length > 0) pieces.push(piece);
+  return pieces;
 }

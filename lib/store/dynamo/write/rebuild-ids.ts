@@ -50,6 +50,8 @@ class IdTally {
   private readonly at: ReturnType<typeof loadAt>;
   readonly want = new Map<KeyText, Item>();
   readonly have = new Map<KeyText, { key: ItemKey; gen: number }>();
+  /** Id entries stored but not visible (few): what a rewrite of their key replaces. */
+  readonly hidden = new Map<KeyText, Item>();
   constructor(at: ReturnType<typeof loadAt>) {
     this.at = at;
   }
@@ -62,6 +64,7 @@ class IdTally {
       return;
     }
     if (companyItemVisible(item, this.at)) this.have.set(keyText(key), { key, gen: genOf(key.s) });
+    else this.hidden.set(keyText(key), item);
   }
 }
 
@@ -76,7 +79,9 @@ export async function rebuildIdIndex(context: ChunkContext, writer: ChunkWriter)
     start = page.LastEvaluatedKey;
   } while (start);
   const writes = new Writes(context.gen);
-  for (const [text, item] of tally.want) if (!tally.have.has(text)) writes.put(item);
+  // At the generation of the entries they index: rewritten where they are (rewrites.ts).
+  for (const [text, item] of tally.want)
+    if (!tally.have.has(text)) writes.rewrite(item, tally.hidden.get(text));
   for (const [text, { key, gen }] of tally.have) if (!tally.want.has(text)) writes.supersede([key], gen);
   await writeInPieces(writer, writes);
 }

@@ -3,14 +3,13 @@
  * scope partition visible at the load's generation (order blocks and indexes, name postings,
  * census, marker: sort keys from 0x08 on) is superseded, damaged or not, so the load's derive
  * writes them all again from the entries (derive-orders.ts, derive-grams.ts, derive-scopes.ts).
- * But a company's postings: they carry their names entry's generation, so the derive writes each
- * over the one stored and supersedes the rest (derive-grams.ts, posted whole). Gram blocks carry
- * their own generation, like order blocks: superseded here, cut anew by the derive.
+ * But a company's postings: they carry their names entry's generation, so the derive rewrites each
+ * where it is (rewrites.ts) and supersedes the rest (derive-grams.ts, posted whole). Gram blocks
+ * carry their own generation, like order blocks: superseded here, cut anew by the derive.
  */
 import { ScanCommand } from "@aws-sdk/lib-dynamodb";
 import type { SourceEmployee } from "../../../directory/source.js";
 import { orderKeyParts } from "../../binary-keys.js";
-import { equalBytes } from "../../bytes.js";
 import { DIRECTORY_ATTR as A } from "../../tables.js";
 import {
   betweenQuery,
@@ -96,20 +95,10 @@ const isPersonEntry = (s: Uint8Array) => s[0] === FAMILY.personKey || (s[0] ?? 0
 /** Sort keys of a company's records and entries: families 0x01 to 0x07. */
 const ENTRIES = { low: Uint8Array.of(0x01) as SortKey, high: Uint8Array.of(0x07, 0xff) as SortKey };
 
-/** Whether two items hold the same attributes with the same values. */
-function sameItem(a: Item, b: Item | undefined): boolean {
-  if (!b || Object.keys(a).length !== Object.keys(b).length) return false;
-  return Object.entries(a).every(([name, value]) => {
-    const other = b[name];
-    return value instanceof Uint8Array && other instanceof Uint8Array
-      ? equalBytes(value, other)
-      : value === other;
-  });
-}
-
-/** What a company's entries rebuild puts, keeps as they are, and could not heal. */
+/** What a company's entries rebuild writes, keeps as they are, and could not heal. */
 interface EntryWork {
-  readonly writes: Writes;
+  /** The items the records and bundles call for, by key. */
+  readonly items: Map<string, Item>;
   /** Keys left as they are: the items of a record whose person has no bundle. */
   readonly kept: Set<string>;
   /** Persons with records here but no visible bundle: their entries are left as they are. */
@@ -134,15 +123,15 @@ function storedRecord(item: Item): StoredRecord {
   return { gen, entries, record: decompress<SourceEmployee>(bytesOf(item[A.data])) };
 }
 
+const add = (work: EntryWork, items: readonly Item[]) => {
+  for (const item of items) work.items.set(keyText(keyOf(item)), item);
+};
+
 /**
  * The record items and key and names entries of each record, with its person's order key as `q`;
  * the entries at the generation the record's `e` names.
  */
-function recordWrites(
-  work: EntryWork,
-  records: readonly StoredRecord[],
-  bundles: ReadonlyMap<string, Found>,
-) {
+function recordItems(work: EntryWork, records: readonly StoredRecord[], bundles: ReadonlyMap<string, Found>) {
   for (const { gen, entries, record } of records) {
     const bundle = record.personId ? bundles.get(record.personId) : undefined;
     const person = bundle?.bundle.person ? personOrder(bundle.bundle.person) : null;
@@ -151,27 +140,27 @@ function recordWrites(
       work.unhealed.push(`record ${record.id} links to person ${record.personId}, who has no visible bundle`);
       work.orphans.add(record.personId);
       for (const item of items) work.kept.add(keyText(keyOf(item)));
-    } else for (const item of items) work.writes.put(item);
+    } else add(work, items);
   }
 }
 
 /** Any other visible entry is superseded. */
-function strayWrites(work: EntryWork, visible: readonly Item[]) {
-  const expected = new Set([...work.writes.puts.values()].map((item) => keyText(keyOf(item))));
+function strayWrites(work: EntryWork, visible: readonly Item[], writes: Writes) {
   for (const item of visible) {
     const key = keyOf(item);
     const text = keyText(key);
     const orphan = isPersonEntry(key.s) && work.orphans.has(orderKeyParts(orderOfSort(key.s)).id);
-    if (!expected.has(text) && !work.kept.has(text) && !orphan) work.writes.supersede([key], genOf(key.s));
+    if (!work.items.has(text) && !work.kept.has(text) && !orphan) writes.supersede([key], genOf(key.s));
   }
 }
 
 /**
  * A company's record items and entries written again from what the records hold (their `d`) and
- * their persons' bundles, at the generations they carry (so in place: a damaged one is overwritten,
- * a missing one put back); any other visible entry is superseded. What it cannot rebuild: the
- * items of a record whose person has no visible bundle (it holds the person), left as they are.
- * Returns those, as messages.
+ * their persons' bundles, at the generations they carry: rewritten where they are (a damaged one
+ * overwritten, a missing one put back, one stored the same left; undone, each is put back as it
+ * was, rewrites.ts); any other visible entry is superseded. What it cannot rebuild: the items of a
+ * record whose person has no visible bundle (it holds the person), left as they are. Returns
+ * those, as messages.
  */
 export async function rebuildEntries(
   context: ChunkContext,
@@ -180,31 +169,25 @@ export async function rebuildEntries(
 ): Promise<string[]> {
   const p = companyPartition(companyId);
   const at = loadAt(context);
-  const visible: Item[] = [];
+  const stored = new Map<string, Item>();
   const pages = queryPages(context.client, betweenQuery(context.table, { p, ...ENTRIES }, true));
-  for await (const page of pages) visible.push(...page.filter((item) => companyItemVisible(item, at)));
+  for await (const page of pages) for (const item of page) stored.set(keyText(keyOf(item)), item);
+  const visible = [...stored.values()].filter((item) => companyItemVisible(item, at));
   const records = visible.filter((item) => bytesOf(item[A.sort])[0] === FAMILY.record).map(storedRecord);
   const persons = [...new Set(records.flatMap(({ record }) => (record.personId ? [record.personId] : [])))];
   const bundles = new Map(
     await inParallel(persons, 32, async (id) => [id, await context.reads.bundle(id, at)] as const),
   );
-  const work: EntryWork = {
-    writes: new Writes(context.gen),
-    kept: new Set(),
-    orphans: new Set(),
-    unhealed: [],
-  };
-  recordWrites(work, records, bundles);
+  const work: EntryWork = { items: new Map(), kept: new Set(), orphans: new Set(), unhealed: [] };
+  recordItems(work, records, bundles);
   for (const found of bundles.values()) {
     if (!found?.bundle.person) continue;
     const here = found.bundle.employees.filter((record) => record.companyId === companyId);
-    for (const item of personEntryItems(found.bundle.person, here, found.entries)) work.writes.put(item);
+    add(work, personEntryItems(found.bundle.person, here, found.entries));
   }
-  strayWrites(work, visible);
-  // An item stored exactly as it would be written is not written again.
-  const stored = new Map(visible.map((item) => [keyText(keyOf(item)), item]));
-  for (const [text, item] of work.writes.puts)
-    if (sameItem(item, stored.get(text))) work.writes.puts.delete(text);
-  await writeInPieces(writer, work.writes);
+  const writes = new Writes(context.gen);
+  strayWrites(work, visible, writes);
+  for (const [text, item] of work.items) writes.rewrite(item, stored.get(text));
+  await writeInPieces(writer, writes);
   return work.unhealed;
 }
