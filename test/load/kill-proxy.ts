@@ -54,7 +54,8 @@ function kindOf(operation: string, body: Record<string, unknown>, published: boo
   const update = typeof body.UpdateExpression === "string" ? body.UpdateExpression : "";
   switch (operation) {
     case "PutItem":
-      return "journal";
+      // Unconditional: a journal entry; conditional: a location, or an item a repair rewrites.
+      return body.ConditionExpression === undefined ? "journal" : "write";
     case "BatchWriteItem":
       return published ? "cleanup" : "write";
     case "Scan":

@@ -18,6 +18,7 @@ const SLOWEST = {
   "test/ingest/ingest.integration.test.ts": 140,
   "test/store/dynamo/write/repair-every-item.integration.test.ts": 110,
   "test/load/fenced-loads.integration.test.ts": 95,
+  "test/store/dynamo/write/repair-interrupted.integration.test.ts": 85,
   "test/store/dynamo/structures/scope-postings.integration.test.ts": 85,
   "test/load/changes.property.integration.test.ts": 85,
   "test/store/dynamo/read/lagging-index.integration.test.ts": 75,

@@ -8,6 +8,7 @@ import type { DemoRandom } from "../../../lib/directory/demo-random.js";
 import type { SourceEmployee } from "../../../lib/directory/source.js";
 import { keepScopes } from "../../../lib/load/keep-scopes.js";
 import { loadData } from "../../../lib/load/load-file.js";
+import { namesOf } from "../../../lib/search/matching.js";
 import { dynamoDirectory } from "../../../lib/store/dynamo/index.js";
 import { type Item, keyOf } from "../../../lib/store/dynamo/model/batch.js";
 import { isCompanyPartition, isGramBlockSort } from "../../../lib/store/dynamo/model/layout.js";
@@ -42,6 +43,9 @@ export const SECOND = dataFileOf(persons, [
   employeeInput({ ...e3, personId: P3 }),
   e4,
 ]);
+/** The fixture's companies, which one key's scope keeps (`loadTwiceAndKeepScope`). */
+export const COMPANIES = ["acme", "beta"];
+
 export const recordOf = (id: string): SourceEmployee => {
   const record = SECOND.employees.find((employee) => employee.id === id);
   if (!record) throw new Error(`no record ${id} in SECOND`);
@@ -86,4 +90,37 @@ export async function loadTwice(documents: DynamoDBDocumentClient, table: string
 export async function loadTwiceAndKeepScope(documents: DynamoDBDocumentClient, table: string): Promise<void> {
   await loadTwice(documents, table);
   await keepScopes(dynamoDirectory(documents, table, { writer: { graceMs: 0 } }), [["acme", "beta"]]);
+}
+
+/**
+ * Searches of every kind the derived items serve (orders, name postings, the scope's order and
+ * postings), read uncached at the committed generation; a search that fails gives its message.
+ */
+export async function fixtureSearches(documents: DynamoDBDocumentClient, table: string): Promise<unknown[]> {
+  const reader = dynamoDirectory(documents, table, { reader: { manifestTtlMs: 0, answerCacheBytes: 0 } });
+  const page = { created: {}, offset: 0, limit: 10 };
+  const fragments = SECOND.employees.flatMap((record) => {
+    const { firstName, lastName } = namesOf(record);
+    return [
+      ...(firstName ? [{ firstName: firstName.slice(0, 3) }, { firstName: firstName.slice(0, 2) }] : []),
+      ...(lastName ? [{ lastName: lastName.slice(1, 5) }] : []),
+    ];
+  });
+  const failed = (error: unknown) => ({ failed: (error as Error).message });
+  const answers: unknown[] = [];
+  for (const filter of [{}, ...fragments]) {
+    for (const company of COMPANIES)
+      answers.push(
+        await reader
+          .employees({ filter: { companies: new Set([company]), ...filter }, ...page })
+          .catch(failed),
+      );
+    const scope = new Set(COMPANIES);
+    answers.push(
+      await reader
+        .persons({ filter: { companies: scope, ...filter }, readable: scope, ...page })
+        .catch(failed),
+    );
+  }
+  return answers;
 }

@@ -1,7 +1,6 @@
 /** The repairs docs/runbook.md gives for what verify reports actually make it pass again. */
 import { keepScopes } from "../../../../lib/load/keep-scopes.js";
 import { loadData } from "../../../../lib/load/load-file.js";
-import { namesOf } from "../../../../lib/search/matching.js";
 import { dynamoDirectory } from "../../../../lib/store/dynamo/index.js";
 import { type Item, keyOf } from "../../../../lib/store/dynamo/model/batch.js";
 import { decodeOrderIndex, encodeOrderIndex } from "../../../../lib/store/dynamo/model/codec.js";
@@ -22,30 +21,7 @@ import { documentClientFor } from "../../../../lib/store/dynamo-client.js";
 import { describeEachEngine, itByTurns, TURN_SEED } from "../../../support/engines.js";
 import { fakeWatch } from "../../../support/lease-watch.js";
 import { tableItems } from "../../../support/table-items.js";
-import { E1, E2, E3, loadTwice, P1, recordOf, SECOND } from "../verify-fixture.js";
-
-const COMPANIES = ["acme", "beta"];
-
-/** Searches of every kind the derived items serve: orders, name postings, the scope's order and postings. */
-async function searches(documents: ReturnType<typeof documentClientFor>, table: string) {
-  const reader = dynamoDirectory(documents, table, { reader: { manifestTtlMs: 0, answerCacheBytes: 0 } });
-  const page = { created: {}, offset: 0, limit: 10 };
-  const fragments = SECOND.employees.flatMap((record) => {
-    const { firstName, lastName } = namesOf(record);
-    return [
-      ...(firstName ? [{ firstName: firstName.slice(0, 3) }, { firstName: firstName.slice(0, 2) }] : []),
-      ...(lastName ? [{ lastName: lastName.slice(1, 5) }] : []),
-    ];
-  });
-  const answers: unknown[] = [];
-  for (const filter of [{}, ...fragments]) {
-    for (const company of COMPANIES)
-      answers.push(await reader.employees({ filter: { companies: new Set([company]), ...filter }, ...page }));
-    const scope = new Set(COMPANIES);
-    answers.push(await reader.persons({ filter: { companies: scope, ...filter }, readable: scope, ...page }));
-  }
-  return answers;
-}
+import { COMPANIES, E1, E2, E3, fixtureSearches, loadTwice, P1, recordOf } from "../verify-fixture.js";
 
 describeEachEngine(`repairs of what verify reports (TURN_SEED=${TURN_SEED})`, (getEngine, engineName) => {
   const it = itByTurns(TURN_SEED, engineName);
@@ -103,11 +79,11 @@ describeEachEngine(`repairs of what verify reports (TURN_SEED=${TURN_SEED})`, (g
       unhealed: [],
     });
     expect((await verify()).problem).toBeUndefined();
-    const repaired = await searches(documents(), table());
+    const repaired = await fixtureSearches(documents(), table());
     await items.wipe();
     await loadTwice(documents(), table());
     await keep();
-    expect(repaired).toEqual(await searches(documents(), table()));
+    expect(repaired).toEqual(await fixtureSearches(documents(), table()));
   });
 
   it("repair says what it cannot heal, a deleted bundle of a person with records, and leaves their items", async () => {
