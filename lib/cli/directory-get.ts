@@ -27,19 +27,21 @@ function operatorKey(companies: Iterable<string>): Principal {
 }
 
 /**
- * The employee record as the employees search of its company returns it, searched by its person;
- * undefined when no page holds it (a load replaced it since it was read).
+ * The employee record as the employees search of its company returns it, searched by its person
+ * (when it has one) from its own `createdAt`, so its first page holds it; undefined when no page
+ * does (a load replaced it since it was read).
  */
 export async function searchedEmployee(
   reader: DirectoryReader,
-  record: Pick<SourceEmployee, "id" | "companyId" | "personId">,
+  record: Pick<SourceEmployee, "id" | "companyId" | "personId" | "createdAt">,
   asOf: Date,
 ): Promise<ApiEmployee | undefined> {
   const key = operatorKey([record.companyId]);
   for (let offset = 0; ; offset += MAX_LIMIT) {
     const request = employeesSearchRequestSchema.parse({
       companyId: record.companyId,
-      personId: record.personId,
+      ...(record.personId === null ? {} : { personId: record.personId }),
+      createdFrom: record.createdAt,
       limit: MAX_LIMIT,
       offset,
     });

@@ -9,7 +9,7 @@ import { createTables } from "../../lib/store/create-tables.js";
 import { employmentOrder } from "../../lib/store/dynamo/model/items.js";
 import { companyPartition, entrySort, FAMILY, gramCensusSort } from "../../lib/store/dynamo/model/layout.js";
 import { documentClientFor } from "../../lib/store/dynamo-client.js";
-import { E1, E2, E3, loadTwice, P1, P2, P3, recordOf } from "../store/dynamo/verify-fixture.js";
+import { E1, E2, E3, E4, loadTwice, P1, P2, P3, recordOf } from "../store/dynamo/verify-fixture.js";
 import { tableItems } from "../support/table-items.js";
 
 const run = promisify(execFile);
@@ -63,6 +63,11 @@ describe("npm run directory", () => {
       `employee record ${E1} as a search returns it at ${asOf.toISOString()}, to a key reading every company (--stored: as stored)\n`,
     );
     expect(JSON.parse(stdout)).toEqual(toApiEmployee(recordOf(E1), { asOf }));
+    // A record with no person is found too: the search is bounded by its own createdAt.
+    const unlinked = await cli(["get", "employee", E4]);
+    expect(JSON.parse(unlinked.stdout)).toEqual(
+      toApiEmployee(recordOf(E4), { asOf: asOfOf(unlinked.stderr) }),
+    );
     await expect(cli(["get", "employee", "00000000-0000-4000-8000-000000000000"])).rejects.toMatchObject({
       code: 1,
       stderr: "no employee record 00000000-0000-4000-8000-000000000000 in the directory\n",
