@@ -2,12 +2,16 @@
  * DynamoDB's batch calls with their partial answers handled: unprocessed keys and items are
  * retried with jittered exponential backoff within a bounded number of attempts.
  */
+import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
 import {
   BatchGetCommand,
   BatchWriteCommand,
+  DeleteCommand,
   type DynamoDBDocumentClient,
+  PutCommand,
   QueryCommand,
   type QueryCommandInput,
+  type UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
 import type { Brand } from "../../binary-keys.js";
 import { hexBytes, hexOf } from "../../bytes.js";
@@ -157,4 +161,28 @@ export async function inParallel<T, R>(
   };
   await Promise.all(Array.from({ length: Math.min(items.length, limit) }, worker));
   return results;
+}
+
+/**
+ * Sends conditional writes, `limit` at a time; returns how many were refused because their
+ * condition no longer held (any other failure throws).
+ */
+export async function sendConditional(
+  client: DynamoDBDocumentClient,
+  commands: readonly (PutCommand | DeleteCommand | UpdateCommand)[],
+  limit: number,
+): Promise<number> {
+  let refused = 0;
+  await inParallel(commands, limit, async (command) => {
+    try {
+      // One call per command class: the client's send is overloaded by it.
+      if (command instanceof PutCommand) await client.send(command);
+      else if (command instanceof DeleteCommand) await client.send(command);
+      else await client.send(command);
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      refused += 1;
+    }
+  });
+  return refused;
 }

@@ -16,6 +16,7 @@ export {
   keyText,
   queryAll,
   queryPages,
+  sendConditional,
   sleep,
 } from "./batch.js";
 export {

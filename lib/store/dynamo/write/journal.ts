@@ -32,6 +32,7 @@ import {
   LOCATION_SORT,
   locationPartition,
   queryPages,
+  sendConditional,
   seqOfJournal,
   storedLocation,
 } from "../model/index.js";
@@ -134,17 +135,11 @@ export async function writeLocations(
   gen: number,
   writes: readonly LocationWrite[],
 ): Promise<number> {
-  let refused = 0;
-  await inParallel(writes, STAMPS_IN_FLIGHT, async (write) => {
-    try {
-      const command = locationCommand(table, gen, write);
-      await (command instanceof PutCommand ? client.send(command) : client.send(command));
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-      refused += 1;
-    }
-  });
-  return refused;
+  return sendConditional(
+    client,
+    writes.map((write) => locationCommand(table, gen, write)),
+    STAMPS_IN_FLIGHT,
+  );
 }
 
 /** The writes that put back the locations a generation rewrote: the value before it, or none. */

@@ -5,19 +5,18 @@
  * that back; each is sent on the condition that its key still holds what was read, so a loader
  * that lost its lease never overwrites what a later load wrote there.
  */
-import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
 import { type DynamoDBDocumentClient, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { DIRECTORY_ATTR as A } from "../../tables.js";
 import {
   batchGet,
   type Item,
   type ItemKey,
-  inParallel,
   type KeyText,
   keyOf,
   keyOfText,
   keyText,
   type Rewrite,
+  sendConditional,
   type Writes,
 } from "../model/index.js";
 
@@ -94,16 +93,11 @@ export async function writeRewrites(
   table: string,
   rewrites: readonly Rewrite[],
 ): Promise<number> {
-  let changed = 0;
-  await inParallel(rewrites, REWRITES_IN_FLIGHT, async (rewrite) => {
-    try {
-      await client.send(rewriteCommand(table, rewrite));
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-      changed += 1;
-    }
-  });
-  return changed;
+  return sendConditional(
+    client,
+    rewrites.map((rewrite) => rewriteCommand(table, rewrite)),
+    REWRITES_IN_FLIGHT,
+  );
 }
 
 /** `items` planned as rewrites of what their keys hold now (read strongly consistent). */
