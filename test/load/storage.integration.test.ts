@@ -6,6 +6,7 @@
  */
 
 import { dynamoDirectory } from "../../lib/store/dynamo/index.js";
+import { thisProcess } from "../../lib/store/dynamo/manifest/lease-holder.js";
 import type { Item } from "../../lib/store/dynamo/model/batch.js";
 import { keyOf, keyText } from "../../lib/store/dynamo/model/batch.js";
 import { MANIFEST_KEY } from "../../lib/store/dynamo/model/layout.js";
@@ -74,20 +75,20 @@ const FILES = [
 ] as const;
 
 const isManifest = (item: Item) => Buffer.from(keyOf(item).p).equals(MANIFEST_KEY.p);
-const withoutIssued = ({ issued: _, ...item }: Item) => item;
+const withoutGenerations = ({ issued: _, abandoned: __, abandonedBy: ___, ...item }: Item) => item;
 
 describeEachEngine(`load storage (TURN_SEED=${TURN_SEED})`, (getEngine, engineName) => {
   const it = itByTurns(TURN_SEED, engineName);
   const table = () => tableItems(documentClientFor(getEngine().client), getEngine().tables.directory);
   /**
-   * Every item but the manifest, by key; with it, less `issued`: a generation given to a load is
-   * never given again, even to the next load after one that changed nothing.
+   * Every item but the manifest, by key; with it, less the generations given out (`issued`, and
+   * `abandoned` with its holders: a load undone after it wrote abandons its generation).
    */
   const stored = async (options: { manifest?: boolean } = {}) =>
     new Map(
       (await table().all())
         .filter((item) => options.manifest || !isManifest(item))
-        .map((item) => [keyText(keyOf(item)), isManifest(item) ? withoutIssued(item) : item] as const)
+        .map((item) => [keyText(keyOf(item)), isManifest(item) ? withoutGenerations(item) : item] as const)
         .sort(([a], [b]) => (a < b ? -1 : 1)),
     );
 
@@ -130,6 +131,10 @@ describeEachEngine(`load storage (TURN_SEED=${TURN_SEED})`, (getEngine, engineNa
       load(directoryOn(getEngine()), "changes", ndjson(lines), { changesPerApply: 1 }),
     ).rejects.toThrow(`names person ${P(2)}`);
     expect(await stored({ manifest: true })).toEqual(before);
+    // Its generation is abandoned, naming this process: it leaves the list once that is gone.
+    const { abandoned, abandonedBy, issued } = await table().get(MANIFEST_KEY);
+    expect(abandoned).toEqual([issued]);
+    expect(abandonedBy).toEqual({ [String(issued)]: thisProcess() });
   });
 
   it("an interrupted load leaves every item as it was, the manifest included", async () => {

@@ -58,7 +58,7 @@ export function pidAlive(pid: number): boolean {
   return state !== "Z" && state !== "X";
 }
 
-const isHolder = (value: unknown): value is LeaseHolder => {
+export const isHolder = (value: unknown): value is LeaseHolder => {
   if (typeof value !== "object" || value === null) return false;
   const { host, pid } = value as Record<string, unknown>;
   return (

@@ -18,7 +18,7 @@ import {
 import { LeaseLostError, LoadInProgressError, TableFormatError } from "../../port.js";
 import { DIRECTORY_ATTR as A } from "../../tables.js";
 import { FORMAT, MANIFEST_KEY, sleep } from "../model/index.js";
-import { holderIsDead, type LeaseHolder } from "./lease-holder.js";
+import { holderIsDead, isHolder, type LeaseHolder } from "./lease-holder.js";
 
 /** The load holding the lease. Times are epoch milliseconds. */
 export interface Lease {
@@ -45,6 +45,25 @@ export interface Manifest {
   readonly issued?: number;
   /** Generations of loads whose lease was taken over: never published, never visible. */
   readonly abandoned: readonly number[];
+  /**
+   * Who held each abandoned generation's lease, where known (by generation). A generation leaves
+   * `abandoned` in two flips: the first load to find its holder dead undoes it, keeping the last
+   * journal entry (whose writes the holder may have had in flight), and marks it `seenDead`; a later
+   * load undoes it whole, and its flip drops it. Without a known holder it stays: a paused loader
+   * may still write into it.
+   */
+  readonly abandonedBy?: Readonly<Record<string, AbandonedHolder>>;
+}
+
+/** The holder of an abandoned generation's lease, and whether a flip has seen it dead. */
+interface AbandonedHolder extends LeaseHolder {
+  readonly seenDead?: true;
+}
+
+/** The holders of a manifest item's `abandonedBy`, well-formed ones only. */
+function holdersOf(value: unknown): Record<string, LeaseHolder> {
+  if (typeof value !== "object" || value === null) return {};
+  return Object.fromEntries(Object.entries(value).filter(([, holder]) => isHolder(holder)));
 }
 
 /** Generations no reader sees: those of loads that lost their lease. */
@@ -74,6 +93,7 @@ export async function readManifest(client: DynamoDBDocumentClient, table: string
     ...(typeof Item?.cleanup === "number" ? { cleanup: Item.cleanup } : {}),
     ...(typeof Item?.issued === "number" ? { issued: Item.issued } : {}),
     abandoned: isGenList(Item?.abandoned) ? Item.abandoned : [],
+    abandonedBy: holdersOf(Item?.abandonedBy),
   };
 }
 
@@ -142,7 +162,7 @@ export async function acquireLease(
     const gen = nextGeneration(manifest);
     const lease: Lease = { ...wanted, expiresAt: wanted.startedAt + ttlMs, gen, beat: 0 };
     if (await takeLease(client, table, manifest, lease, held))
-      return { manifest: abandon(manifest, gen), lease };
+      return { manifest: abandon(manifest, gen, held), lease };
     // Another load took it between our read and our write.
     const winner = (await readManifest(client, table)).lease;
     if (winner && winner.owner !== held?.owner) throw refusal(winner);
@@ -168,15 +188,18 @@ async function updateManifestIf(
 
 /**
  * The manifest once a lease of generation `gen` is given: every generation given before it and
- * never published (a load taken over, or one that gave up) is abandoned.
+ * never published (a load taken over, or one that gave up) is abandoned, with the holder of the
+ * lease taken over (`held`) where recorded.
  */
-function abandon(manifest: Manifest, gen: number): Manifest {
+function abandon(manifest: Manifest, gen: number, held?: Lease): Manifest {
   const unpublished: number[] = [];
   for (let g = manifest.committed + 1; g < gen; g += 1)
     if (!manifest.abandoned.includes(g)) unpublished.push(g);
-  return unpublished.length === 0
-    ? manifest
-    : { ...manifest, abandoned: [...manifest.abandoned, ...unpublished] };
+  const abandonedBy =
+    held?.holder && isHolder(held.holder) && held.gen > manifest.committed
+      ? { ...manifest.abandonedBy, [held.gen]: held.holder }
+      : (manifest.abandonedBy ?? {});
+  return { ...manifest, abandoned: [...manifest.abandoned, ...unpublished], abandonedBy };
 }
 
 /**
@@ -192,7 +215,7 @@ const takeLease = (
 ): Promise<boolean> => {
   const beat = held?.beat === undefined ? "attribute_not_exists(lease.#beat)" : "lease.#beat = :beat";
   return updateManifestIf(client, table, {
-    UpdateExpression: "SET lease = :lease, issued = :gen, abandoned = :abandoned",
+    UpdateExpression: "SET lease = :lease, issued = :gen, abandoned = :abandoned, abandonedBy = :by",
     ConditionExpression: held
       ? `lease.#owner = :held AND ${beat} AND (attribute_not_exists(committed) OR committed = :committed)`
       : "attribute_not_exists(lease) AND (attribute_not_exists(committed) OR committed = :committed)",
@@ -200,7 +223,8 @@ const takeLease = (
     ExpressionAttributeValues: {
       ":lease": lease,
       ":gen": lease.gen,
-      ":abandoned": abandon(manifest, lease.gen).abandoned,
+      ":abandoned": abandon(manifest, lease.gen, held).abandoned,
+      ":by": abandon(manifest, lease.gen, held).abandonedBy,
       ":committed": manifest.committed,
       ...(held ? { ":held": held.owner } : {}),
       ...(held?.beat === undefined ? {} : { ":beat": held.beat }),
@@ -239,9 +263,33 @@ export const renewLease = (client: DynamoDBDocumentClient, table: string, owner:
     { ":expires": expiresAt, ":zero": 0, ":one": 1 },
   );
 
+/** Abandoned generations, and their holders, as a flip leaves them. */
+export type AbandonedList = Required<Pick<Manifest, "abandoned" | "abandonedBy">>;
+
+/** What a load's recovery did to abandoned generations whose holders are dead. */
+export interface DeadHolders {
+  /** Found dead for the first time: undone but the last journal entry; marked at the flip. */
+  readonly seen: readonly number[];
+  /** Found dead again and undone whole: they leave the list at the flip. */
+  readonly cleared: readonly number[];
+}
+
+/**
+ * The abandoned list as the flip leaves it: `cleared` gone, `seen` marked. Only at a flip: a
+ * generation after the committed one and not listed would be abandoned again.
+ */
+export function afterRecovery(list: Manifest, { seen, cleared }: DeadHolders): AbandonedList {
+  const gone = new Set(cleared.map(String));
+  const marked = new Set(seen.map(String));
+  const abandonedBy: Record<string, AbandonedHolder> = {};
+  for (const [gen, holder] of Object.entries(list.abandonedBy ?? {}))
+    if (!gone.has(gen)) abandonedBy[gen] = marked.has(gen) ? { ...holder, seenDead: true } : holder;
+  return { abandoned: list.abandoned.filter((gen) => !gone.has(String(gen))), abandonedBy };
+}
+
 /**
  * The flip: searches read `gen` from now on, in this code's format; its superseded versions await
- * removal.
+ * removal. `abandoned`: the list it leaves, without the generations the load cleared.
  */
 export const publish = (
   client: DynamoDBDocumentClient,
@@ -249,13 +297,21 @@ export const publish = (
   owner: string,
   gen: number,
   at: Date,
+  abandoned?: AbandonedList,
 ) =>
   leaseUpdate(
     client,
     table,
     owner,
-    "SET committed = :gen, committedAt = :at, cleanup = :gen, formatVersion = :format",
-    { ":gen": gen, ":at": at.toISOString(), ":format": FORMAT },
+    `SET committed = :gen, committedAt = :at, cleanup = :gen, formatVersion = :format${
+      abandoned ? ", abandoned = :abandoned, abandonedBy = :by" : ""
+    }`,
+    {
+      ":gen": gen,
+      ":at": at.toISOString(),
+      ":format": FORMAT,
+      ...(abandoned ? { ":abandoned": abandoned.abandoned, ":by": abandoned.abandonedBy } : {}),
+    },
   );
 
 export const cleanedUp = (client: DynamoDBDocumentClient, table: string, owner: string) =>
@@ -263,3 +319,29 @@ export const cleanedUp = (client: DynamoDBDocumentClient, table: string, owner: 
 
 export const releaseLease = (client: DynamoDBDocumentClient, table: string, owner: string) =>
   leaseUpdate(client, table, owner, "REMOVE lease");
+
+/**
+ * Releases the lease of a load that wrote nothing, giving its generation back: the next load gets
+ * it, so loads that change nothing never grow the abandoned list.
+ */
+export const giveBackLease = (client: DynamoDBDocumentClient, table: string, owner: string, gen: number) =>
+  leaseUpdate(client, table, owner, "SET issued = :before REMOVE lease", { ":before": gen - 1 });
+
+/**
+ * Releases the lease of a load undone after it wrote, abandoning its generation with this process
+ * as its holder: a write of it still in flight lands where no reader looks, and the generation
+ * leaves the list once a later load finds this process gone.
+ */
+export async function abandonLease(
+  client: DynamoDBDocumentClient,
+  table: string,
+  owner: string,
+  lease: { readonly gen: number; readonly holder: LeaseHolder },
+): Promise<void> {
+  // The lease is ours, so the list read is the list: only a lease's taker changes it.
+  const { abandoned, abandonedBy } = await readManifest(client, table);
+  await leaseUpdate(client, table, owner, "SET abandoned = :abandoned, abandonedBy = :by REMOVE lease", {
+    ":abandoned": abandoned.includes(lease.gen) ? abandoned : [...abandoned, lease.gen],
+    ":by": { ...abandonedBy, [lease.gen]: lease.holder },
+  });
+}

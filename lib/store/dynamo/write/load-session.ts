@@ -19,9 +19,15 @@ import {
 } from "../../port.js";
 import { DIRECTORY_ATTR as A } from "../../tables.js";
 import {
+  type AbandonedList,
   abandonedOf,
+  abandonLease,
   acquireLease,
+  afterRecovery,
   cleanedUp,
+  type DeadHolders,
+  giveBackLease,
+  holderIsDead,
   type Lease,
   type LeaseHolder,
   type LeaseWatch,
@@ -173,16 +179,28 @@ function renewWhileRunning(store: Store, owner: string) {
 type Renewal = ReturnType<typeof renewWhileRunning>;
 
 /**
- * Finishes what dead or fenced-off loads left: undo every abandoned generation (a paused loader
- * may have written into its own after an earlier undo; its last journal entry is kept for that,
- * an empty journal costs one Query), and clean up after a commit whose clean-up was cut short.
+ * Finishes what dead or fenced-off loads left: undo every abandoned generation, and clean up after
+ * a commit whose clean-up was cut short. Each undo keeps the last journal entry, whose writes a
+ * paused loader may still send (an empty journal costs one Query), unless the generation's holder
+ * was seen dead by an earlier flip and is dead still: what it had in flight has landed long since,
+ * so it is undone whole and leaves the list (`afterRecovery`).
  */
-async function recover(journal: Journal, manifest: Manifest, gen: number): Promise<void> {
-  for (const abandoned of manifest.abandoned) await journal.undo(abandoned, undefined, true);
+async function recover(journal: Journal, manifest: Manifest, gen: number): Promise<DeadHolders> {
+  const seen: number[] = [];
+  const cleared: number[] = [];
+  for (const abandoned of manifest.abandoned) {
+    const holder = manifest.abandonedBy?.[abandoned];
+    const dead = holderIsDead(holder);
+    const whole = dead && holder?.seenDead === true;
+    await journal.undo(abandoned, undefined, !whole);
+    if (whole) cleared.push(abandoned);
+    else if (dead) seen.push(abandoned);
+  }
   if (manifest.cleanup !== undefined) await journal.cleanUp(manifest.cleanup);
   // Whatever is journaled under the generation about to be written was never committed (left by a
   // loader that reused generations): undo it too.
   await journal.undo(gen);
+  return { seen, cleared };
 }
 
 /** What a session writes at: its generation, those it must never see, and the committed one. */
@@ -204,15 +222,16 @@ async function beginLoad(store: Store, label: string): Promise<LoadSession> {
     options.leaseWatch,
   );
   const renewal = renewWhileRunning(store, owner);
+  let deadHolders: DeadHolders;
   try {
-    await recover(store.journal, manifest, lease.gen);
+    deadHolders = await recover(store.journal, manifest, lease.gen);
     if (manifest.cleanup !== undefined) await cleanedUp(client, table, owner);
   } catch (error) {
     renewal.stop();
     throw error;
   }
   const fence = { gen: lease.gen, committed: manifest.committed, abandoned: abandonedOf(manifest) };
-  return new DynamoLoadSession(store, owner, fence, renewal);
+  return new DynamoLoadSession(store, owner, fence, renewal, { ...FRESH, deadHolders });
 }
 
 /** What a repair did: the companies rebuilt, and what it could not heal (messages). */
@@ -304,7 +323,16 @@ function keyItem(text: string): Item {
 interface DynamoCheckpoint extends ChunkProgress {
   readonly owner: string;
   readonly gen: number;
+  /** What its recovery did to abandoned generations of dead holders, for its flip. */
+  readonly deadHolders?: DeadHolders;
 }
+
+const isGens = (value: unknown) => Array.isArray(value) && value.every(Number.isSafeInteger);
+const isDeadHolders = (value: unknown) =>
+  typeof value === "object" &&
+  value !== null &&
+  isGens((value as DeadHolders).seen) &&
+  isGens((value as DeadHolders).cleared);
 
 /** Touched entries as a checkpoint holds them: key texts by company. */
 const isTouched = (value: unknown): value is Record<string, string[]> =>
@@ -313,8 +341,9 @@ const isTouched = (value: unknown): value is Record<string, string[]> =>
   Object.values(value).every((keys) => Array.isArray(keys) && keys.every((key) => typeof key === "string"));
 
 function dynamoCheckpoint(checkpoint: LoadCheckpoint): DynamoCheckpoint {
-  const { owner, gen, seq, dangling, companies, scopes, touched } = checkpoint;
+  const { owner, gen, seq, dangling, companies, scopes, touched, deadHolders } = checkpoint;
   if (
+    (deadHolders !== undefined && !isDeadHolders(deadHolders)) ||
     typeof owner !== "string" ||
     typeof gen !== "number" ||
     typeof seq !== "number" ||
@@ -332,6 +361,7 @@ function dynamoCheckpoint(checkpoint: LoadCheckpoint): DynamoCheckpoint {
     companies: companies as string[],
     scopes: scopes as string[],
     ...(touched === undefined ? {} : { touched }),
+    ...(deadHolders === undefined ? {} : { deadHolders: deadHolders as DeadHolders }),
   };
 }
 
@@ -341,7 +371,7 @@ function dynamoCheckpoint(checkpoint: LoadCheckpoint): DynamoCheckpoint {
  * journal goes further: the load can then only be undone).
  */
 async function resumeLoad(store: Store, checkpoint: LoadCheckpoint): Promise<LoadSession> {
-  const { owner, gen, seq, dangling, companies, scopes, touched } = dynamoCheckpoint(checkpoint);
+  const { owner, gen, seq, dangling, companies, scopes, touched, deadHolders } = dynamoCheckpoint(checkpoint);
   await renewLease(store.client, store.table, owner, store.now() + store.ttl);
   const renewal = renewWhileRunning(store, owner);
   try {
@@ -360,6 +390,7 @@ async function resumeLoad(store: Store, checkpoint: LoadCheckpoint): Promise<Loa
       ...(touched === undefined ? {} : { touched }),
       published: manifest.committed >= gen,
       cutShort: lastSeq >= seq,
+      ...(deadHolders === undefined ? {} : { deadHolders }),
     });
   } catch (error) {
     renewal.stop();
@@ -372,6 +403,8 @@ interface SessionStart extends ChunkProgress {
   readonly published: boolean;
   /** A step of the load wrote past the checkpoint: going on would miss what it wrote. */
   readonly cutShort: boolean;
+  /** What its recovery did to abandoned generations of dead holders, for its flip. */
+  readonly deadHolders?: DeadHolders;
 }
 
 const FRESH: SessionStart = {
@@ -391,6 +424,7 @@ class DynamoLoadSession implements LoadSession {
   private readonly chunks: ChunkWriter;
   private isPublished: boolean;
   private readonly cutShort: boolean;
+  private readonly start: SessionStart;
 
   private readonly gen: number;
 
@@ -404,6 +438,7 @@ class DynamoLoadSession implements LoadSession {
     this.chunks = new ChunkWriter(this.context(), start);
     this.isPublished = start.published;
     this.cutShort = start.cutShort;
+    this.start = start;
   }
 
   get published(): boolean {
@@ -434,11 +469,28 @@ class DynamoLoadSession implements LoadSession {
     return first && { personId: first[0], employeeId: first[1] };
   }
 
+  /**
+   * The abandoned list the flip leaves, when the recovery found dead holders: read under the lease,
+   * which only a lease's taker changes, so it is the list at the flip.
+   */
+  private async abandonedAfter(): Promise<AbandonedList | undefined> {
+    const { deadHolders } = this.start;
+    if (!deadHolders || deadHolders.seen.length + deadHolders.cleared.length === 0) return undefined;
+    return afterRecovery(await readManifest(this.store.client, this.store.table), deadHolders);
+  }
+
   private async publish(onPublished: CommitOptions["onPublished"]): Promise<void> {
     const { client, table, options } = this.store;
     await this.mayGoOn();
     if (options.settleMs) await sleep(options.settleMs);
-    await publish(client, table, this.owner, this.gen, new Date(this.store.now()));
+    await publish(
+      client,
+      table,
+      this.owner,
+      this.gen,
+      new Date(this.store.now()),
+      await this.abandonedAfter(),
+    );
     this.isPublished = true;
     await onPublished?.();
     await sleep(options.graceMs ?? GRACE_MS);
@@ -549,7 +601,7 @@ class DynamoLoadSession implements LoadSession {
       // Nothing to publish: the committed generation stays, and every answer cached under it.
       try {
         await options.onPublished?.();
-        await releaseLease(client, table, this.owner);
+        await giveBackLease(client, table, this.owner, this.gen);
         return {};
       } finally {
         this.renewal.stop();
@@ -578,9 +630,16 @@ class DynamoLoadSession implements LoadSession {
       this.renewal.stop();
       return true;
     }
+    const { client, table, journal } = this.store;
     try {
-      if (!(await this.store.journal.undo(this.gen, deadline))) return false;
-      await releaseLease(this.store.client, this.store.table, this.owner);
+      if (this.wroteNothing()) {
+        await giveBackLease(client, table, this.owner, this.gen);
+        return true;
+      }
+      if (!(await journal.undo(this.gen, deadline))) return false;
+      // A write of this load still in flight (another chunk's, say) may land after the undo.
+      const holder = this.store.options.holder ?? thisProcess();
+      await abandonLease(client, table, this.owner, { gen: this.gen, holder });
       return true;
     } finally {
       this.renewal.stop();
@@ -589,6 +648,12 @@ class DynamoLoadSession implements LoadSession {
 
   suspend(): LoadCheckpoint {
     this.renewal.stop();
-    return { owner: this.owner, gen: this.gen, ...this.chunks.progress() };
+    const { deadHolders } = this.start;
+    return {
+      owner: this.owner,
+      gen: this.gen,
+      ...this.chunks.progress(),
+      ...(deadHolders ? { deadHolders } : {}),
+    };
   }
 }
