@@ -38,7 +38,7 @@ export interface LoadsBenchOptions {
   readonly onCase?: (report: LoadCaseReport) => void;
 }
 
-interface LoadCaseReport {
+export interface LoadCaseReport {
   readonly name: string;
   readonly mode: LoadMode;
   /** Lines of the load file. */
@@ -73,6 +73,8 @@ export interface LoadsReport {
   readonly benchSeconds: number;
 }
 
+/** The first case: the whole file into an empty table. */
+export const FIRST_LOAD = "first load, empty table (merge)";
 /** The last case: the final state loaded once, into an empty table of its own. */
 const FINAL_ONCE = "final state once, empty table (merge)";
 
@@ -196,7 +198,7 @@ export async function runLoadsBenchmark(options: LoadsBenchOptions): Promise<Loa
 
     const table = await freshTable(run, "loads");
     progress.start(`first load: ${summary.persons + summary.employees} lines`.padEnd(52), 1);
-    const first = { name: "first load, empty table (merge)", table, mode: "merge" as const, file, fileBytes };
+    const first = { name: FIRST_LOAD, table, mode: "merge" as const, file, fileBytes };
     const cases = [await measured(run, first)];
     progress.finish();
     const storage = options.rssOnly ? undefined : await laterCases(run, table, cases);

@@ -3,8 +3,8 @@
  * and deterministic: the cases follow one another, each starting from the state the previous one
  * left, so the benchmark applies them in order to one directory.
  *
- * One record R (the first linked record at or after the middle of the file) is changed, then moved
- * to another company, re-linked to another person, and deleted; then 1% of the records change
+ * One record R (the first linked record at or after the middle of the file) is changed, another
+ * one renamed, then R moved to another company, re-linked to another person, and deleted; then 1% of the records change
  * (a changes file); then the whole directory is loaded as a snapshot, unchanged, with another
  * 1% changed, and without 1% of its records.
  */
@@ -20,6 +20,17 @@ export interface LoadCase {
   /** The directory after the load. */
   readonly next: DirectoryState;
 }
+
+/** The cases' names, by what the targets (load-targets.ts) bound. */
+export const CASE = {
+  changed: "one record changed (merge)",
+  renamed: "one record renamed (merge)",
+  moved: "one record moved to another company (merge)",
+  relinked: "one record re-linked to another person (merge)",
+  deleted: "one record deleted (changes)",
+  unchanged: "snapshot, unchanged",
+  dropping: "snapshot dropping 1% of records",
+} as const;
 
 /** 1% of records: ceil(n / 100) of them, 100 apart from an offset (wrapping), so two offsets change different ones. */
 const SPACING = 100;
@@ -58,13 +69,31 @@ function onePercentEdited(state: DirectoryState, offset: number, n: number): Sou
   );
 }
 
-/** R: the first record with a person at or after the middle of the file (then from the start). */
-function recordR(state: DirectoryState): SourceEmployee {
+/** The first record with a person at or after `at` of the way through the file (then from the start). */
+function linkedRecordAt(state: DirectoryState, at: number): SourceEmployee {
   const records = [...state.employees.values()];
-  const middle = Math.floor(records.length / 2);
-  const r = [...records.slice(middle), ...records.slice(0, middle)].find((record) => record.personId);
+  const from = Math.floor(records.length * at);
+  const r = [...records.slice(from), ...records.slice(0, from)].find((record) => record.personId);
   if (!r) throw new Error("the loads benchmark needs a record with a person");
   return r;
+}
+
+/**
+ * Another record with a person, given the last name of the file's first record named otherwise: a
+ * name change to a name already there, as a marriage brings. R's own cases are unchanged by it.
+ */
+function renamedRecord(state: DirectoryState, r: SourceEmployee): SourceEmployee {
+  const other = [linkedRecordAt(state, 0.75), linkedRecordAt(state, 0.25)].find(
+    (record) => record.id !== r.id,
+  );
+  if (!other) throw new Error("the loads benchmark needs two records with a person");
+  const lastName = [...state.employees.values()]
+    .map((record) => record.demographics.lastName)
+    .find((name) => name !== null && name !== other.demographics.lastName);
+  return {
+    ...edited(other, 1),
+    demographics: { ...other.demographics, lastName: lastName ?? "Quillfeather" },
+  };
 }
 
 /** A person of the state other than `personId`: the first one, else the second. */
@@ -93,16 +122,17 @@ export function loadCases(initial: DirectoryState): LoadCase[] {
   const upsertOne = (name: string, record: SourceEmployee) =>
     add(name, "merge", () => [JSON.stringify({ employee: record })], withRecords(state, [record]));
 
-  const r = recordR(state);
+  const r = linkedRecordAt(state, 0.5);
   const changed = edited(r, 0);
-  upsertOne("one record changed (merge)", changed);
+  upsertOne(CASE.changed, changed);
+  upsertOne(CASE.renamed, renamedRecord(state, r));
   const moved = { ...changed, companyId: otherCompany(state) };
-  upsertOne("one record moved to another company (merge)", moved);
+  upsertOne(CASE.moved, moved);
   const relinked = { ...moved, personId: otherPerson(state, r.personId ?? "") };
-  upsertOne("one record re-linked to another person (merge)", relinked);
+  upsertOne(CASE.relinked, relinked);
   const without = new Map(state.employees);
   without.delete(r.id);
-  add("one record deleted (changes)", "changes", () => [JSON.stringify({ op: "delete", employee: r.id })], {
+  add(CASE.deleted, "changes", () => [JSON.stringify({ op: "delete", employee: r.id })], {
     persons: state.persons,
     employees: without,
   });
@@ -116,7 +146,7 @@ export function loadCases(initial: DirectoryState): LoadCase[] {
   );
 
   const unchanged = state;
-  add("snapshot, unchanged", "snapshot", () => stateLines(unchanged), unchanged);
+  add(CASE.unchanged, "snapshot", () => stateLines(unchanged), unchanged);
   const changedSnapshot = withRecords(state, onePercentEdited(state, 25, 100_000));
   add("snapshot, 1% of records changed", "snapshot", () => stateLines(changedSnapshot), changedSnapshot);
   const dropped = new Set(onePercentEdited(state, 75, 0).map((record) => record.id));
@@ -124,6 +154,6 @@ export function loadCases(initial: DirectoryState): LoadCase[] {
     persons: state.persons,
     employees: new Map([...state.employees].filter(([id]) => !dropped.has(id))),
   };
-  add("snapshot dropping 1% of records", "snapshot", () => stateLines(shrunk), shrunk);
+  add(CASE.dropping, "snapshot", () => stateLines(shrunk), shrunk);
   return cases;
 }

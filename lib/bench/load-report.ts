@@ -1,6 +1,7 @@
-/** The loads profile's report as text: one row per load, then what storage did. */
+/** The loads profile's report as text: one row per load, what storage did, then the targets. */
 import type { LoadsReport } from "./load-bench.js";
-import { table } from "./report.js";
+import { loadChecks } from "./load-targets.js";
+import { formatChecks, table } from "./report.js";
 
 const num = (value: number) => String(Math.round(value * 10) / 10);
 const thousands = (value: number) => value.toLocaleString("en-US");
@@ -45,6 +46,8 @@ export function formatLoadsReport(report: LoadsReport): string {
     rows,
     "",
     storage,
+    "",
+    formatChecks(loadChecks(report)),
     "",
   ].join("\n");
 }

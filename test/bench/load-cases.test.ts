@@ -90,6 +90,27 @@ describe("loadCases", () => {
     expect({ ...l, personId: m.personId }).toEqual(m);
   });
 
+  it("renames another linked record in one line, to a last name the file already holds", () => {
+    const renamed = byName("renamed");
+    const changedR = byName("one record changed");
+    const [rId] = changedIds(changedR.before, changedR.load.next);
+    const [id] = changedIds(renamed.before, renamed.load.next);
+    const original = renamed.before.employees.get(id ?? "") as SourceEmployee;
+    const n = onlyRecord(renamed.load.next, changedIds(renamed.before, renamed.load.next));
+    expect([...renamed.load.lines()]).toHaveLength(1);
+    expect(n.id).not.toBe(rId);
+    expect(n.personId).not.toBeNull();
+    expect(n.demographics.lastName).not.toBe(original.demographics.lastName);
+    const lastNames = [...initial.employees.values()].map((record) => record.demographics.lastName);
+    expect(lastNames).toContain(n.demographics.lastName);
+    expect({
+      ...n,
+      demographics: original.demographics,
+      contact: original.contact,
+      updatedAt: original.updatedAt,
+    }).toEqual(original);
+  });
+
   it("deletes R with one change line", () => {
     const deleted = byName("deleted");
     const relinked = byName("re-linked");
