@@ -148,10 +148,21 @@ function strayWrites(work: GramWork, page: readonly Item[]): Writes {
 
 /**
  * The census when its counts changed (the stored one superseded), and the marker when new, beside
- * the gram blocks' `writes` (one journal entry, when they fit).
+ * the gram blocks' `writes` (one journal entry, when they fit). A company left without names keeps
+ * neither: both are superseded, as a first load would not write them.
  */
-function censusWrites(work: GramWork, stored: StoredGramCensus | undefined, writes: Writes): Writes {
+function censusWrites(
+  work: GramWork,
+  stored: StoredGramCensus | undefined,
+  markerGen: number | undefined,
+  writes: Writes,
+): Writes {
   const { p, gen, covered, census } = work;
+  if (census.grams().next().done) {
+    if (stored) writes.supersede(censusKeys(p, stored.gen, stored.parts), stored.gen);
+    if (markerGen !== undefined) writes.supersede([{ p, s: gramMarkerSort(markerGen) }], markerGen);
+    return writes;
+  }
   if (!stored || !census.equals(stored.census)) {
     if (stored) writes.supersede(censusKeys(p, stored.gen, stored.parts), stored.gen);
     for (const item of censusItems(p, gen, census)) writes.put(item);
@@ -196,12 +207,10 @@ export async function deriveCompanyGrams(
   const { gen } = context;
   const p = companyPartition(companyId);
   const committed = { gen: context.committed, abandoned: context.abandoned, consistent: true };
-  const [covered, stored] = context.rebuild
-    ? [false, undefined]
-    : await Promise.all([
-        context.reads.grams.covered(p, committed),
-        context.reads.grams.census(p, committed),
-      ]);
+  const [marker, stored] = context.rebuild
+    ? [undefined, undefined]
+    : await Promise.all([context.reads.grams.marker(p, committed), context.reads.grams.census(p, committed)]);
+  const covered = marker !== undefined;
   if (covered && !stored) throw new Error(`company ${companyId} has a postings marker but no names census`);
   const census = covered && stored ? stored.census.copy() : new GramCensus();
   const work: GramWork = {
@@ -227,5 +236,5 @@ export async function deriveCompanyGrams(
     covered && stored
       ? await gramBlockWrites(context, p, work.deltas, stored.census, { stored: committed, written: true })
       : wholeGramBlockWrites(gen, p, work.cutter);
-  await writeInPieces(writer, censusWrites(work, stored, blocks));
+  await writeInPieces(writer, censusWrites(work, stored, marker?.gen, blocks));
 }
