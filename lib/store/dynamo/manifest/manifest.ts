@@ -43,7 +43,7 @@ export interface Manifest {
   readonly cleanup?: number;
   /** The highest generation ever given to a lease (absent: `committed`, or the lease's). */
   readonly issued?: number;
-  /** Generations of loads whose lease was taken over: never published, never visible. */
+  /** Generations never published (a lease taken over, a load undone): never visible. */
   readonly abandoned: readonly number[];
   /**
    * Who held each abandoned generation's lease, where known (by generation). A generation leaves
@@ -61,7 +61,7 @@ interface AbandonedHolder extends LeaseHolder {
 }
 
 /** The holders of a manifest item's `abandonedBy`, well-formed ones only. */
-function holdersOf(value: unknown): Record<string, LeaseHolder> {
+function holdersOf(value: unknown): Record<string, AbandonedHolder> {
   if (typeof value !== "object" || value === null) return {};
   return Object.fromEntries(Object.entries(value).filter(([, holder]) => isHolder(holder)));
 }
@@ -289,7 +289,7 @@ export function afterRecovery(list: Manifest, { seen, cleared }: DeadHolders): A
 
 /**
  * The flip: searches read `gen` from now on, in this code's format; its superseded versions await
- * removal. `abandoned`: the list it leaves, without the generations the load cleared.
+ * removal. `abandoned`: the list it leaves, as `afterRecovery` gives it.
  */
 export const publish = (
   client: DynamoDBDocumentClient,
