@@ -161,8 +161,8 @@ export async function acquireLease(
     if (held && !isDead(held) && (await stillBeating(client, table, held, ttlMs, watch))) throw refusal(held);
     const gen = nextGeneration(manifest);
     const lease: Lease = { ...wanted, expiresAt: wanted.startedAt + ttlMs, gen, beat: 0 };
-    if (await takeLease(client, table, manifest, lease, held))
-      return { manifest: abandon(manifest, gen, held), lease };
+    const taken = abandon(manifest, gen, held);
+    if (await takeLease(client, table, taken, lease, held)) return { manifest: taken, lease };
     // Another load took it between our read and our write.
     const winner = (await readManifest(client, table)).lease;
     if (winner && winner.owner !== held?.owner) throw refusal(winner);
@@ -204,12 +204,13 @@ function abandon(manifest: Manifest, gen: number, held?: Lease): Manifest {
 
 /**
  * Writes the lease on the condition that the manifest is as read (`held` the lease taken over, at
- * the beat read); false when it is not. `issued` and `abandoned` are written with it.
+ * the beat read); false when it is not. `issued` and `abandoned` (as `taken`, from `abandon`) are
+ * written with it.
  */
 const takeLease = (
   client: DynamoDBDocumentClient,
   table: string,
-  manifest: Manifest,
+  taken: Manifest,
   lease: Lease,
   held: Lease | undefined,
 ): Promise<boolean> => {
@@ -223,9 +224,9 @@ const takeLease = (
     ExpressionAttributeValues: {
       ":lease": lease,
       ":gen": lease.gen,
-      ":abandoned": abandon(manifest, lease.gen, held).abandoned,
-      ":by": abandon(manifest, lease.gen, held).abandonedBy,
-      ":committed": manifest.committed,
+      ":abandoned": taken.abandoned,
+      ":by": taken.abandonedBy ?? {},
+      ":committed": taken.committed,
       ...(held ? { ":held": held.owner } : {}),
       ...(held?.beat === undefined ? {} : { ":beat": held.beat }),
     },
