@@ -58,7 +58,7 @@ async function start(message: Extract<ParentMessage, { type: "start" }>): Promis
   );
   const { startLocalService } = await import("../local/service.js");
   // DynamoDB Local runs in its own (java) process, so this process's memory is the service's
-  // alone; with dynalite it includes the database's (docs/performance.md#load-test).
+  // alone; with dynalite it includes the database's (lib/load-test/README.md).
   const engine = message.engine === "ddblocal" ? await startDynamoDbLocal() : await startDynalite();
   const service = await startLocalService({
     port: 0,

@@ -18,9 +18,10 @@ import type { BlockRef, OrderIndex } from "./shapes.js";
 
 /**
  * Version 1 was the packed-block layout; version 2 the generations of docs/data-model.md with one
- * generation for all of a record's or a person's items; version 3 versions entries apart.
+ * generation for all of a record's or a person's items; version 3 versioned entries apart; version
+ * 4 packs a company's name postings in pages.
  */
-export const FORMAT = 3;
+export const FORMAT = 4;
 
 /** A writer of a value: the format byte first. */
 const value = (capacity?: number) => new ByteWriter(capacity).u8(FORMAT);
@@ -310,4 +311,64 @@ export function decodeGramBlock(stored: Uint8Array): { n: number; companions: Gr
     previous = gram;
   }
   return whole(reader, { n, companions });
+}
+
+/**
+ * A posting in a page: its holder's order key and generation, and the holder's name pairs as their
+ * own value (`encodeNamePairs`, format byte included), what a search checks its filter against.
+ */
+export interface PagedPosting {
+  readonly order: OrderKey;
+  readonly gen: number;
+  readonly pairs: Uint8Array;
+}
+
+/**
+ * What a posting page's value holds after the format byte: its kind (3), the count (varint), then
+ * per posting, in order of order key: the order key (25 bytes), the generation (4) and the pairs'
+ * value without its format byte (a varint of its length, then the bytes).
+ */
+const POSTING_PAGE_KIND = 0x03;
+
+/** The bytes a posting takes in a page. */
+export const pagedPostingBytes = (posting: PagedPosting): number => {
+  const body = posting.pairs.length - 1;
+  return ORDER_KEY_BYTES + 4 + (body < 0x80 ? 1 : body < 0x4000 ? 2 : 3) + body;
+};
+
+export function encodePostingPage(postings: readonly PagedPosting[]): Uint8Array {
+  const writer = value().u8(POSTING_PAGE_KIND).varint(postings.length);
+  for (const { order, gen, pairs } of postings) {
+    if (pairs[0] !== FORMAT) throw new Error("a posting's pairs are not a value");
+    writer
+      .bytes(orderKeyBytes(order))
+      .u32(gen)
+      .varint(pairs.length - 1)
+      .bytes(pairs.subarray(1));
+  }
+  return writer.done();
+}
+
+/**
+ * A posting page's postings, in order; each at or above `low` (the page's), in strictly rising
+ * order, and each pair list well formed, or the page is malformed.
+ */
+export function decodePostingPage(stored: Uint8Array, low: OrderKey): PagedPosting[] {
+  const reader = valueReader(stored);
+  const kind = reader.u8();
+  if (kind !== POSTING_PAGE_KIND) throw new FormatError(`a posting page of kind ${kind}`);
+  const postings: PagedPosting[] = [];
+  let previous: OrderKey | undefined;
+  for (let count = reader.varint(); count > 0; count--) {
+    const order = orderKeyOfBytes(reader.bytes(ORDER_KEY_BYTES));
+    if (order < low || (previous !== undefined && order <= previous))
+      throw new FormatError("a posting page's postings out of order, or below its low");
+    const gen = reader.u32();
+    const pairs = value().bytes(reader.bytes(reader.varint())).done();
+    decodeNamePairs(pairs);
+    postings.push({ order, gen, pairs });
+    previous = order;
+  }
+  if (postings.length === 0) throw new FormatError("a posting page holding no posting");
+  return whole(reader, postings);
 }

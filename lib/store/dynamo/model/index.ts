@@ -27,6 +27,7 @@ export {
   decodeNamePairs,
   decodeOrderBlock,
   decodeOrderIndex,
+  decodePostingPage,
   decodeScopeCompanies,
   decodeScopeMarker,
   decompress,
@@ -37,12 +38,15 @@ export {
   encodeNamePairs,
   encodeOrderBlock,
   encodeOrderIndex,
+  encodePostingPage,
   encodeScopeCompanies,
   encodeScopeMarker,
   endsWithItsStream,
   FORMAT,
   type GramCompanions,
   type Location,
+  type PagedPosting,
+  pagedPostingBytes,
   type ScopeMarker,
 } from "./codec.js";
 export {

@@ -5,7 +5,7 @@ import { itemKey } from "./items.js";
 
 /**
  * A put at a key that may hold an item already, as read: an item a repair writes at the generation
- * it carries (an entry, a company's posting, an id entry), not a new version. Its undo puts back
+ * it carries (an entry, an id entry), not a new version. Its undo puts back
  * the item read, or deletes it when none was.
  */
 export interface Rewrite {

@@ -2,7 +2,8 @@
  * Reads of name postings (name-grams.ts) as of one generation: a partition's marker (are its
  * postings complete?), its census (how many records hold each gram), one gram's blocks (how many
  * postings lie in each range of order keys, gram-blocks.ts) and one gram's postings in a created
- * range.
+ * range: a company's from its posting pages (posting-pages.ts), the page just below the range
+ * read beside it; a scope's one item each.
  */
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { CreatedRange } from "../../../search/matching.js";
@@ -16,6 +17,7 @@ import {
   bytesOf,
   companyItemVisible,
   decodeGramBlock,
+  decodePostingPage,
   genOf,
   gramBlockOfSort,
   gramBlockRange,
@@ -23,6 +25,7 @@ import {
   gramCensusPartOf,
   gramCensusSort,
   gramMarkerSort,
+  isCompanyPartition,
   isGramBlockSort,
   keyOf,
   keyText,
@@ -30,6 +33,7 @@ import {
   type PartitionKey,
   postingOfSort,
   postingRange,
+  postingSort,
   queryAll,
   queryPages,
   visibleParts,
@@ -40,10 +44,46 @@ import {
   type GramBlockRef,
   GramCensus,
   gramId,
+  type PostingPage,
   type StoredGramCensus,
 } from "../structures/index.js";
 
 const CENSUS_KEYS = { genOf: gramCensusGenOf, partOf: gramCensusPartOf };
+
+/** A gram's pages looked back at a time, for the page just below a range (few versions each). */
+const LOOKBACK = 4;
+
+/** A posting page item as a page: its low, generation and postings. */
+function pageOf(item: Item): PostingPage {
+  const sort = bytesOf(item[A.sort]);
+  const low = postingOfSort(sort).order;
+  return { low, gen: genOf(sort), postings: decodePostingPage(bytesOf(item[A.data]), low) };
+}
+
+/**
+ * The postings a visible item of a gram's run holds, in [from, before): a company's page holds
+ * several, each as the item a posting of its own would be; a scope's item is one posting.
+ */
+function postingsOfItem(
+  p: PartitionKey,
+  gram: Gram,
+  item: Item,
+  { from, before }: { readonly from?: OrderKey | undefined; readonly before?: OrderKey | undefined },
+): VersionedItem[] {
+  if (!isCompanyPartition(p)) {
+    const sort = bytesOf(item[A.sort]);
+    return [{ order: postingOfSort(sort).order, gen: genOf(sort), item }];
+  }
+  return pageOf(item)
+    .postings.filter(
+      ({ order }) => (from === undefined || order >= from) && (before === undefined || order < before),
+    )
+    .map(({ order, gen, pairs }) => ({
+      order,
+      gen,
+      item: { [A.partition]: p, [A.sort]: postingSort(gram.field, gram.text, order, gen), [A.data]: pairs },
+    }));
+}
 
 /** A gram's visible block items, in order, as blocks; two visible versions of one block are damage. */
 function blockIndex(visible: readonly Item[]): { blocks: GramBlockIndex; first?: ItemKey } {
@@ -171,25 +211,77 @@ export class GramReads {
   async matchingBetween(
     p: PartitionKey,
     gram: Gram,
-    { from, before }: { readonly from?: OrderKey | undefined; readonly before?: OrderKey | undefined },
+    range: { readonly from?: OrderKey | undefined; readonly before?: OrderKey | undefined },
     at: ReadAt,
     keep: ((item: Item) => boolean) | undefined,
     count = Number.POSITIVE_INFINITY,
     step = Number.POSITIVE_INFINITY,
   ): Promise<VersionedItem[]> {
     if (count <= 0) return [];
-    const { low, high } = postingRange(gram.field, gram.text, from, before);
+    const paged = isCompanyPartition(p);
+    const { low, high } = postingRange(gram.field, gram.text, range.from, range.before);
     const query = betweenQuery(this.table, { p, low, high }, at.consistent);
+    // A page holds about twenty postings, rarely fewer than eight.
+    const items = paged ? Math.ceil(step / 8) : Math.ceil(step);
+    const limit = Number.isFinite(step) ? { Limit: Math.max(1, items) } : {};
+    const pages = queryPages(this.client, { ...query, ...limit });
+    const [below, first] = await Promise.all([
+      paged && range.from !== undefined ? this.pageBelow(p, gram, range.from, at) : undefined,
+      pages.next(),
+    ]);
     const found: VersionedItem[] = [];
-    const limit = Number.isFinite(step) ? { Limit: Math.max(1, Math.ceil(step)) } : {};
-    for await (const page of queryPages(this.client, { ...query, ...limit })) {
-      for (const item of page) {
-        if (!companyItemVisible(item, at) || (keep && !keep(item))) continue;
-        const sort = bytesOf(item[A.sort]);
-        found.push({ order: postingOfSort(sort).order, gen: genOf(sort), item });
-      }
+    const add = (item: Item) => {
+      for (const posting of postingsOfItem(p, gram, item, range))
+        if (!keep || keep(posting.item)) found.push(posting);
+    };
+    if (below) add(below);
+    for (let page = first; !page.done; page = await pages.next()) {
+      for (const item of page.value) if (companyItemVisible(item, at)) add(item);
       if (found.length >= count) return found.slice(0, count);
     }
-    return found;
+    return found.slice(0, count);
+  }
+
+  /**
+   * The visible page of a company's gram with the highest low below `from`, which holds its
+   * postings from there up to the next visible page's low; read newest first, a few versions at a
+   * time.
+   */
+  private async pageBelow(
+    p: PartitionKey,
+    gram: Gram,
+    from: OrderKey,
+    at: ReadAt,
+  ): Promise<Item | undefined> {
+    const { low } = postingRange(gram.field, gram.text, undefined, undefined);
+    const high = postingRange(gram.field, gram.text, from, undefined).low;
+    const query = { ...betweenQuery(this.table, { p, low, high }, at.consistent), ScanIndexForward: false };
+    for await (const page of queryPages(this.client, { ...query, Limit: LOOKBACK }))
+      for (const item of page) if (companyItemVisible(item, at)) return item;
+    return undefined;
+  }
+
+  /**
+   * A company gram's pages visible at `at` that hold the postings from `lowest` to `highest`: the
+   * page below `lowest`, and every page whose low lies between them (both included), in order.
+   */
+  async pagesAround(
+    p: PartitionKey,
+    gram: Gram,
+    lowest: OrderKey,
+    highest: OrderKey,
+    at: ReadAt,
+  ): Promise<PostingPage[]> {
+    const range = {
+      p,
+      low: postingSort(gram.field, gram.text, lowest, 0),
+      high: postingSort(gram.field, gram.text, highest, 0xffff_ffff),
+    };
+    const [below, items] = await Promise.all([
+      this.pageBelow(p, gram, lowest, at),
+      queryAll(this.client, betweenQuery(this.table, range, at.consistent)),
+    ]);
+    const visible = items.filter((item) => companyItemVisible(item, at));
+    return (below ? [below, ...visible] : visible).map(pageOf);
   }
 }

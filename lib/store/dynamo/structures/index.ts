@@ -44,10 +44,16 @@ export {
   gramId,
   gramsOfPair,
   gramsOfPairs,
-  postingItems,
-  postingKey,
   type StoredGramCensus,
 } from "./name-grams.js";
+export {
+  type PostingChange,
+  type PostingPage,
+  PostingPageCutter,
+  pageRoom,
+  planPageChanges,
+  postingPageItem,
+} from "./posting-pages.js";
 export { houseScopes } from "./scope-homes.js";
 export {
   markerAfter,

@@ -28,6 +28,7 @@ import {
   decodeNamePairs,
   decodeOrderBlock,
   decodeOrderIndex,
+  decodePostingPage,
   decodeScopeCompanies,
   decodeScopeMarker,
   decompress,
@@ -36,6 +37,7 @@ import {
   entrySort,
   FAMILY,
   FORMAT,
+  type GramField,
   genOf,
   genOfJournal,
   gramCensusGenOf,
@@ -72,9 +74,11 @@ import {
   orderIndexPartOf,
   orderIndexSort,
   orderOfSort,
+  type PagedPosting,
   type PartitionKey,
   personNameLists,
   personOrder,
+  postingOfSort,
   type ScopeId,
   type ScopeMarker,
   scopeIdOf,
@@ -141,6 +145,8 @@ export class TableSurvey {
   private readonly registered = new Set<string>();
   /** Visible scope postings markers, by owner (the home). */
   private readonly scopeMarkers = new Map<string, ScopeMarker>();
+  /** The last visible posting page read: its partition, gram, low and last posting. */
+  private lastPage?: { p: Uint8Array; field: GramField; text: string; low: OrderKey; last: OrderKey };
   /** Visible name postings, markers and censuses, for verify-grams.ts. */
   readonly grams = new GramTally({ partitionOf: ownerPartition, isScope: isScopeOwner });
   /** Values in parts being gathered, by their first part's key, which names them. */
@@ -323,12 +329,35 @@ export class TableSurvey {
       const { n, companions } = decodeGramBlock(data);
       return this.grams.block(key, owner, n, companions);
     }
-    if (!isCensus) return this.grams.posting(key, owner, data);
+    if (!isCensus) return this.postings(key, owner, data);
     const first = { p: key.p, s: gramCensusSort(gen, 0) };
     const gathered = this.gather(first, gramCensusPartOf(key.s), item, "names census");
     if (gathered === undefined || typeof gathered === "string") return gathered;
     if (!endsWithItsStream(gathered)) return PAST_END;
     return this.grams.census(first, owner, GramCensus.decode(gathered));
+  }
+
+  /**
+   * A visible posting item: a company's page of postings, or a scope's one posting. A gram's pages
+   * come in key order, each holding postings below the next one's low (`lastPage`: the one before).
+   */
+  private postings(key: ItemKey, owner: string, data: Uint8Array): string | undefined {
+    const { field, text, order } = postingOfSort(key.s);
+    if (!isCompanyPartition(key.p))
+      return this.grams.posting(key, owner, { order, gen: genOf(key.s), pairs: data });
+    const postings = decodePostingPage(data, order);
+    const before = this.lastPage;
+    this.lastPage = { p: key.p, field, text, low: order, last: (postings.at(-1) as PagedPosting).order };
+    if (before && equalBytes(before.p, key.p) && before.field === field && before.text === text) {
+      if (before.low === order) return "a second visible version of a posting page";
+      if (before.low > order) return "posting pages read out of key order";
+      if (before.last >= order) return "a posting page holding postings past the next page's low";
+    }
+    for (const posting of postings) {
+      const problem = this.grams.posting(key, owner, posting);
+      if (problem) return problem;
+    }
+    return undefined;
   }
 
   /** An item of a company partition: an order's, a name postings', or an entry or record. */

@@ -10,8 +10,14 @@
 import type { NamePair } from "../../../search/matching.js";
 import { ORDER_KEY_BYTES, type OrderKey } from "../../binary-keys.js";
 import type { GramCompanions, ItemKey } from "../model/index.js";
-import { decodeNamePairs, type GramField, genOf, type PartitionKey, postingOfSort } from "../model/index.js";
-import { type Gram, GramCensus, gramsOfPairs, postingKey } from "../structures/index.js";
+import {
+  decodeNamePairs,
+  type GramField,
+  type PagedPosting,
+  type PartitionKey,
+  postingOfSort,
+} from "../model/index.js";
+import { GramCensus, gramsOfPairs } from "../structures/index.js";
 import { GramBlockTally } from "./verify-gram-blocks.js";
 import type { Problem } from "./verify-rules.js";
 
@@ -28,11 +34,14 @@ export interface NamesEntry {
   readonly key: ItemKey;
 }
 
-/** The postings seen of one names entry version: how many, a digest of them, the first one's gram. */
+/**
+ * The postings seen of one names entry version: how many, a digest of them, and the key of the item
+ * holding the first (a company's page, a scope's posting).
+ */
 interface Seen {
   count: number;
   digest: number;
-  readonly first: Gram;
+  readonly first: ItemKey;
 }
 
 const NAME: Record<GramField, string> = { firstName: "first name", lastName: "last name" };
@@ -82,18 +91,12 @@ export class GramTally {
   /** Visible gram blocks, each counting the postings read in its range (verify-gram-blocks.ts). */
   private readonly blocks = new GramBlockTally();
 
-  /** The key of a posting of a holder version. */
-  private postingOf(id: string, gram: Gram): ItemKey {
-    const { company, order, gen } = entryVersionParts(id);
-    return postingKey(this.kinds.partitionOf(company), gram, order, gen);
-  }
-
   /**
-   * A visible posting: what is wrong with it on its own, if anything. A record holds one pair; a
-   * person in a scope one or more.
+   * A visible posting, held by the item at `key` (a company's page, or a scope's posting): what is
+   * wrong with it on its own, if anything. A record holds one pair; a person in a scope one or more.
    */
-  posting(key: ItemKey, company: string, data: Uint8Array): string | undefined {
-    const { field, text, order } = postingOfSort(key.s);
+  posting(key: ItemKey, company: string, { order, gen, pairs: data }: PagedPosting): string | undefined {
+    const { field, text } = postingOfSort(key.s);
     const pairs = decodeNamePairs(data);
     const several = this.kinds.isScope(company);
     if (several ? pairs.length === 0 : pairs.length !== 1)
@@ -101,8 +104,8 @@ export class GramTally {
     const grams = gramsOfPairs(pairs);
     if (!grams.some((gram) => gram.field === field && gram.text === text))
       return `a posting under "${text}", which its ${NAME[field]}${several ? "s do" : " does"} not hold`;
-    const id = entryVersion(company, order, genOf(key.s));
-    const seen = this.postings.get(id) ?? { count: 0, digest: 0, first: { field, text } };
+    const id = entryVersion(company, order, gen);
+    const seen = this.postings.get(id) ?? { count: 0, digest: 0, first: key };
     seen.count += 1;
     seen.digest = sum(seen.digest, postingDigest(field, text, JSON.stringify(pairs)));
     this.postings.set(id, seen);
@@ -155,10 +158,7 @@ export class GramTally {
         return { key, what: `has ${seen?.count ?? 0} of the ${grams.length} postings its names call for` };
       const digest = grams.reduce((total, g) => sum(total, postingDigest(g.field, g.text, entry.pairs)), 0);
       if (seen && (seen.count !== grams.length || seen.digest !== digest))
-        return {
-          key: this.postingOf(id, seen.first),
-          what: "the postings of a names entry are not those its names call for",
-        };
+        return { key: seen.first, what: "the postings of a names entry are not those its names call for" };
     }
     return undefined;
   }
@@ -210,10 +210,7 @@ export class GramTally {
         return { key, what: "a posting in a company with no postings marker (left by a dead load)" };
     for (const [id, seen] of this.postings)
       if (!matched.has(id) && this.markers.has(entryVersionParts(id).company))
-        return {
-          key: this.postingOf(id, seen.first),
-          what: "a posting of no visible names entry of its generation",
-        };
+        return { key: seen.first, what: "a posting of no visible names entry of its generation" };
     return undefined;
   }
 }

@@ -3,16 +3,16 @@
  * changed. The names entries it touched there are read raw, by key (or, posting whole, all of the
  * company's, page by page): versions written at the load's generation and versions it stamped
  * included. Where the postings were complete at the committed generation (a marker is visible
- * there), the new versions add their postings and the stamped ones have theirs stamped too (a
- * posting carries its entry's generation, so its key is known). Where they were not (a new
- * company, a repair, a marker deleted), every names entry visible at the load's generation is
- * posted, any other posting superseded, and the marker written. The census is written when its
- * counts change, and the gram blocks that count the postings follow them (derive-gram-blocks.ts): counted
- * up and down a posting at a time, or cut anew when posted whole. Every write goes through the
- * journal, and running it again writes the same.
+ * there), the new versions add their postings and the stamped ones remove theirs, in the posting
+ * pages that hold them (posting-pages.ts): only those pages are read and rewritten. Where they
+ * were not (a new company, a repair, a marker deleted), every names entry visible at the load's
+ * generation is posted in pages cut anew, any other page superseded, and the marker written. The
+ * census is written when its counts change, and the gram blocks that count the postings follow
+ * them (derive-gram-blocks.ts): counted up and down a posting at a time, or cut anew when posted
+ * whole. Every write goes through the journal, and running it again writes the same.
  */
 
-import type { NamePair } from "../../../search/matching.js";
+import type { OrderKey } from "../../binary-keys.js";
 import { DIRECTORY_ATTR as A } from "../../tables.js";
 import {
   ALL_POSTINGS,
@@ -30,12 +30,15 @@ import {
   gramMarkerSort,
   type Item,
   type ItemKey,
+  inParallel,
   isGramBlockSort,
   keyText,
   orderOfSort,
+  type PagedPosting,
   type PartitionKey,
-  postingOfSort,
+  postingSort,
   queryPages,
+  type ReadAt,
   type SortKey,
   Writes,
 } from "../model/index.js";
@@ -43,18 +46,22 @@ import type { StoredGramCensus } from "../structures/index.js";
 import {
   censusItems,
   censusKeys,
+  type Gram,
   GramBlockCutter,
   GramCensus,
   GramDeltas,
+  gramId,
   gramsOfPair,
-  postingItems,
-  postingKey,
+  type PostingChange,
+  PostingPageCutter,
+  pageRoom,
+  planPageChanges,
+  postingPageItem,
 } from "../structures/index.js";
 import type { ChunkContext } from "./chunk-context.js";
 import { gramBlockWrites, wholeGramBlockWrites } from "./derive-gram-blocks.js";
 import { writeInPieces } from "./derive-orders.js";
 import type { ChunkWriter } from "./load-chunk.js";
-import { rewritesOfStored } from "./rewrites.js";
 
 /** Items of a partition between two sort keys, every version, a page at a time (strongly consistent). */
 function rawPages(context: ChunkContext, p: PartitionKey, range: { low: SortKey; high: SortKey }) {
@@ -73,75 +80,109 @@ function changeOf(item: Item, at: Generation, covered: boolean): 1 | -1 | 0 {
 }
 
 /**
- * What a company's derive works on: its partition, whether it was covered, its census so far and,
- * when it is posted whole, the names of the entries posted (by order key and generation); the
- * changes its gram blocks count (covered), or the blocks cut (posted whole).
+ * What a company's derive works on: its partition, whether it was covered, its census so far; when
+ * covered, the changes of each gram's postings (to its pages) and of its blocks; when posted whole,
+ * the pages and blocks cut as the entries come.
  */
 interface GramWork extends Generation {
   readonly p: PartitionKey;
   readonly covered: boolean;
   readonly census: GramCensus;
-  readonly posted: Map<string, NamePair>;
+  readonly changes: Map<string, { readonly gram: Gram; readonly changes: PostingChange[] }>;
   readonly deltas: GramDeltas;
+  readonly pages: PostingPageCutter;
   readonly cutter: GramBlockCutter;
 }
 
+/** A covered company: a names entry's postings added or removed, noted by gram for its pages. */
+function noteChanges(work: GramWork, grams: readonly Gram[], posting: PagedPosting, change: 1 | -1): void {
+  for (const gram of grams) {
+    const id = gramId(gram);
+    const changes = work.changes.get(id) ?? { gram, changes: [] };
+    work.changes.set(id, changes);
+    changes.changes.push({ posting, change });
+  }
+}
+
 /**
- * The posting writes of a page of names entries; counts them into the census. Postings of entries
- * of earlier generations (posted whole) may be stored already: they are rewritten where they are
- * (`inPlace`, rewrites.ts).
+ * A page of names entries counted into the census and the blocks, their postings' changes noted
+ * (covered), or their postings cut into pages (posted whole): the full pages' writes.
  */
-function pageWrites(work: GramWork, page: readonly Item[]): { writes: Writes; inPlace: Item[] } {
+function pageWrites(work: GramWork, page: readonly Item[]): Writes {
   const { p, gen, covered, census } = work;
   const writes = new Writes(gen);
-  const inPlace: Item[] = [];
   for (const item of page) {
     const change = changeOf(item, work, covered);
     if (change === 0) continue;
     const sort = bytesOf(item[A.sort]);
-    const [order, entryGen, data] = [orderOfSort(sort), genOf(sort), bytesOf(item[A.data])];
-    const [pair] = decodeNamePairs(data);
+    const posting = { order: orderOfSort(sort), gen: genOf(sort), pairs: bytesOf(item[A.data]) };
+    const [pair] = decodeNamePairs(posting.pairs);
     if (!pair) throw new Error("a names entry holds no names");
     const grams = gramsOfPair(pair);
     census.add(grams, change);
-    if (covered) work.deltas.add([pair], order, change);
-    else {
-      work.posted.set(`${order}${entryGen}`, pair);
-      // Posted whole: the entries come in order, so the blocks are cut as they go.
-      work.cutter.add([pair], order);
+    if (covered) {
+      work.deltas.add([pair], posting.order, change);
+      noteChanges(work, grams, posting, change);
+      continue;
     }
-    if (change === -1)
-      writes.supersede(
-        grams.map((gram) => postingKey(p, gram, order, entryGen)),
-        entryGen,
-      );
-    else if (entryGen === gen)
-      for (const posting of postingItems(p, grams, order, entryGen, data)) writes.put(posting);
-    else inPlace.push(...postingItems(p, grams, order, entryGen, data));
+    // Posted whole: the entries come in order, so pages and blocks are cut as they go.
+    work.cutter.add([pair], posting.order);
+    for (const gram of grams) {
+      const full = work.pages.add(gram, posting);
+      if (full) writes.put(postingPageItem(p, full.gram, full.page, gen));
+    }
   }
-  return { writes, inPlace };
+  return writes;
+}
+
+/** A company posted whole: the pages not yet full. */
+function lastPageWrites(work: GramWork): Writes {
+  const writes = new Writes(work.gen);
+  for (const { gram, page } of work.pages.rest()) writes.put(postingPageItem(work.p, gram, page, work.gen));
+  return writes;
 }
 
 /**
- * A company posted whole: the postings visible at the load's generation that no entry posted calls
- * for (left by a repair, or by anything else that wrote postings without a marker) are superseded,
- * so that the marker vouches for exactly what the names entries say; and every visible gram block,
- * since the blocks are written anew.
+ * A company posted whole: every page and gram block visible at the load's generation that it did
+ * not write is superseded (left by a repair, a dead load or anything else that wrote them without a
+ * marker), so that the marker vouches for exactly what the names entries say.
  */
 function strayWrites(work: GramWork, page: readonly Item[]): Writes {
   const writes = new Writes(work.gen);
   for (const item of page) {
     if (!companyItemVisible(item, work)) continue;
     const sort = bytesOf(item[A.sort]);
-    if (isGramBlockSort(sort)) {
+    if (isGramBlockSort(sort) || genOf(sort) !== work.gen)
       writes.supersede([{ p: work.p, s: sort as SortKey }], genOf(sort));
-      continue;
-    }
-    const { field, text, order } = postingOfSort(sort);
-    const gen = genOf(sort);
-    const pair = work.posted.get(`${order}${gen}`);
-    if (!pair || !gramsOfPair(pair).some((gram) => gram.field === field && gram.text === text))
-      writes.supersede([{ p: work.p, s: sort as SortKey }], gen);
+  }
+  return writes;
+}
+
+/** Grams whose pages are read and rewritten at once. */
+const GRAMS_IN_FLIGHT = 16;
+
+/**
+ * A covered company: each changed gram's pages read as committed (those holding its changes), the
+ * changes applied (posting-pages.ts), the pages changed put and the ones they replace superseded.
+ */
+async function changedPageWrites(context: ChunkContext, work: GramWork, at: ReadAt): Promise<Writes> {
+  const writes = new Writes(work.gen);
+  const grams = [...work.changes.values()];
+  const plans = await inParallel(grams, GRAMS_IN_FLIGHT, async ({ gram, changes }) => {
+    const orders = changes.map(({ posting }) => posting.order).sort();
+    const stored = await context.reads.grams.pagesAround(
+      work.p,
+      gram,
+      orders[0] as OrderKey,
+      orders.at(-1) as OrderKey,
+      at,
+    );
+    return { gram, plan: planPageChanges(stored, changes, pageRoom(work.p, gram)) };
+  });
+  for (const { gram, plan } of plans) {
+    for (const page of plan.superseded)
+      writes.supersede([{ p: work.p, s: postingSort(gram.field, gram.text, page.low, page.gen) }], page.gen);
+    for (const page of plan.written) writes.put(postingPageItem(work.p, gram, page, work.gen));
   }
   return writes;
 }
@@ -219,18 +260,19 @@ export async function deriveCompanyGrams(
     abandoned: context.abandoned,
     covered,
     census,
-    posted: new Map(),
+    changes: new Map(),
     deltas: new GramDeltas(),
+    pages: new PostingPageCutter(p),
     cutter: new GramBlockCutter(context.gramBlocks),
   };
-  for await (const page of namesEntries(context, p, covered ? touched : undefined)) {
-    const { writes, inPlace } = pageWrites(work, page);
-    await rewritesOfStored(context, writes, inPlace);
-    await writeInPieces(writer, writes);
-  }
-  if (!covered)
+  for await (const page of namesEntries(context, p, covered ? touched : undefined))
+    await writeInPieces(writer, pageWrites(work, page));
+  if (covered) await writeInPieces(writer, await changedPageWrites(context, work, committed));
+  else {
+    await writeInPieces(writer, lastPageWrites(work));
     for await (const page of rawPages(context, p, ALL_POSTINGS))
       await writeInPieces(writer, strayWrites(work, page));
+  }
   // Covered: the blocks as committed, counted by the changes (the census was read there too).
   const blocks =
     covered && stored

@@ -3,9 +3,6 @@
  * scope partition visible at the load's generation (order blocks and indexes, name postings,
  * census, marker: sort keys from 0x08 on) is superseded, damaged or not, so the load's derive
  * writes them all again from the entries (derive-orders.ts, derive-grams.ts, derive-scopes.ts).
- * But a company's postings: they carry their names entry's generation, so the derive rewrites each
- * where it is (rewrites.ts) and supersedes the rest (derive-grams.ts, posted whole). Gram blocks
- * carry their own generation, like order blocks: superseded here, cut anew by the derive.
  */
 import { ScanCommand } from "@aws-sdk/lib-dynamodb";
 import type { SourceEmployee } from "../../../directory/source.js";
@@ -25,7 +22,6 @@ import {
   inParallel,
   isCompanyPartition,
   isGramCensusSort,
-  isPostingSort,
   keyOf,
   keyText,
   orderOfSort,
@@ -47,11 +43,8 @@ import type { ChunkWriter } from "./load-chunk.js";
 /** Sort keys of a partition's derived items: blocks (0x08, 0x09) to postings markers (0x0f). */
 const DERIVED = { low: Uint8Array.of(0x08) as SortKey, high: Uint8Array.of(0x0f, 0xff) as SortKey };
 
-/** The generation of a derived item, or undefined for one the derive rewrites in place (a company's posting). */
-function derivedGen(p: PartitionKey, s: SortKey): number | undefined {
-  if (isCompanyPartition(p) && isPostingSort(s)) return undefined;
-  return isGramCensusSort(s) ? gramCensusGenOf(s) : genOf(s);
-}
+/** The generation of a derived item. */
+const derivedGen = (s: SortKey): number => (isGramCensusSort(s) ? gramCensusGenOf(s) : genOf(s));
 
 /** Supersedes every derived item of partition `p` visible at the load's generation. */
 export async function supersedeDerived(context: ChunkContext, writer: ChunkWriter, p: PartitionKey) {
@@ -61,8 +54,8 @@ export async function supersedeDerived(context: ChunkContext, writer: ChunkWrite
     const writes = new Writes(context.gen);
     for (const item of page) {
       const key = keyOf(item);
-      const gen = derivedGen(p, key.s);
-      if (gen !== undefined && visibleAt(gen, supersededAt(item), context)) writes.supersede([key], gen);
+      const gen = derivedGen(key.s);
+      if (visibleAt(gen, supersededAt(item), context)) writes.supersede([key], gen);
     }
     await writeInPieces(writer, writes);
   }

@@ -1,14 +1,12 @@
 /**
- * Rewrites: the puts of a repair at keys that may hold an item already (entries, a company's
- * postings and id entries carry the generation of their entries, so a repair heals them where they
- * are). Unlike a new version, the journal names each with the item it replaces, so an undo puts
+ * Rewrites: the puts of a repair at keys that may hold an item already (entries and id entries
+ * carry the generation of their entries, so a repair heals them where they are). Unlike a new version, the journal names each with the item it replaces, so an undo puts
  * that back; each is sent on the condition that its key still holds what was read, so a loader
  * that lost its lease never overwrites what a later load wrote there.
  */
 import { type DynamoDBDocumentClient, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { DIRECTORY_ATTR as A } from "../../tables.js";
 import {
-  batchGet,
   type Item,
   type ItemKey,
   type KeyText,
@@ -17,7 +15,6 @@ import {
   keyText,
   type Rewrite,
   sendConditional,
-  type Writes,
 } from "../model/index.js";
 
 const REWRITES_IN_FLIGHT = 16;
@@ -98,15 +95,4 @@ export async function writeRewrites(
     rewrites.map((rewrite) => rewriteCommand(table, rewrite)),
     REWRITES_IN_FLIGHT,
   );
-}
-
-/** `items` planned as rewrites of what their keys hold now (read strongly consistent). */
-export async function rewritesOfStored(
-  context: { readonly client: DynamoDBDocumentClient; readonly table: string },
-  writes: Writes,
-  items: readonly Item[],
-): Promise<void> {
-  if (items.length === 0) return;
-  const stored = await batchGet(context.client, context.table, items.map(keyOf), true);
-  for (const item of items) writes.rewrite(item, stored.get(keyText(keyOf(item))));
 }

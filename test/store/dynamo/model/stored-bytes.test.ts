@@ -24,12 +24,14 @@ import {
   decodeGramBlock,
   decodeLocation,
   decodeNamePairs,
+  decodePostingPage,
   decodeScopeCompanies,
   decodeScopeMarker,
   decompress,
   encodeGramBlock,
   encodeLocation,
   encodeNamePairs,
+  encodePostingPage,
   encodeScopeCompanies,
   encodeScopeMarker,
 } from "../../../../lib/store/dynamo/model/codec.js";
@@ -230,16 +232,27 @@ describe("stored keys are byte for byte those of the documented layout", () => {
       ["é", 1],
       ["a", 200],
     ]);
-    const stored = "0302000004010201" + "61c801" + "02c3a901";
+    const stored = "0402000004010201" + "61c801" + "02c3a901";
     expect(hex(encodeGramBlock(1025, companions))).toBe(stored);
     expect(decodeGramBlock(fromHex(stored))).toEqual({ n: 1025, companions });
-    expect(decodeGramBlock(fromHex("03020000000100"))).toEqual({ n: 1, companions: new Map() });
+    expect(decodeGramBlock(fromHex("04020000000100"))).toEqual({ n: 1, companions: new Map() });
     // Another kind, out of order, a companion counted 0, or bytes past the end: refused.
-    expect(() => decodeGramBlock(fromHex("030100000401"))).toThrow(FormatError);
-    expect(() => decodeGramBlock(fromHex("03030000040100"))).toThrow(FormatError);
-    expect(() => decodeGramBlock(fromHex("030200000401" + "0202c3a901" + "0161c801"))).toThrow(FormatError);
-    expect(() => decodeGramBlock(fromHex("030200000401" + "01016100"))).toThrow(FormatError);
+    expect(() => decodeGramBlock(fromHex("040100000401"))).toThrow(FormatError);
+    expect(() => decodeGramBlock(fromHex("04030000040100"))).toThrow(FormatError);
+    expect(() => decodeGramBlock(fromHex("040200000401" + "0202c3a901" + "0161c801"))).toThrow(FormatError);
+    expect(() => decodeGramBlock(fromHex("040200000401" + "01016100"))).toThrow(FormatError);
     expect(() => decodeGramBlock(fromHex(`${stored}00`))).toThrow(FormatError);
+  });
+
+  it("writes a posting page: kind 3, its count, then each posting's order key, generation and pairs", () => {
+    const pairs = encodeNamePairs([{ firstName: "zoë", lastName: "garcía" }]);
+    const order = "8065e079f0075bcd15f0e1d2c3b4a549688776655443322110";
+    // The pairs' value without its format byte, after a varint of its length (14).
+    const stored = `0403` + "01" + order + "00000005" + "0e" + "01057a6fc3ab0867617263c3ad61";
+    expect(hex(encodePostingPage([{ order: ORDER, gen: 5, pairs }]))).toBe(stored);
+    expect(decodePostingPage(fromHex(stored), ORDER)).toEqual([{ order: ORDER, gen: 5, pairs }]);
+    expect(() => decodePostingPage(fromHex(`${stored}00`), ORDER)).toThrow(FormatError);
+    expect(() => decodePostingPage(fromHex(`0402${stored.slice(4)}`), ORDER)).toThrow(FormatError);
   });
 
   it("writes a key's text as hex partition / hex sort (journal entries hold it)", () => {
@@ -272,21 +285,21 @@ describe("stored keys read back", () => {
 
 describe("stored values are byte for byte those of the documented layout", () => {
   it.each([
-    ["no pairs", [], "0300"],
-    ["one pair", [{ firstName: "zoë", lastName: "garcía" }], "0301057a6fc3ab0867617263c3ad61"],
+    ["no pairs", [], "0400"],
+    ["one pair", [{ firstName: "zoë", lastName: "garcía" }], "0401057a6fc3ab0867617263c3ad61"],
     [
       "pairs with one name each",
       [
         { firstName: "ann", lastName: null },
         { firstName: null, lastName: "lee" },
       ],
-      "030204616e6e0000046c6565",
+      "040204616e6e0000046c6565",
     ],
     // 201 (length + 1) is a two-byte varint: 0xc9 0x01.
     [
       "a name longer than 127 bytes",
       [{ firstName: "a".repeat(200), lastName: null }],
-      `0301c901${"61".repeat(200)}00`,
+      `0401c901${"61".repeat(200)}00`,
     ],
   ])("name pairs: %s", (_name, pairs, expected) => {
     expect(hex(encodeNamePairs(pairs))).toBe(expected);
@@ -297,7 +310,7 @@ describe("stored values are byte for byte those of the documented layout", () =>
     [
       "with a person, named",
       LOCATION_IN_ACME,
-      "03030461636d658065e079f0075bcd15f0e1d2c3b4a5496887766554433221100a1b2c3d4e5f4a6b8c7d8e9fa0b1c2d3" +
+      "04030461636d658065e079f0075bcd15f0e1d2c3b4a5496887766554433221100a1b2c3d4e5f4a6b8c7d8e9fa0b1c2d3" +
         "00000002" +
         "1122334455667788" +
         "0123456789abcdef",
@@ -313,7 +326,7 @@ describe("stored values are byte for byte those of the documented layout", () =>
         names: "8877665544332211",
         entries: 258,
       },
-      "030001628065e079f0075bcd15f0e1d2c3b4a549688776655443322110" +
+      "040001628065e079f0075bcd15f0e1d2c3b4a549688776655443322110" +
         "00000102" +
         "8877665544332211" +
         "fedcba9876543210",
@@ -325,11 +338,11 @@ describe("stored values are byte for byte those of the documented layout", () =>
 
   it("scope registry values: companies, then the home when it is another scope's partition", () => {
     // 2 companies: "a" (1 byte), "bc" (2 bytes).
-    expect(hex(encodeScopeCompanies(["a", "bc"]))).toBe("03020161026263");
-    expect(decodeScopeCompanies(fromHex("03020161026263"))).toEqual({ companies: ["a", "bc"] });
+    expect(hex(encodeScopeCompanies(["a", "bc"]))).toBe("04020161026263");
+    expect(decodeScopeCompanies(fromHex("04020161026263"))).toEqual({ companies: ["a", "bc"] });
     const home = "00112233445566778899aabbccddeeff";
-    expect(hex(encodeScopeCompanies(["a", "bc"], home))).toBe(`03020161026263${home}`);
-    expect(decodeScopeCompanies(fromHex(`03020161026263${home}`))).toEqual({ companies: ["a", "bc"], home });
+    expect(hex(encodeScopeCompanies(["a", "bc"], home))).toBe(`04020161026263${home}`);
+    expect(decodeScopeCompanies(fromHex(`04020161026263${home}`))).toEqual({ companies: ["a", "bc"], home });
   });
 
   it("scope postings markers: the build's generation, then each changed company and its change's", () => {
@@ -341,8 +354,8 @@ describe("stored values are byte for byte those of the documented layout", () =>
       ]),
     };
     // Companies in byte order: "a" at 7, "b" at 9.
-    expect(hex(encodeScopeMarker(marker))).toBe("030000000302016100000007016200000009");
-    expect(decodeScopeMarker(fromHex("030000000302016100000007016200000009"))).toEqual({
+    expect(hex(encodeScopeMarker(marker))).toBe("040000000302016100000007016200000009");
+    expect(decodeScopeMarker(fromHex("040000000302016100000007016200000009"))).toEqual({
       base: 3,
       changed: new Map([
         ["a", 7],
@@ -350,17 +363,17 @@ describe("stored values are byte for byte those of the documented layout", () =>
       ]),
     });
     // The format byte alone, or bytes past the end: refused.
-    expect(() => decodeScopeMarker(fromHex("03"))).toThrow(FormatError);
-    expect(() => decodeScopeMarker(fromHex("03000000030000"))).toThrow(FormatError);
+    expect(() => decodeScopeMarker(fromHex("04"))).toThrow(FormatError);
+    expect(() => decodeScopeMarker(fromHex("04000000030000"))).toThrow(FormatError);
   });
 
   it("reads a compressed value written by earlier code", () => {
-    expect(decompress(fromHex("030b0a807b2261223a312c226e616d65223a225a6fc3ab227d03"))).toEqual({
+    expect(decompress(fromHex("040b0a807b2261223a312c226e616d65223a225a6fc3ab227d03"))).toEqual({
       a: 1,
       name: "Zoë",
     });
     const written = compress({ a: 1, name: "Zoë" });
-    expect(written[0]).toBe(3);
+    expect(written[0]).toBe(4);
     expect(decompress(written)).toEqual({ a: 1, name: "Zoë" });
   });
 
@@ -403,12 +416,12 @@ describe("stored items are byte for byte those of the documented layout", () => 
       {
         p: "61636d652d30312e785f59",
         s: "018065e079f0075bcd15f0e1d2c3b4a54968877665544332211000000002",
-        d: "03",
+        d: "04",
       },
       {
         p: "61636d652d30312e785f59",
         s: "048065e079f0075bcd15f0e1d2c3b4a54968877665544332211000000002",
-        d: "0301057a6fc3ab0867617263c3ad61",
+        d: "0401057a6fc3ab0867617263c3ad61",
       },
     ]);
     expect(recordEntryKeys(LOCATION).map(keyText)).toEqual([
@@ -427,7 +440,7 @@ describe("stored items are byte for byte those of the documented layout", () => 
       {
         p: "61636d652d30312e785f59",
         s: "018065e079f0075bcd150000000000004000800000000000000100000001",
-        d: "03",
+        d: "04",
       },
     ]);
   });
@@ -437,22 +450,22 @@ describe("stored items are byte for byte those of the documented layout", () => 
       {
         p: "61636d652d30312e785f59",
         s: "027fffffffff3b9ac9ff0a1b2c3d4e5f4a6b8c7d8e9fa0b1c2d300000004",
-        d: "03",
+        d: "04",
       },
       {
         p: "61636d652d30312e785f59",
         s: "057fffffffff3b9ac9ff0a1b2c3d4e5f4a6b8c7d8e9fa0b1c2d300000004",
-        d: "0301057a6fc3ab0867617263c3ad61",
+        d: "0401057a6fc3ab0867617263c3ad61",
       },
       {
         p: "61636d652d30312e785f59",
         s: "067fffffffff3b9ac9ff0a1b2c3d4e5f4a6b8c7d8e9fa0b1c2d300000004",
-        d: "0301057a6fc3ab00",
+        d: "0401057a6fc3ab00",
       },
       {
         p: "61636d652d30312e785f59",
         s: "077fffffffff3b9ac9ff0a1b2c3d4e5f4a6b8c7d8e9fa0b1c2d300000004",
-        d: "0301000867617263c3ad61",
+        d: "0401000867617263c3ad61",
       },
     ]);
   });
@@ -492,7 +505,7 @@ describe("stored items are byte for byte those of the documented layout", () => 
     ]);
     const body = compress(bundle).subarray(1);
     expect(parts.map((item) => hex(item.d as Uint8Array))).toEqual(
-      parts.map((_, index) => `03${hex(body.subarray(index * 100, (index + 1) * 100))}`),
+      parts.map((_, index) => `04${hex(body.subarray(index * 100, (index + 1) * 100))}`),
     );
   });
 
@@ -500,12 +513,12 @@ describe("stored items are byte for byte those of the documented layout", () => 
     expect(itemHex(idEntryItem("employee", RECORD, 3), false)).toEqual({
       p: "fb0100",
       s: "f0e1d2c3b4a54968877665544332211000000003",
-      d: "03",
+      d: "04",
     });
     expect(itemHex(idEntryItem("person", "00000000-0000-4000-8000-00000000000b", 7), false)).toEqual({
       p: "fb000b",
       s: "0000000000004000800000000000000b00000007",
-      d: "03",
+      d: "04",
     });
   });
 
@@ -516,11 +529,11 @@ describe("stored items are byte for byte those of the documented layout", () => 
       s: "00",
       g: 3,
       d:
-        "03030461636d658065e079f0075bcd15f0e1d2c3b4a5496887766554433221100a1b2c3d4e5f4a6b8c7d8e9fa0b1c2d3000000021122334455667788" +
+        "04030461636d658065e079f0075bcd15f0e1d2c3b4a5496887766554433221100a1b2c3d4e5f4a6b8c7d8e9fa0b1c2d3000000021122334455667788" +
         "0123456789abcdef",
       pg: 2,
       pd:
-        "03020461636d658065e079f0075bcd15f0e1d2c3b4a549688776655443322110000000021122334455667788" +
+        "04020461636d658065e079f0075bcd15f0e1d2c3b4a549688776655443322110000000021122334455667788" +
         "0123456789abcdef",
     });
     expect(itemHex(locationItem(RECORD, 4, undefined, undefined), false)).toEqual({

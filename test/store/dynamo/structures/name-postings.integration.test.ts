@@ -11,13 +11,18 @@ import { loadData } from "../../../../lib/load/load-file.js";
 import { employmentFilter } from "../../../../lib/search/matching.js";
 import { dynamoDirectory } from "../../../../lib/store/dynamo/index.js";
 import { type Item, keyOf } from "../../../../lib/store/dynamo/model/batch.js";
-import { decodeGramBlock, encodeGramBlock } from "../../../../lib/store/dynamo/model/codec.js";
+import {
+  decodeGramBlock,
+  decodePostingPage,
+  encodeGramBlock,
+} from "../../../../lib/store/dynamo/model/codec.js";
 import {
   FAMILY,
   GRAMS,
   gramBlockOfSort,
   isGramBlockSort,
   isPostingSort,
+  postingOfSort,
 } from "../../../../lib/store/dynamo/model/layout.js";
 import { verifyDirectory } from "../../../../lib/store/dynamo/verify/verify.js";
 import { repairDerived } from "../../../../lib/store/dynamo/write/load-session.js";
@@ -342,9 +347,14 @@ describeEachEngine(`name postings (TURN_SEED=${TURN_SEED})`, (getEngine, engineN
     // left as it was.
     await loadData({ persons: [], employees: [unnamedIn("acme")] }, directory(), "merge");
     const left = await items().all();
+    // Postings in pages: each page item's postings, counted.
     const postings = (companyId: string) =>
-      left.filter((item) => isPostingSort(item[A.sort] as Uint8Array) && companyOf(item) === companyId)
-        .length;
+      left
+        .filter((item) => isPostingSort(item[A.sort] as Uint8Array) && companyOf(item) === companyId)
+        .reduce((sum, item) => {
+          const sort = item[A.sort] as Uint8Array;
+          return sum + decodePostingPage(item[A.data] as Uint8Array, postingOfSort(sort).order).length;
+        }, 0);
     // Zoë García and Zoë Okafor: zoë zo oë z o ë; gar arc rcí cía ga ar rc cí ía g a r c í;
     // oka kaf afo for ok ka af fo or o k a f r.
     expect(postings("acme")).toBe(2 * 6 + 14 + 14);

@@ -16,12 +16,15 @@ import {
   decodeLocation,
   decodeOrderBlock,
   decodeOrderIndex,
+  decodePostingPage,
   encodeLocation,
   encodeNamePairs,
   encodeOrderBlock,
   encodeOrderIndex,
+  encodePostingPage,
   encodeScopeCompanies,
   FORMAT,
+  type PagedPosting,
 } from "../../../../lib/store/dynamo/model/codec.js";
 import { bundleItems, employmentOrder, personOrder } from "../../../../lib/store/dynamo/model/items.js";
 import {
@@ -30,8 +33,10 @@ import {
   entrySort,
   FAMILY,
   type Family,
+  genOf,
   gramCensusSort,
   gramMarkerSort,
+  isPostingSort,
   journalPartition,
   journalSort,
   LOCATION_SORT,
@@ -41,17 +46,14 @@ import {
   orderBlockSort,
   orderIndexSort,
   personPartition,
+  postingOfSort,
+  postingSort,
   SCOPES_PARTITION,
   scopeIdOf,
   scopePartition,
   scopeRegistrySort,
 } from "../../../../lib/store/dynamo/model/layout.js";
-import {
-  type Gram,
-  GramCensus,
-  gramsOfPair,
-  postingKey,
-} from "../../../../lib/store/dynamo/structures/name-grams.js";
+import { type Gram, GramCensus, gramsOfPair } from "../../../../lib/store/dynamo/structures/name-grams.js";
 import { verifyDirectory } from "../../../../lib/store/dynamo/verify/verify.js";
 import { repairDerived } from "../../../../lib/store/dynamo/write/load-session.js";
 import { documentClientFor } from "../../../../lib/store/dynamo-client.js";
@@ -84,12 +86,6 @@ const keepAcmeBeta = (documents: ReturnType<typeof documentClientFor>, table: st
 const ACME_MARKER: ItemKey = { p: companyPartition("acme"), s: gramMarkerSort(1) };
 const ACME_CENSUS: ItemKey = { p: companyPartition("acme"), s: gramCensusSort(2, 0) };
 const ZOE: Gram = { field: "firstName", text: "zoë" };
-const posting = (id: string, gram: Gram, gen: number) =>
-  postingKey(companyPartition("acme"), gram, employmentOrder(recordOf(id)), gen);
-const postingItem = (id: string, gram: Gram, gen: number): Item => ({
-  [A.partition]: posting(id, gram, gen).p,
-  [A.sort]: posting(id, gram, gen).s,
-});
 
 type Items = ReturnType<typeof tableItems>;
 interface Case {
@@ -99,9 +95,29 @@ interface Case {
     documents: ReturnType<typeof documentClientFor>,
     table: string,
   ) => Promise<unknown>;
-  /** The item verify must name (or only its partition, when two items are equally to blame). */
-  readonly named: ItemKey | { p: Uint8Array };
+  /**
+   * The item verify must name (or only its partition, when two items are equally to blame), or how
+   * to find it before the damage.
+   */
+  readonly named: ItemKey | { p: Uint8Array } | ((items: Items) => Promise<ItemKey>);
   readonly what: RegExp;
+}
+
+/** The visible page of acme holding a record's posting under `gram`: the item, its postings, where. */
+async function pageHolding(items: Items, id: string, gram: Gram) {
+  const order = employmentOrder(recordOf(id));
+  for (const item of await items.all()) {
+    const sort = item[A.sort] as Uint8Array;
+    if (!isPostingSort(sort) || item[A.supersededAt] !== undefined) continue;
+    if (Buffer.compare(Buffer.from(item[A.partition] as Uint8Array), Buffer.from(companyPartition("acme"))))
+      continue;
+    const { field, text, order: low } = postingOfSort(sort);
+    if (field !== gram.field || text !== gram.text) continue;
+    const postings: PagedPosting[] = decodePostingPage(item[A.data] as Uint8Array, low);
+    const index = postings.findIndex((posting) => posting.order === order);
+    if (index >= 0) return { item, postings, index, key: { p: item[A.partition], s: sort } as ItemKey };
+  }
+  throw new Error(`no page of acme holds ${id} under ${gram.text}`);
 }
 
 const copyAt = async (items: Items, key: ItemKey, s: Uint8Array, extra: Item = {}) =>
@@ -218,7 +234,7 @@ const CASES: readonly Case[] = [
     title: "a table published by code of an earlier format",
     corrupt: (_items, documents, table) => updateManifest(documents, table, "REMOVE formatVersion"),
     named: MANIFEST_KEY,
-    what: /the directory table is in format 2 or older and this code reads format 3: load the source/,
+    what: /the directory table is in format 2 or older and this code reads format 4: load the source/,
   },
   {
     title: "a record linking to a person who does not exist",
@@ -296,36 +312,51 @@ const CASES: readonly Case[] = [
   },
   {
     title: "a names entry missing one of its postings",
-    corrupt: (items) => items.remove(posting(E1, { field: "lastName", text: "gar" }, 1)),
+    corrupt: async (items) => {
+      const { item, postings, index, key } = await pageHolding(items, E1, { field: "lastName", text: "gar" });
+      postings.splice(index, 1);
+      if (postings.length === 0) await items.remove(key);
+      else await items.put({ ...item, [A.data]: encodePostingPage(postings) });
+    },
     named: entry("acme", FAMILY.employmentNames, E1, 1),
     what: /has 19 of the 20 postings its names call for/,
   },
   {
     title: "a posting whose names are not its entry's",
-    corrupt: (items) =>
-      items.put({
-        ...postingItem(E1, ZOE, 1),
-        [A.data]: encodeNamePairs([{ firstName: "zoë", lastName: "okafor" }]),
-      }),
-    // Named by the entry's first posting in key order: the shortest gram first.
-    named: posting(E1, { field: "firstName", text: "o" }, 1),
+    corrupt: async (items) => {
+      const { item, postings, index } = await pageHolding(items, E1, ZOE);
+      const pairs = encodeNamePairs([{ firstName: "zoë", lastName: "okafor" }]);
+      postings[index] = { ...(postings[index] as PagedPosting), pairs };
+      await items.put({ ...item, [A.data]: encodePostingPage(postings) });
+    },
+    // Named by the page of the entry's first posting in key order: the shortest gram first.
+    named: async (items) => (await pageHolding(items, E1, { field: "firstName", text: "o" })).key,
     what: /the postings of a names entry are not those its names call for/,
   },
   {
     title: "a posting under a text its name does not hold",
-    corrupt: async (items) =>
-      items.put({
-        ...(await items.get(posting(E1, ZOE, 1))),
-        [A.sort]: posting(E1, { field: "firstName", text: "xyz" }, 1).s,
-      }),
-    named: posting(E1, { field: "firstName", text: "xyz" }, 1),
+    corrupt: async (items) => {
+      const { item, key } = await pageHolding(items, E1, ZOE);
+      const { order } = postingOfSort(key.s);
+      await items.put({ ...item, [A.sort]: postingSort("firstName", "xyz", order, genOf(key.s)) });
+    },
+    named: async (items) => {
+      const { key } = await pageHolding(items, E1, ZOE);
+      return { p: key.p, s: postingSort("firstName", "xyz", postingOfSort(key.s).order, genOf(key.s)) };
+    },
     what: /a posting under "xyz", which its first name does not hold/,
   },
   {
     title: "a posting of no names entry",
-    corrupt: async (items) =>
-      items.put({ ...(await items.get(posting(E1, ZOE, 1))), [A.sort]: posting(E1, ZOE, 2).s }),
-    named: posting(E1, ZOE, 2),
+    // A posting of an order key next to E1's, which no record has.
+    corrupt: async (items) => {
+      const { item, postings, index } = await pageHolding(items, E1, ZOE);
+      const held = postings[index] as PagedPosting;
+      const order = `${held.order.slice(0, -1)}${String.fromCharCode(held.order.charCodeAt(24) + 1)}`;
+      postings.splice(index + 1, 0, { ...held, order: order as PagedPosting["order"] });
+      await items.put({ ...item, [A.data]: encodePostingPage(postings) });
+    },
+    named: async (items) => (await pageHolding(items, E1, ZOE)).key,
     what: /a posting of no visible names entry of its generation/,
   },
   {
@@ -393,8 +424,9 @@ describeEachEngine(`verify (TURN_SEED=${TURN_SEED})`, (getEngine, engineName) =>
     expect((await verify()).problem).toBeUndefined();
   });
 
-  for (const { title, corrupt, named, what } of CASES)
+  for (const { title, corrupt, named: naming, what } of CASES)
     it(`fails on ${title}, naming the item`, async () => {
+      const named = typeof naming === "function" ? await naming(items()) : naming;
       await corrupt(items(), documents(), table());
       const { problem } = await verify();
       expect(problem?.what).toMatch(what);
@@ -406,9 +438,9 @@ describeEachEngine(`verify (TURN_SEED=${TURN_SEED})`, (getEngine, engineName) =>
 
   it("refuses a table of an earlier format whole: searches, loads and repair say so in one line", async () => {
     await updateManifest(documents(), table(), "SET formatVersion = :two", { ":two": 2 });
-    const refusal = new TableFormatError(2, 3).message;
+    const refusal = new TableFormatError(2, FORMAT).message;
     expect(refusal).toBe(
-      "the directory table is in format 2 and this code reads format 3: load the source as a snapshot into a new, empty table",
+      "the directory table is in format 2 and this code reads format 4: load the source as a snapshot into a new, empty table",
     );
     const directory = dynamoDirectory(documents(), table(), {
       reader: { manifestTtlMs: 0, answerCacheBytes: 0 },
