@@ -30,6 +30,8 @@ export class Writes {
   readonly puts = new Map<KeyText, Item>();
   readonly deletes = new Map<KeyText, ItemKey>();
   readonly stamps = new Map<KeyText, ItemKey>();
+  /** Versions replaced by a newer one of their key, which readers take: deleted at clean-up. */
+  readonly replaced = new Map<KeyText, ItemKey>();
   readonly rewrites = new Map<KeyText, Rewrite>();
   constructor(gen: number) {
     this.gen = gen;
@@ -44,6 +46,16 @@ export class Writes {
   /** `item` over what its key holds (`stored`, as read); nothing when that is the same item. */
   rewrite(item: Item, stored: Item | undefined): void {
     if (!sameItem(item, stored)) this.rewrites.set(keyText(itemKey(item)), { item, stored });
+  }
+
+  /**
+   * Versions written at `gen` that a new version of the same key (but its generation) replaces,
+   * where readers take the newest visible version: left unstamped, deleted by the clean-up. This
+   * load's own are overwritten by the new one already.
+   */
+  replace(keys: readonly ItemKey[], gen: number): void {
+    if (gen === this.gen) return;
+    for (const key of keys) this.replaced.set(keyText(key), key);
   }
 
   /** Versions written at `gen` are replaced: this load's own are deleted, older ones stamped. */

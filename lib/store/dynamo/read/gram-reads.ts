@@ -53,6 +53,24 @@ const CENSUS_KEYS = { genOf: gramCensusGenOf, partOf: gramCensusPartOf };
 /** A gram's pages looked back at a time, for the page just below a range (few versions each). */
 const LOOKBACK = 4;
 
+/** The low of a posting page item (its order key). */
+const lowOf = (item: Item) => postingOfSort(bytesOf(item[A.sort])).order;
+
+/**
+ * Of a run's visible items in key order, a company's newest version of each page: one written again
+ * at its low replaces the one before, unstamped, until the clean-up deletes that.
+ */
+function newestPages(p: PartitionKey, visible: readonly Item[]): Item[] {
+  if (!isCompanyPartition(p)) return [...visible];
+  const newest: Item[] = [];
+  for (const item of visible) {
+    const last = newest.at(-1);
+    if (last && lowOf(last) === lowOf(item)) newest[newest.length - 1] = item;
+    else newest.push(item);
+  }
+  return newest;
+}
+
 /** A posting page item as a page: its low, generation and postings. */
 function pageOf(item: Item): PostingPage {
   const sort = bytesOf(item[A.sort]);
@@ -235,17 +253,23 @@ export class GramReads {
         if (!keep || keep(posting.item)) found.push(posting);
     };
     if (below) add(below);
+    // The last item read waits for the next Query page: a newer version of its page may start it.
+    let last: Item | undefined;
     for (let page = first; !page.done; page = await pages.next()) {
-      for (const item of page.value) if (companyItemVisible(item, at)) add(item);
+      const visible = page.value.filter((item) => companyItemVisible(item, at));
+      const newest = newestPages(p, last ? [last, ...visible] : visible);
+      last = newest.pop();
+      for (const item of newest) add(item);
       if (found.length >= count) return found.slice(0, count);
     }
+    if (last) add(last);
     return found.slice(0, count);
   }
 
   /**
    * The visible page of a company's gram with the highest low below `from`, which holds its
-   * postings from there up to the next visible page's low; read newest first, a few versions at a
-   * time.
+   * postings from there up to the next visible page's low; read newest first (its newest visible
+   * version comes first), a few versions at a time.
    */
   private async pageBelow(
     p: PartitionKey,
@@ -281,7 +305,10 @@ export class GramReads {
       this.pageBelow(p, gram, lowest, at),
       queryAll(this.client, betweenQuery(this.table, range, at.consistent)),
     ]);
-    const visible = items.filter((item) => companyItemVisible(item, at));
+    const visible = newestPages(
+      p,
+      items.filter((item) => companyItemVisible(item, at)),
+    );
     return (below ? [below, ...visible] : visible).map(pageOf);
   }
 }

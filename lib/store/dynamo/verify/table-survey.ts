@@ -125,6 +125,20 @@ const sameBytes = (a: unknown, b: Uint8Array | undefined) =>
   b === undefined ? a === undefined : a instanceof Uint8Array && equalBytes(a, b);
 const textOrNull = (value: unknown) => (typeof value === "string" ? value : null);
 
+/** A visible posting page as verify reads it. */
+interface PendingPage {
+  readonly key: ItemKey;
+  readonly owner: string;
+  readonly field: GramField;
+  readonly text: string;
+  readonly low: OrderKey;
+  readonly postings: readonly PagedPosting[];
+}
+
+/** Whether two pages are of one gram of one partition. */
+const samePageRun = (a: PendingPage, b: PendingPage) =>
+  equalBytes(a.key.p, b.key.p) && a.field === b.field && a.text === b.text;
+
 export class TableSurvey {
   private readonly rules: Allowances;
   readonly records = new Map<EntryKey, RecordSummary>();
@@ -145,8 +159,11 @@ export class TableSurvey {
   private readonly registered = new Set<string>();
   /** Visible scope postings markers, by owner (the home). */
   private readonly scopeMarkers = new Map<string, ScopeMarker>();
-  /** The last visible posting page read: its partition, gram, low and last posting. */
-  private lastPage?: { p: Uint8Array; field: GramField; text: string; low: OrderKey; last: OrderKey };
+  /** The last visible posting page read, waiting for the next item; the last one kept before it. */
+  private pendingPage?: PendingPage;
+  private lastPage?: PendingPage;
+  /** The item a problem found on reading another one is about (a page read before it). */
+  private blamed?: ItemKey;
   /** Visible name postings, markers and censuses, for verify-grams.ts. */
   readonly grams = new GramTally({ partitionOf: ownerPartition, isScope: isScopeOwner });
   /** Values in parts being gathered, by their first part's key, which names them. */
@@ -169,10 +186,23 @@ export class TableSurvey {
     }
     try {
       const what = this.classify(key, item);
-      return what === undefined ? undefined : { key, what };
+      const blamed = this.blamed;
+      this.blamed = undefined;
+      return what === undefined ? undefined : { key: blamed ?? key, what };
     } catch (error) {
+      this.blamed = undefined;
       return { key, what: `unreadable: ${(error as Error).message}` };
     }
+  }
+
+  /** The last posting page read, once the table is read: kept, or what is wrong with it. */
+  endOfPages(): Problem | undefined {
+    const pending = this.pendingPage;
+    this.pendingPage = undefined;
+    const what = pending && this.keepPage(pending);
+    const blamed = this.blamed;
+    this.blamed = undefined;
+    return what === undefined ? undefined : { key: blamed ?? (pending as PendingPage).key, what };
   }
 
   /**
@@ -338,25 +368,49 @@ export class TableSurvey {
   }
 
   /**
-   * A visible posting item: a company's page of postings, or a scope's one posting. A gram's pages
-   * come in key order, each holding postings below the next one's low (`lastPage`: the one before).
+   * A visible posting item: a company's page of postings, or a scope's one posting. A page waits
+   * for the next item (`pendingPage`): a newer version of it, written again at its low, replaces it
+   * unstamped until its generation's clean-up.
    */
   private postings(key: ItemKey, owner: string, data: Uint8Array): string | undefined {
     const { field, text, order } = postingOfSort(key.s);
     if (!isCompanyPartition(key.p))
       return this.grams.posting(key, owner, { order, gen: genOf(key.s), pairs: data });
-    const postings = decodePostingPage(data, order);
-    const before = this.lastPage;
-    this.lastPage = { p: key.p, field, text, low: order, last: (postings.at(-1) as PagedPosting).order };
-    if (before && equalBytes(before.p, key.p) && before.field === field && before.text === text) {
-      if (before.low === order) return "a second visible version of a posting page";
-      if (before.low > order) return "posting pages read out of key order";
-      if (before.last >= order) return "a posting page holding postings past the next page's low";
+    const page: PendingPage = {
+      key,
+      owner,
+      field,
+      text,
+      low: order,
+      postings: decodePostingPage(data, order),
+    };
+    const pending = this.pendingPage;
+    this.pendingPage = page;
+    if (!pending) return undefined;
+    if (samePageRun(pending, page) && pending.low === page.low) {
+      this.blamed = pending.key;
+      return this.rules.replaced(genOf(key.s));
     }
-    for (const posting of postings) {
-      const problem = this.grams.posting(key, owner, posting);
+    return this.keepPage(pending);
+  }
+
+  /** A page no newer version replaced: its postings kept, its place among its gram's pages checked. */
+  private keepPage(page: PendingPage): string | undefined {
+    const before = this.lastPage;
+    this.lastPage = page;
+    this.blamed = page.key;
+    if (before && samePageRun(before, page)) {
+      if (before.low > page.low) return "posting pages read out of key order";
+      if ((before.postings.at(-1) as PagedPosting).order >= page.low) {
+        this.blamed = before.key;
+        return "a posting page holding postings past the next page's low";
+      }
+    }
+    for (const posting of page.postings) {
+      const problem = this.grams.posting(page.key, page.owner, posting);
       if (problem) return problem;
     }
+    this.blamed = undefined;
     return undefined;
   }
 

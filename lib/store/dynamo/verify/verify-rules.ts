@@ -133,6 +133,15 @@ export function allowances(manifest: Manifest) {
         return `written by generation ${gen} > committed ${committed} with no load of it in progress (left by a dead load)`;
       return x === undefined ? undefined : stampProblem(gen, x);
     },
+    /**
+     * A version replaced, unstamped, by a newer one of its key at `by` (readers take the newest)
+     * stays only until that generation's clean-up.
+     */
+    replaced(by: number): string | undefined {
+      return by === cleanup
+        ? undefined
+        : `replaced at generation ${by} <= committed ${committed} and never removed (stale garbage)`;
+    },
     /** A location deleted at `gen` (no current value) stays only until its generation's clean-up. */
     deletedLocation(gen: number): string | undefined {
       if (isAbandoned(gen, at)) return undefined;

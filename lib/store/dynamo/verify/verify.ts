@@ -83,6 +83,7 @@ export async function verifyDirectory(
         : await readCompany(client, table, options.companyId, survey, feed);
   }
   problem ??=
+    survey.endOfPages() ??
     survey.incomplete() ??
     checkLinks(survey, options.companyId) ??
     checkOrders(survey) ??

@@ -38,6 +38,7 @@ export async function writeInPieces(writer: ChunkWriter, writes: Writes): Promis
     puts: [...writes.puts.values()],
     deletes: [...writes.deletes.values()],
     stamps: [...writes.stamps.values()],
+    replaced: [...writes.replaced.values()],
     locations: [],
     rewrites: [...writes.rewrites.values()],
   });

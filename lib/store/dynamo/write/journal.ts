@@ -43,6 +43,8 @@ export interface JournalEntry {
   readonly puts: KeyText[];
   /** Items of earlier generations stamped superseded by the load. */
   readonly stamps: KeyText[];
+  /** Items of earlier generations the load replaced without a stamp (absent in older entries). */
+  readonly replaced?: KeyText[];
   /** Record ids whose location item the load rewrote. */
   readonly locations: string[];
   /** Items a repair rewrote where they are, each with the item it replaced (absent in older entries). */
@@ -276,7 +278,7 @@ export class Journal {
       await batchWrite(
         this.client,
         this.table,
-        entry.stamps.map((text) => ({ delete: keyOfText(text) })),
+        [...entry.stamps, ...(entry.replaced ?? [])].map((text) => ({ delete: keyOfText(text) })),
       );
       await writeLocations(
         this.client,

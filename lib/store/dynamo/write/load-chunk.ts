@@ -117,6 +117,7 @@ const journalEntry = (plan: PlannedWrites, rewrites: JournaledRewrite[]): Journa
     .filter((key) => !isLocationPartition(key.p))
     .map(keyText),
   stamps: plan.stamps.map(keyText),
+  ...(plan.replaced && plan.replaced.length > 0 ? { replaced: plan.replaced.map(keyText) } : {}),
   locations: plan.locations,
   ...(rewrites.length > 0 ? { rewrites } : {}),
 });
@@ -166,6 +167,7 @@ export interface ChunkProgress {
 
 /** The writes of a chunk, or of a derived structure (with a repair's rewrites), as journaled and sent. */
 type PlannedWrites = Pick<ChunkPlan, "puts" | "deletes" | "stamps" | "locations"> & {
+  readonly replaced?: readonly ItemKey[];
   readonly rewrites?: readonly Rewrite[];
 };
 
@@ -250,6 +252,7 @@ export class ChunkWriter {
         puts: piece.flatMap((w) => ("put" in w ? [w.put] : [])),
         deletes: piece.flatMap((w) => ("del" in w ? [w.del] : [])),
         stamps: piece.flatMap((w) => ("stamp" in w ? [w.stamp] : [])),
+        replaced: piece.flatMap((w) => ("replaced" in w ? [w.replaced] : [])),
         locations: i === 0 ? plan.locations : [],
       };
       const rewrites = piece.flatMap((w) => ("rewrite" in w ? [w] : []));
@@ -300,6 +303,7 @@ type PieceWrite =
   | { readonly put: Item }
   | { readonly del: ItemKey }
   | { readonly stamp: ItemKey }
+  | { readonly replaced: ItemKey }
   | { readonly rewrite: Rewrite; readonly journaled: JournaledRewrite; readonly chars: number };
 
 /**
@@ -314,6 +318,7 @@ export function journalPieces(
     ...plan.puts.map((put) => ({ put })),
     ...plan.deletes.map((del) => ({ del })),
     ...plan.stamps.map((stamp) => ({ stamp })),
+    ...(plan.replaced ?? []).map((replaced) => ({ replaced })),
     ...(plan.rewrites ?? []).map((rewrite) => {
       const journaled = journaledRewrite(rewrite);
       return { rewrite, journaled, chars: journaled.before ? JSON.stringify(journaled.before).length : 0 };

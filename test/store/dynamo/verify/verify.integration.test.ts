@@ -360,6 +360,25 @@ const CASES: readonly Case[] = [
     what: /a posting of no visible names entry of its generation/,
   },
   {
+    // Written again at its low, a page replaces the one before unstamped, until the clean-up: one
+    // left after it is garbage. The older of the two is named.
+    title: "a posting page's replaced version left after its clean-up",
+    corrupt: async (items) => {
+      const { item, key } = await pageHolding(items, E1, ZOE);
+      const gen = genOf(key.s);
+      const copy = postingSort("firstName", "zoë", postingOfSort(key.s).order, gen === 1 ? 2 : gen - 1);
+      await items.put({ ...item, [A.sort]: copy });
+    },
+    named: async (items) => {
+      const { key } = await pageHolding(items, E1, ZOE);
+      const gen = genOf(key.s);
+      return gen === 1
+        ? key
+        : { p: key.p, s: postingSort("firstName", "zoë", postingOfSort(key.s).order, gen - 1) };
+    },
+    what: /replaced at generation 2 <= committed 2 and never removed \(stale garbage\)/,
+  },
+  {
     title: "a names census that miscounts",
     corrupt: async (items) =>
       items.put({
