@@ -28,7 +28,6 @@ import {
   isCompanyPartition,
   isGramBlockSort,
   keyOf,
-  keyText,
   newestVersion,
   type PartitionKey,
   postingOfSort,
@@ -103,16 +102,19 @@ function postingsOfItem(
     }));
 }
 
-/** A gram's visible block items, in order, as blocks; two visible versions of one block are damage. */
+/**
+ * A gram's visible block items, in key order, as blocks: of a block written again at its low, the
+ * newest (the one before it stays, unstamped, until the clean-up).
+ */
 function blockIndex(visible: readonly Item[]): { blocks: GramBlockIndex; first?: ItemKey } {
-  const blocks = visible.map((item): GramBlockRef => {
+  const blocks: GramBlockRef[] = [];
+  for (const item of visible) {
     const sort = bytesOf(item[A.sort]);
     const { n, companions } = decodeGramBlock(bytesOf(item[A.data]));
-    return { low: gramBlockOfSort(sort).low, gen: genOf(sort), count: n, companions };
-  });
-  for (const [i, block] of blocks.entries())
-    if (i > 0 && (blocks[i - 1] as (typeof blocks)[number]).low === block.low)
-      throw new Error(`two versions of gram block ${keyText(keyOf(visible[i] as Item))} are visible`);
+    const block = { low: gramBlockOfSort(sort).low, gen: genOf(sort), count: n, companions };
+    if (blocks.at(-1)?.low === block.low) blocks[blocks.length - 1] = block;
+    else blocks.push(block);
+  }
   const [first] = visible;
   return first ? { blocks, first: keyOf(first) } : { blocks };
 }

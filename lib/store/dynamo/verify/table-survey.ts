@@ -357,7 +357,9 @@ export class TableSurvey {
     if (isGramMarkerSort(key.s)) return this.marker(key, owner, data, gen);
     if (isGramBlockSort(key.s)) {
       const { n, companions } = decodeGramBlock(data);
-      return this.grams.block(key, owner, n, companions);
+      const what = this.grams.block(key, owner, n, companions, (by) => this.rules.replaced(by));
+      this.blamed = this.grams.takeBlamed();
+      return what;
     }
     if (!isCensus) return this.postings(key, owner, data);
     const first = { p: key.p, s: gramCensusSort(gen, 0) };

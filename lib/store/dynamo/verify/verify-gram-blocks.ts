@@ -12,7 +12,7 @@
 import type { NamePair } from "../../../search/matching.js";
 import type { OrderKey } from "../../binary-keys.js";
 import type { GramCompanions, ItemKey } from "../model/index.js";
-import { type GramField, gramBlockOfSort, LOWEST_ORDER_KEY } from "../model/index.js";
+import { type GramField, genOf, gramBlockOfSort, LOWEST_ORDER_KEY } from "../model/index.js";
 import { companionsOf, GRAM_BLOCK_ENTRIES, type GramCensus } from "../structures/index.js";
 import type { Problem } from "./verify-rules.js";
 
@@ -72,12 +72,24 @@ function settle(block: SeenBlock): void {
 }
 
 export class GramBlockTally {
+  /** The block a problem found on reading the next one is about. */
+  blamed?: ItemKey;
   private readonly grams = new Map<string, SeenGram>();
   /** Per owner's gram, postings read while none of its blocks had been. */
   private readonly early = new Map<string, ItemKey>();
 
-  /** A visible gram block: what is wrong with it on its own, if anything. */
-  block(key: ItemKey, owner: string, count: number, companions: GramCompanions): string | undefined {
+  /**
+   * A visible gram block: what is wrong with it on its own, if anything. One written again at its
+   * low replaces the one before it, unstamped, until its generation's clean-up: `replaced` says what
+   * is wrong with a replaced version still there, and `blamed` then names it.
+   */
+  block(
+    key: ItemKey,
+    owner: string,
+    count: number,
+    companions: GramCompanions,
+    replaced: (by: number) => string | undefined,
+  ): string | undefined {
     const { field, text, low } = gramBlockOfSort(key.s);
     if (count === 0) return "a gram block that counts no posting";
     if (count > GRAM_BLOCK_ENTRIES.max)
@@ -85,10 +97,15 @@ export class GramBlockTally {
     const id = gramOf(owner, field, text);
     const gram = this.grams.get(id) ?? { owner, field, text, blocks: [] };
     const last = gram.blocks.at(-1);
-    if (last && last.low >= low)
-      return last.low === low
-        ? "a second visible version of a gram block"
-        : "gram blocks read out of key order";
+    if (last && last.low > low) return "gram blocks read out of key order";
+    if (last && last.low === low) {
+      const stale = replaced(genOf(key.s));
+      if (stale) {
+        this.blamed = last.key;
+        return stale;
+      }
+      gram.blocks.pop();
+    }
     if ([...companions.values()].some((n) => n > count))
       return "a gram block that counts a companion more often than postings";
     gram.blocks.push({

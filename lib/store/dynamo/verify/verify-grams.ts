@@ -115,8 +115,21 @@ export class GramTally {
   }
 
   /** A visible gram block: what is wrong with it on its own, if anything. */
-  block(key: ItemKey, owner: string, count: number, companions: GramCompanions): string | undefined {
-    return this.blocks.block(key, owner, count, companions);
+  block(
+    key: ItemKey,
+    owner: string,
+    count: number,
+    companions: GramCompanions,
+    replaced: (by: number) => string | undefined,
+  ): string | undefined {
+    return this.blocks.block(key, owner, count, companions, replaced);
+  }
+
+  /** The item a problem found by `block` is about, when another than the one read: taken once. */
+  takeBlamed(): ItemKey | undefined {
+    const { blamed } = this.blocks;
+    this.blocks.blamed = undefined;
+    return blamed;
   }
 
   /** Each owner with a visible posting, marker or census, and one such item's key. */

@@ -170,8 +170,13 @@ export async function gramBlockWrites(
     );
     const plan = planGramBlocks(blocks, changes, gen, contents, sizes);
     cache?.plan(p, gram, plan.blocks);
-    for (const block of plan.superseded)
-      writes.supersede([gramBlockKey(p, gram, block.low, block.gen)], block.gen);
+    // A block written again at its low replaces the stored one unstamped (readers take the newest).
+    const lows = new Set(plan.written.map((block) => block.low));
+    for (const block of plan.superseded) {
+      const key = gramBlockKey(p, gram, block.low, block.gen);
+      if (lows.has(block.low)) writes.replace([key], block.gen);
+      else writes.supersede([key], block.gen);
+    }
     for (const block of plan.written) writes.put(gramBlockItem(p, gram, block, gen));
   });
   return writes;

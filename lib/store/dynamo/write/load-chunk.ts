@@ -134,6 +134,7 @@ async function withScopeBlocks(
   const puts = [...plan.puts];
   const deletes = [...plan.deletes];
   const stamps = [...plan.stamps];
+  const replaced: ItemKey[] = [];
   for (const scope of plan.scopes) {
     // Before the chunk's postings are written: blocks to split are read without them.
     const writes = await gramBlockWrites(context, scope.p, scope.deltas, scope.census.census, {
@@ -144,8 +145,9 @@ async function withScopeBlocks(
     puts.push(...writes.puts.values());
     deletes.push(...writes.deletes.values());
     stamps.push(...writes.stamps.values());
+    replaced.push(...writes.replaced.values());
   }
-  return { puts, deletes, stamps, locations: plan.locations };
+  return { puts, deletes, stamps, replaced, locations: plan.locations };
 }
 
 /** Where a load's chunks stand: what a resumed load goes on from. */
