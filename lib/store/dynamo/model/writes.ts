@@ -51,11 +51,17 @@ export class Writes {
   /**
    * Versions written at `gen` that a new version of the same key (but its generation) replaces,
    * where readers take the newest visible version: left unstamped, deleted by the clean-up. This
-   * load's own are overwritten by the new one already.
+   * load's own are overwritten, or deleted when not written again (a value in fewer parts).
    */
   replace(keys: readonly ItemKey[], gen: number): void {
-    if (gen === this.gen) return;
-    for (const key of keys) this.replaced.set(keyText(key), key);
+    if (gen === this.gen) this.supersede(keys, gen);
+    else for (const key of keys) this.replaced.set(keyText(key), key);
+  }
+
+  /** Stored versions a plan drops: replaced when written again at their key (`again`), else stamped. */
+  retire(keys: readonly ItemKey[], gen: number, again: boolean): void {
+    if (again) this.replace(keys, gen);
+    else this.supersede(keys, gen);
   }
 
   /** Versions written at `gen` are replaced: this load's own are deleted, older ones stamped. */

@@ -200,7 +200,7 @@ export function rewritePersonPostings(
 export function scopeCensusWrites(writes: Writes, scopes: readonly ScopeWork[]): void {
   for (const { p, census, counts } of scopes) {
     if (counts.equals(census.census)) continue;
-    writes.supersede(censusKeys(p, census.gen, census.parts), census.gen);
+    writes.replace(censusKeys(p, census.gen, census.parts), census.gen);
     for (const item of censusItems(p, writes.gen, counts)) writes.put(item);
   }
 }

@@ -150,7 +150,7 @@ export class TableSurvey {
   /** Visible entries of the id index, by kind and id: their generation. */
   readonly ids = { person: new Map<string, number>(), employee: new Map<string, number>() };
   /** Visible order indexes, by company and order family (`<family>/<company>`). */
-  readonly orderIndexes = new Map<string, { key: ItemKey; index: OrderIndex }>();
+  readonly orderIndexes = new Map<string, { key: ItemKey; gen: number; index: OrderIndex }>();
   /** Visible order blocks, by company, order family, low and generation (`orderBlockId`). */
   readonly orderBlocks = new Map<string, { key: ItemKey; keys: OrderKey[] }>();
   /** Registered scopes visible at the committed generation, by the owner of their home partition (`scopeOwner` of the home). */
@@ -215,6 +215,11 @@ export class TableSurvey {
     const wrong = this.rules.version(gen, x);
     if (wrong) return wrong;
     return visibleAt(gen, x, this.rules.at) ? undefined : null;
+  }
+
+  /** What is wrong with a version replaced unstamped by one of generation `by`, still there. */
+  replaced(by: number): string | undefined {
+    return this.rules.replaced(by);
   }
 
   /** Bundles and censuses whose parts were not all found. */
@@ -324,8 +329,18 @@ export class TableSurvey {
           );
     if (parts === undefined || typeof parts === "string") return parts;
     const id = orderId(order, owner);
-    if (this.orderIndexes.has(id)) return "a second visible version of an order index";
-    this.orderIndexes.set(id, { key: first, index: parts.flatMap(decodeOrderIndex) });
+    // Written again, an index replaces the one before unstamped until its generation's clean-up.
+    const other = this.orderIndexes.get(id);
+    if (other) {
+      const [older, newer] = other.gen < gen ? [other.key, gen] : [first, other.gen];
+      const stale = this.rules.replaced(newer);
+      if (stale) {
+        this.blamed = older;
+        return stale;
+      }
+      if (newer === other.gen) return undefined;
+    }
+    this.orderIndexes.set(id, { key: first, gen, index: parts.flatMap(decodeOrderIndex) });
     return undefined;
   }
 
@@ -366,7 +381,11 @@ export class TableSurvey {
     const gathered = this.gather(first, gramCensusPartOf(key.s), item, "names census");
     if (gathered === undefined || typeof gathered === "string") return gathered;
     if (!endsWithItsStream(gathered)) return PAST_END;
-    return this.grams.census(first, owner, GramCensus.decode(gathered));
+    const what = this.grams.census(first, owner, GramCensus.decode(gathered), gen, (by) =>
+      this.rules.replaced(by),
+    );
+    this.blamed = this.grams.takeBlamed();
+    return what;
   }
 
   /**

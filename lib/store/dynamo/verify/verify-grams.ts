@@ -87,7 +87,7 @@ export class GramTally {
   /** Companies with a visible posting: the first one's key. */
   private readonly posted = new Map<string, ItemKey>();
   private readonly markers = new Map<string, ItemKey>();
-  private readonly censuses = new Map<string, { key: ItemKey; census: GramCensus }>();
+  private readonly censuses = new Map<string, { key: ItemKey; census: GramCensus; gen: number }>();
   /** Visible gram blocks, each counting the postings read in its range (verify-gram-blocks.ts). */
   private readonly blocks = new GramBlockTally();
 
@@ -144,9 +144,29 @@ export class GramTally {
     return undefined;
   }
 
-  census(key: ItemKey, company: string, census: GramCensus): string | undefined {
-    if (this.censuses.has(company)) return "a second visible names census";
-    this.censuses.set(company, { key, census });
+  /**
+   * A visible census (named by its first part, of generation `gen`). One written again replaces the
+   * one before, unstamped, until its generation's clean-up: `replaced` says what is wrong with a
+   * replaced one still there, and `takeBlamed` then names it.
+   */
+  census(
+    key: ItemKey,
+    company: string,
+    census: GramCensus,
+    gen: number,
+    replaced: (by: number) => string | undefined,
+  ): string | undefined {
+    const other = this.censuses.get(company);
+    if (other) {
+      const [older, newer] = other.gen < gen ? [other, { key, gen }] : [{ key, gen }, other];
+      const stale = replaced(newer.gen);
+      if (stale) {
+        this.blocks.blamed = older.key;
+        return stale;
+      }
+      if (newer === other) return undefined;
+    }
+    this.censuses.set(company, { key, census, gen });
     return undefined;
   }
 

@@ -95,12 +95,25 @@ export function checkOrders(survey: TableSurvey): Problem | undefined {
   const scoped = scopeProblem(survey, expected);
   if (scoped) return scoped;
   const named = new Set<string>();
+  // Per block low an index names, the generation it names: a block written again at its low
+  // replaces the one before unstamped, until that generation's clean-up.
+  const newest = new Map<string, number>();
   for (const [id, stored] of survey.orderIndexes) {
     for (const problem of orderProblems(survey, id, expected.get(id) ?? [])) return problem;
     const { family, company } = orderParts(id);
-    for (const block of stored.index) named.add(orderBlockId(family, company, block.low, block.gen));
+    for (const block of stored.index) {
+      named.add(orderBlockId(family, company, block.low, block.gen));
+      newest.set(orderBlockId(family, company, block.low, 0), block.gen);
+    }
   }
-  for (const [id, block] of survey.orderBlocks)
-    if (!named.has(id)) return { key: block.key, what: "an order block no visible index names" };
+  for (const [id, block] of survey.orderBlocks) {
+    if (named.has(id)) continue;
+    const by = newest.get(`${id.slice(0, id.lastIndexOf("/"))}/0`);
+    const gen = Number(id.slice(id.lastIndexOf("/") + 1));
+    if (by === undefined || by < gen)
+      return { key: block.key, what: "an order block no visible index names" };
+    const stale = survey.replaced(by);
+    if (stale) return { key: block.key, what: stale };
+  }
   return undefined;
 }

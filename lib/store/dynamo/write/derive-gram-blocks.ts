@@ -174,8 +174,7 @@ export async function gramBlockWrites(
     const lows = new Set(plan.written.map((block) => block.low));
     for (const block of plan.superseded) {
       const key = gramBlockKey(p, gram, block.low, block.gen);
-      if (lows.has(block.low)) writes.replace([key], block.gen);
-      else writes.supersede([key], block.gen);
+      writes.retire([key], block.gen, lows.has(block.low));
     }
     for (const block of plan.written) writes.put(gramBlockItem(p, gram, block, gen));
   });

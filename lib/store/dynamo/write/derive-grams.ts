@@ -186,8 +186,7 @@ async function changedPageWrites(context: ChunkContext, work: GramWork, at: Read
     const lows = new Set(plan.written.map((page) => page.low));
     for (const page of plan.superseded) {
       const key = { p: work.p, s: postingSort(gram.field, gram.text, page.low, page.gen) };
-      if (lows.has(page.low)) writes.replace([key], page.gen);
-      else writes.supersede([key], page.gen);
+      writes.retire([key], page.gen, lows.has(page.low));
     }
     for (const page of plan.written) writes.put(postingPageItem(work.p, gram, page, work.gen));
   }
@@ -212,7 +211,8 @@ function censusWrites(
     return writes;
   }
   if (!stored || !census.equals(stored.census)) {
-    if (stored) writes.supersede(censusKeys(p, stored.gen, stored.parts), stored.gen);
+    // Readers take the newest census: the one before stays unstamped until the clean-up.
+    if (stored) writes.replace(censusKeys(p, stored.gen, stored.parts), stored.gen);
     for (const item of censusItems(p, gen, census)) writes.put(item);
   }
   // From the flip on, searches of this company read its postings.

@@ -54,9 +54,15 @@ function planWrites(
 ): Writes | undefined {
   if (!plan.changed) return undefined;
   const writes = new Writes(context.gen);
-  for (const block of plan.superseded)
-    writes.supersede([{ p: partition, s: orderBlockSort(order, block.low, block.gen) }], block.gen);
-  if (stored) writes.supersede(orderIndexKeys(partition, order, stored.gen, stored.parts), stored.gen);
+  // Blocks written again at their low, and the index, replace the stored versions unstamped:
+  // readers reach blocks through the index, and take the index's newest version.
+  const lows = new Set(plan.written.map((block) => block.low));
+  for (const block of plan.superseded) {
+    const key = { p: partition, s: orderBlockSort(order, block.low, block.gen) };
+    writes.retire([key], block.gen, lows.has(block.low));
+  }
+  if (stored)
+    writes.retire(orderIndexKeys(partition, order, stored.gen, stored.parts), stored.gen, !!plan.index);
   for (const block of plan.written)
     writes.put({
       [A.partition]: partition,

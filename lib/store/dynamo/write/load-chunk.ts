@@ -134,7 +134,7 @@ async function withScopeBlocks(
   const puts = [...plan.puts];
   const deletes = [...plan.deletes];
   const stamps = [...plan.stamps];
-  const replaced: ItemKey[] = [];
+  const replaced = [...plan.replaced];
   for (const scope of plan.scopes) {
     // Before the chunk's postings are written: blocks to split are read without them.
     const writes = await gramBlockWrites(context, scope.p, scope.deltas, scope.census.census, {

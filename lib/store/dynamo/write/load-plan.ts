@@ -57,6 +57,8 @@ export interface ChunkPlan {
   readonly deletes: ItemKey[];
   /** Versions of earlier loads this load supersedes. */
   readonly stamps: ItemKey[];
+  /** Versions of earlier loads replaced unstamped by a newer one of their key (a scope's census). */
+  readonly replaced: ItemKey[];
   /** Record ids whose location item is written (the journal lists them for undo and clean-up). */
   readonly locations: string[];
   /** Per person touched: a record linking to them while they are missing, or null when none does. */
@@ -310,6 +312,7 @@ export function planChunk(input: ChunkInput): ChunkPlan {
     puts: [...writes.puts.values()],
     deletes: [...writes.deletes.values()],
     stamps: [...writes.stamps.values()],
+    replaced: [...writes.replaced.values()],
     locations,
     dangling,
     changed: changedCount(input),
