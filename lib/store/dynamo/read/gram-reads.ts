@@ -52,6 +52,10 @@ const CENSUS_KEYS = { genOf: gramCensusGenOf, partOf: gramCensusPartOf };
 /** A gram's pages looked back at a time, for the page just below a range (few versions each). */
 const LOOKBACK = 4;
 
+/** A Query's item limit for `step` postings: a page holds about seventeen, rarely fewer than eight. */
+const queryLimit = (paged: boolean, step: number) =>
+  Number.isFinite(step) ? { Limit: Math.max(1, Math.ceil(paged ? step / 8 : step)) } : {};
+
 /** The low of a posting page item (its order key). */
 const lowOf = (item: Item) => postingOfSort(bytesOf(item[A.sort])).order;
 
@@ -241,10 +245,7 @@ export class GramReads {
     const paged = isCompanyPartition(p);
     const { low, high } = postingRange(gram.field, gram.text, range.from, range.before);
     const query = betweenQuery(this.table, { p, low, high }, at.consistent);
-    // A page holds about twenty postings, rarely fewer than eight.
-    const items = paged ? Math.ceil(step / 8) : Math.ceil(step);
-    const limit = Number.isFinite(step) ? { Limit: Math.max(1, items) } : {};
-    const pages = queryPages(this.client, { ...query, ...limit });
+    const pages = queryPages(this.client, { ...query, ...queryLimit(paged, step) });
     const [below, first] = await Promise.all([
       paged && range.from !== undefined ? this.pageBelow(p, gram, range.from, at) : undefined,
       pages.next(),
@@ -255,12 +256,13 @@ export class GramReads {
         if (!keep || keep(posting.item)) found.push(posting);
     };
     if (below) add(below);
-    // The last item read waits for the next Query page: a newer version of its page may start it.
+    // A page read last waits for the next Query page, which a newer version of it may start (a
+    // page Query reads about twice the pages its count needs); a scope's postings do not wait.
     let last: Item | undefined;
     for (let page = first; !page.done; page = await pages.next()) {
       const visible = page.value.filter((item) => companyItemVisible(item, at));
       const newest = newestPages(p, last ? [last, ...visible] : visible);
-      last = newest.pop();
+      last = paged ? newest.pop() : undefined;
       for (const item of newest) add(item);
       if (found.length >= count) return found.slice(0, count);
     }
