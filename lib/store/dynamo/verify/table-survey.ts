@@ -372,7 +372,7 @@ export class TableSurvey {
     if (isGramMarkerSort(key.s)) return this.marker(key, owner, data, gen);
     if (isGramBlockSort(key.s)) {
       const { n, companions } = decodeGramBlock(data);
-      const what = this.grams.block(key, owner, n, companions, (by) => this.rules.replaced(by));
+      const what = this.grams.blocks.block(key, owner, n, companions, (by) => this.rules.replaced(by));
       this.blamed = this.grams.takeBlamed();
       return what;
     }

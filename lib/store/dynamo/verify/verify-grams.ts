@@ -9,7 +9,7 @@
  */
 import type { NamePair } from "../../../search/matching.js";
 import { ORDER_KEY_BYTES, type OrderKey } from "../../binary-keys.js";
-import type { GramCompanions, ItemKey } from "../model/index.js";
+import type { ItemKey } from "../model/index.js";
 import {
   decodeNamePairs,
   type GramField,
@@ -89,7 +89,9 @@ export class GramTally {
   private readonly markers = new Map<string, ItemKey>();
   private readonly censuses = new Map<string, { key: ItemKey; census: GramCensus; gen: number }>();
   /** Visible gram blocks, each counting the postings read in its range (verify-gram-blocks.ts). */
-  private readonly blocks = new GramBlockTally();
+  readonly blocks = new GramBlockTally();
+  /** The census a problem found on reading another one is about. */
+  private blamed?: ItemKey;
 
   /**
    * A visible posting, held by the item at `key` (a company's page, or a scope's posting): what is
@@ -114,20 +116,10 @@ export class GramTally {
     return undefined;
   }
 
-  /** A visible gram block: what is wrong with it on its own, if anything. */
-  block(
-    key: ItemKey,
-    owner: string,
-    count: number,
-    companions: GramCompanions,
-    replaced: (by: number) => string | undefined,
-  ): string | undefined {
-    return this.blocks.block(key, owner, count, companions, replaced);
-  }
-
-  /** The item a problem found by `block` is about, when another than the one read: taken once. */
+  /** The item a problem found by `census` or a block is about, when another than the one read: taken once. */
   takeBlamed(): ItemKey | undefined {
-    const { blamed } = this.blocks;
+    const blamed = this.blamed ?? this.blocks.blamed;
+    this.blamed = undefined;
     this.blocks.blamed = undefined;
     return blamed;
   }
@@ -161,7 +153,7 @@ export class GramTally {
       const [older, newer] = other.gen < gen ? [other, { key, gen }] : [{ key, gen }, other];
       const stale = replaced(newer.gen);
       if (stale) {
-        this.blocks.blamed = older.key;
+        this.blamed = older.key;
         return stale;
       }
       if (newer === other) return undefined;
