@@ -64,6 +64,19 @@ export class Writes {
     else this.supersede(keys, gen);
   }
 
+  /**
+   * The stored blocks or pages a plan drops (`superseded`), keyed by `keyOf`: each replaced where
+   * the plan writes one again at its low (readers take the newest), else stamped.
+   */
+  retireByLow<T extends { readonly low: string; readonly gen: number }>(
+    superseded: readonly T[],
+    written: readonly { readonly low: string }[],
+    keyOf: (stored: T) => ItemKey,
+  ): void {
+    const lows = new Set(written.map((block) => block.low));
+    for (const stored of superseded) this.retire([keyOf(stored)], stored.gen, lows.has(stored.low));
+  }
+
   /** Versions written at `gen` are replaced: this load's own are deleted, older ones stamped. */
   supersede(keys: readonly ItemKey[], gen: number): void {
     for (const key of keys) {

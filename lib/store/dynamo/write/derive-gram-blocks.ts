@@ -170,12 +170,7 @@ export async function gramBlockWrites(
     );
     const plan = planGramBlocks(blocks, changes, gen, contents, sizes);
     cache?.plan(p, gram, plan.blocks);
-    // A block written again at its low replaces the stored one unstamped (readers take the newest).
-    const lows = new Set(plan.written.map((block) => block.low));
-    for (const block of plan.superseded) {
-      const key = gramBlockKey(p, gram, block.low, block.gen);
-      writes.retire([key], block.gen, lows.has(block.low));
-    }
+    writes.retireByLow(plan.superseded, plan.written, (block) => gramBlockKey(p, gram, block.low, block.gen));
     for (const block of plan.written) writes.put(gramBlockItem(p, gram, block, gen));
   });
   return writes;

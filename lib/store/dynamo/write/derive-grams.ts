@@ -5,8 +5,7 @@
  * included. Where the postings were complete at the committed generation (a marker is visible
  * there), the new versions add their postings and the stamped ones remove theirs, in the posting
  * pages that hold them (posting-pages.ts): only those pages are read and written again, each new
- * version replacing the stored one unstamped (readers take the newest; the clean-up deletes it). Where they
- * were not (a new company, a repair, a marker deleted), every names entry visible at the load's
+ * version replacing the stored one unstamped (readers take the newest). Where they were not (a new company, a repair, a marker deleted), every names entry visible at the load's
  * generation is posted in pages cut anew, any other page superseded, and the marker written. The
  * census is written when its counts change, and the gram blocks that count the postings follow
  * them (derive-gram-blocks.ts): counted up and down a posting at a time, or cut anew when posted
@@ -181,13 +180,10 @@ async function changedPageWrites(context: ChunkContext, work: GramWork, at: Read
     return { gram, plan: planPageChanges(stored, changes, pageRoom(work.p, gram)) };
   });
   for (const { gram, plan } of plans) {
-    // A page written again at its low replaces the stored one (readers take the newest); one
-    // emptied is stamped.
-    const lows = new Set(plan.written.map((page) => page.low));
-    for (const page of plan.superseded) {
-      const key = { p: work.p, s: postingSort(gram.field, gram.text, page.low, page.gen) };
-      writes.retire([key], page.gen, lows.has(page.low));
-    }
+    writes.retireByLow(plan.superseded, plan.written, (page) => ({
+      p: work.p,
+      s: postingSort(gram.field, gram.text, page.low, page.gen),
+    }));
     for (const page of plan.written) writes.put(postingPageItem(work.p, gram, page, work.gen));
   }
   return writes;

@@ -56,11 +56,10 @@ function planWrites(
   const writes = new Writes(context.gen);
   // Blocks written again at their low, and the index, replace the stored versions unstamped:
   // readers reach blocks through the index, and take the index's newest version.
-  const lows = new Set(plan.written.map((block) => block.low));
-  for (const block of plan.superseded) {
-    const key = { p: partition, s: orderBlockSort(order, block.low, block.gen) };
-    writes.retire([key], block.gen, lows.has(block.low));
-  }
+  writes.retireByLow(plan.superseded, plan.written, (block) => ({
+    p: partition,
+    s: orderBlockSort(order, block.low, block.gen),
+  }));
   if (stored)
     writes.retire(orderIndexKeys(partition, order, stored.gen, stored.parts), stored.gen, !!plan.index);
   for (const block of plan.written)
